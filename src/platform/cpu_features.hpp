@@ -1,0 +1,29 @@
+#pragma once
+// Run-time CPU feature detection. The assembly kernels check `use_adx()`
+// so one binary runs (more slowly) on CPUs without BMI2/ADX instead of
+// dying with SIGILL.
+namespace cuzk::platform {
+
+struct CpuFeatures {
+  bool bmi2 = false;
+  bool adx = false;
+  bool avx2 = false;
+  bool sha = false;
+};
+
+// Detected once at start-up.
+const CpuFeatures& cpu_features();
+
+// True when the MULX/ADCX/ADOX kernels are in use. Starts as
+// (bmi2 && adx) unless the environment sets CUZK_NO_ASM=1.
+bool use_adx();
+
+// Tests and benchmarks switch between the assembly and portable paths.
+// Requests for the assembly path are ignored when the CPU lacks it.
+void set_use_adx(bool on);
+
+namespace detail {
+extern bool g_use_adx;
+}
+
+}  // namespace cuzk::platform
