@@ -1,0 +1,61 @@
+#pragma once
+// Daemon/engine configuration: the keys of cuzk-api.md section 2, with their
+// defaults. Parsed from TOML by load_config(); CLI flags override fields.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cuzk::engine {
+
+struct EngineConfig {
+  // [daemon]
+  std::string listen = "unix:///run/cuzk/cuzk.sock";
+  std::string status_listen;  // "" = off; "host:port" for GET /status and /metrics
+  // [memory]
+  uint64_t total_budget_bytes = 0;  // 0 = auto: MemTotal - safety_margin
+  uint64_t safety_margin_bytes = 5ull << 30;
+  std::chrono::milliseconds eviction_min_idle{5 * 60 * 1000};
+  // [gpus]
+  std::vector<uint32_t> devices;  // empty = all detected (the CPU backend is one device)
+  uint32_t gpu_workers_per_device = 2;
+  uint32_t gpu_threads = 0;  // 0 = all CPUs
+  // [synthesis]
+  uint32_t synthesis_threads = 0;  // 0 = all CPUs
+  // [pipeline]
+  bool pipeline_enabled = true;
+  uint32_t max_parallel_synthesis = 18;
+  uint32_t synthesis_concurrency = 1;
+  uint32_t max_gpu_queue_depth = 0;  // 0 = pacer off
+  // [scheduler]
+  uint32_t max_batch_size = 1;
+  std::chrono::milliseconds max_batch_wait{10000};
+  // [srs]
+  std::string param_cache = "/data/zk/params";
+  // [logging]
+  std::string log_level = "info";
+  // ours: verify every assembled proof before returning it
+  bool self_check = true;
+  // ours: pause synthesis workers while a CPU tail (b_g2_msm) runs (seed 000)
+  bool throttle_synthesis_during_tail = false;
+  // ours: how long / how many finished results AwaitProof can still fetch
+  std::chrono::milliseconds result_retention{30 * 60 * 1000};
+  uint32_t result_retention_count = 10000;
+};
+
+// Parses a TOML file. Unknown keys and the Rust daemon's deprecated keys
+// produce warnings (returned), never errors; malformed values throw
+// std::runtime_error naming the key.
+struct LoadedConfig {
+  EngineConfig config;
+  std::vector<std::string> warnings;
+};
+LoadedConfig load_config_file(const std::string& path);
+LoadedConfig load_config_string(const std::string& toml_text, const std::string& origin = "<string>");
+
+// "64GiB", "512MiB", "1.5GB", "12345" -> bytes; throws on bad input.
+uint64_t parse_size(const std::string& s);
+// "5m", "30s", "250ms", "1h" -> duration; throws on bad input.
+std::chrono::milliseconds parse_duration(const std::string& s);
+
+}  // namespace cuzk::engine
