@@ -1,0 +1,110 @@
+#pragma once
+// The constraint-system interface circuits are written against (bellpepper's
+// ConstraintSystem / Circuit), and the errors synthesis may raise.
+//
+// Values are produced by callbacks so that systems that only need the shape
+// (ShapeRecorder, CountingCS) never compute a witness; a callback throws
+// AssignmentMissing when the circuit was built without a witness. Names are
+// lazy for the same reason: only TestConstraintSystem ever renders them.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "r1cs/linear_combination.hpp"
+
+namespace cuzk::r1cs {
+
+struct SynthesisError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct AssignmentMissing : SynthesisError {
+  AssignmentMissing() : SynthesisError("assignment missing") {}
+};
+
+// Non-owning reference to a callable; valid for the duration of one call.
+template <class Sig>
+class FnRef;
+template <class R, class... A>
+class FnRef<R(A...)> {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, FnRef> && std::is_invocable_r_v<R, F&, A...>)
+  FnRef(F&& f)  // NOLINT: implicit by design
+      : obj_((void*)&f), call_([](void* o, A... a) -> R { return (*(std::remove_reference_t<F>*)o)(a...); }) {}
+  R operator()(A... a) const { return call_(obj_, a...); }
+
+ private:
+  void* obj_;
+  R (*call_)(void*, A...);
+};
+
+// An annotation: a string, or a callable producing one (rendered on demand).
+class Name {
+ public:
+  Name(const char* s) : sv_(s) {}         // NOLINT
+  Name(std::string_view s) : sv_(s) {}    // NOLINT
+  Name(const std::string& s) : sv_(s) {}  // NOLINT
+  template <class F>
+    requires std::is_invocable_r_v<std::string, F&>
+  Name(F&& f) : fn_(f) {}  // NOLINT
+  std::string str() const { return fn_ ? (*fn_)() : std::string(sv_); }
+
+ private:
+  std::string_view sv_;
+  std::optional<FnRef<std::string()>> fn_;
+};
+
+class ConstraintSystem {
+ public:
+  virtual ~ConstraintSystem() = default;
+
+  static constexpr Variable one() { return Variable::one(); }
+
+  // `value` is a callable returning Fr (it may throw AssignmentMissing).
+  template <class F>
+  Variable alloc(const Name& name, F&& value) {
+    return alloc_impl(name, FnRef<Fr()>(value));
+  }
+  template <class F>
+  Variable alloc_input(const Name& name, F&& value) {
+    return alloc_input_impl(name, FnRef<Fr()>(value));
+  }
+  // Enforces a * b = c.
+  void enforce(const Name& name, LinearCombination a, LinearCombination b, LinearCombination c) {
+    enforce_impl(name, std::move(a), std::move(b), std::move(c));
+  }
+  virtual void push_namespace(const Name&) {}
+  virtual void pop_namespace() {}
+
+ protected:
+  virtual Variable alloc_impl(const Name& name, FnRef<Fr()> value) = 0;
+  virtual Variable alloc_input_impl(const Name& name, FnRef<Fr()> value) = 0;
+  virtual void enforce_impl(const Name& name, LinearCombination&& a, LinearCombination&& b,
+                            LinearCombination&& c) = 0;
+};
+
+// RAII namespace: { Namespace ns(cs, "sha256"); ... }
+class Namespace {
+ public:
+  Namespace(ConstraintSystem& cs, const Name& name) : cs_(cs) { cs_.push_namespace(name); }
+  ~Namespace() { cs_.pop_namespace(); }
+  Namespace(const Namespace&) = delete;
+  Namespace& operator=(const Namespace&) = delete;
+
+ private:
+  ConstraintSystem& cs_;
+};
+
+// A circuit synthesizes the same constraints whatever system it is given;
+// the witness (if any) lives in the circuit object. `synthesize` may be called
+// several times (shape for setup, then assignment for proving).
+class Circuit {
+ public:
+  virtual ~Circuit() = default;
+  virtual void synthesize(ConstraintSystem& cs) const = 0;
+};
+
+}  // namespace cuzk::r1cs

@@ -1,0 +1,97 @@
+#pragma once
+// Small circuits shared by the r1cs and groth16 tests. A missing witness
+// (nullopt) makes value callbacks throw AssignmentMissing.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "r1cs/constraint_system.hpp"
+
+namespace cuzk::test {
+
+using r1cs::Fr;
+using r1cs::LC;
+using r1cs::Variable;
+
+inline Fr need(const std::optional<Fr>& v) {
+  if (!v) throw r1cs::AssignmentMissing();
+  return *v;
+}
+
+// x^3 + x + 5 = y, y public.
+struct CubicCircuit : r1cs::Circuit {
+  std::optional<Fr> x;
+  void synthesize(r1cs::ConstraintSystem& cs) const override {
+    auto xv = [&] { return need(x); };
+    Variable vx = cs.alloc("x", xv);
+    Variable x2 = cs.alloc("x2", [&] { return xv().square(); });
+    cs.enforce("x2 = x*x", vx, vx, x2);
+    Variable x3 = cs.alloc("x3", [&] { return xv().square() * xv(); });
+    cs.enforce("x3 = x2*x", x2, vx, x3);
+    Variable y = cs.alloc_input("y", [&] { return xv().square() * xv() + xv() + Fr::from_u64(5); });
+    cs.enforce("y = x3+x+5", LC(x3) + vx + Fr::from_u64(5) * cs.one(), cs.one(), y);
+  }
+};
+
+// Duplicate terms, a cancelled term, negative coefficients and inputs added
+// after aux in an LC.
+struct MixedCircuit : r1cs::Circuit {
+  void synthesize(r1cs::ConstraintSystem& cs) const override {
+    Variable u = cs.alloc_input("u", [] { return Fr::from_u64(4); });
+    Variable p = cs.alloc("p", [] { return Fr::from_u64(2); });
+    Variable q = cs.alloc("q", [] { return Fr::from_u64(8); });
+    Fr m1 = -Fr::one();
+    cs.enforce("k1", LC(q) + m1 * p + p, cs.one(), q);
+    cs.enforce("k2", LC(p) + u + Fr::from_u64(3) * cs.one(), m1 * cs.one(),
+               LC(m1 * q) + m1 * cs.one());
+  }
+};
+
+// n public inputs x_i = i + 1: x_i^2 = sq_i and sum x_i = s.
+struct ManyInputsCircuit : r1cs::Circuit {
+  size_t n = 20;
+  bool with_witness = true;
+  void synthesize(r1cs::ConstraintSystem& cs) const override {
+    auto val = [&](uint64_t v) {
+      if (!with_witness) throw r1cs::AssignmentMissing();
+      return Fr::from_u64(v);
+    };
+    std::vector<Variable> xs;
+    for (size_t i = 0; i < n; i++)
+      xs.push_back(cs.alloc_input([&] { return "x" + std::to_string(i); }, [&] { return val(i + 1); }));
+    LC sum;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+      r1cs::Namespace ns(cs, [&] { return "sq " + std::to_string(i); });
+      Variable sq = cs.alloc("sq", [&] { return val((i + 1) * (i + 1)); });
+      cs.enforce("square", xs[i], xs[i], sq);
+      sum += xs[i];
+      total += i + 1;
+    }
+    Variable s = cs.alloc("s", [&] { return val(total); });
+    cs.enforce("sum", sum, cs.one(), s);
+  }
+};
+
+// x_{i+1} = x_i * x_i + i for `len` steps; the last value is public.
+struct ChainCircuit : r1cs::Circuit {
+  size_t len = 10;
+  std::optional<Fr> x0;
+  void synthesize(r1cs::ConstraintSystem& cs) const override {
+    std::optional<Fr> cur = x0;
+    Variable v = cs.alloc("x0", [&] { return need(cur); });
+    for (size_t i = 0; i < len; i++) {
+      r1cs::Namespace ns(cs, [&] { return "step " + std::to_string(i); });
+      std::optional<Fr> next;
+      if (cur) next = cur->square() + Fr::from_u64(i);
+      Variable nv = cs.alloc("x", [&] { return need(next); });
+      cs.enforce("mul", v, v, LC(nv) - Fr::from_u64(i) * cs.one());
+      v = nv;
+      cur = next;
+    }
+    Variable out = cs.alloc_input("out", [&] { return need(cur); });
+    cs.enforce("out check", v, cs.one(), out);
+  }
+};
+
+}  // namespace cuzk::test
