@@ -1,0 +1,87 @@
+#pragma once
+// What the engine needs from a proof kind and from a device. The engine
+// schedules; these do the work:
+//
+//   KindHandler::prepare(request)      parse + validate input  -> PreparedJob
+//   SrsManager::acquire(circuit_id)    resident parameters     -> CircuitResources
+//   PreparedJob::synthesize(p)         CPU synthesis pool      -> PartitionWork
+//   PartitionWork::device_phase(dev)   under the device interlock (NTTs, G1 MSMs)
+//   PartitionWork::finish(dev)         CPU tail (B in G2), off the lock -> 192 bytes
+//   PreparedJob::verify(proof)         self-check of the assembled proof
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/service.hpp"
+
+#include <span>
+
+#include <oneapi/tbb/task_arena.h>
+
+namespace cuzk::engine {
+
+// Parameters (and anything else per circuit) kept resident by the SrsManager.
+class CircuitResources {
+ public:
+  virtual ~CircuitResources() = default;
+  virtual uint64_t size_bytes() const = 0;
+};
+
+// A compute device. The CPU backend is one; a CUDA backend implements the same.
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual uint32_t ordinal() const = 0;
+  virtual std::string name() const = 0;
+  virtual uint64_t memory_total_bytes() const = 0;
+  virtual uint64_t memory_free_bytes() const = 0;
+  // Thread pool for device-side CPU work and the CPU tail (gpus.gpu_threads).
+  virtual tbb::task_arena& arena() = 0;
+};
+
+// One synthesized partition travelling through the device stages.
+class PartitionWork {
+ public:
+  virtual ~PartitionWork() = default;
+  virtual void device_phase(Device& dev) = 0;       // held under the interlock
+  virtual std::string finish(Device& dev) = 0;      // returns the 192-byte proof
+  // Bytes that can be released right after device_phase (e.g. a/b/c vectors).
+  virtual uint64_t bytes_freed_after_device() const { return 0; }
+};
+
+class PreparedJob {
+ public:
+  virtual ~PreparedJob() = default;
+  virtual std::string circuit_id() const = 0;
+  virtual uint32_t num_partitions() const = 0;
+  // Working-set estimate of one partition from synthesis to finalization.
+  virtual uint64_t partition_bytes() const = 0;
+  // Throws on a bad partition input; the engine fails the job naming p.
+  virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) = 0;
+  // Checks the assembled proof (all partitions concatenated). Returns "" when
+  // valid, else a message naming the failing partition.
+  virtual std::string verify(const std::string& proof, CircuitResources& res) = 0;
+};
+
+class KindHandler {
+ public:
+  virtual ~KindHandler() = default;
+  virtual ProofKind kind() const = 0;
+  // Parses and validates the request; throws ServiceError(InvalidArgument /
+  // NotFound) with a message naming the problem.
+  virtual std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) = 0;
+  // The circuit's parameter file (the SrsManager maps it: the WARM tier).
+  // Throws ServiceError(NotFound) for unknown circuits.
+  virtual std::string param_path(const std::string& circuit_id) = 0;
+  // Decodes a circuit's resources from its mapped parameter file (throws on
+  // corrupted files, naming file and offset). Called by the SrsManager.
+  virtual std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
+                                                 std::span<const uint8_t> mapped) = 0;
+  // Resident size once loaded (for budget planning); 0 if unknown.
+  virtual uint64_t estimate_size(const std::string& circuit_id) = 0;
+  // Circuit ids present in the parameter directory.
+  virtual std::vector<std::string> list_circuits() = 0;
+};
+
+}  // namespace cuzk::engine

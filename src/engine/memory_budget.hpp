@@ -1,0 +1,80 @@
+#pragma once
+// Byte budget shared by resident parameters and the synthesis working set.
+// Work acquires a reservation before it allocates and waits (back-pressure)
+// instead of running the machine out of memory.
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+
+namespace cuzk::engine {
+
+class MemoryBudget;
+
+// Owns `bytes` of the budget until released (RAII). May be released in parts.
+class Reservation {
+ public:
+  Reservation() = default;
+  Reservation(MemoryBudget* b, uint64_t bytes) : budget_(b), bytes_(bytes) {}
+  Reservation(Reservation&& o) noexcept { *this = std::move(o); }
+  Reservation& operator=(Reservation&& o) noexcept;
+  Reservation(const Reservation&) = delete;
+  Reservation& operator=(const Reservation&) = delete;
+  ~Reservation() { release(); }
+
+  uint64_t bytes() const { return bytes_; }
+  void release_part(uint64_t bytes);
+  void release() { release_part(bytes_); }
+  // Takes over another reservation of the same budget.
+  void merge(Reservation&& o) {
+    if (!budget_) budget_ = o.budget_;
+    bytes_ += o.bytes_;
+    o.bytes_ = 0;
+    o.budget_ = nullptr;
+  }
+
+ private:
+  MemoryBudget* budget_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(uint64_t limit_bytes) : limit_(limit_bytes) {}
+
+  // Blocks until `bytes` fit. A request larger than the whole budget is
+  // granted alone (when nothing else is reserved) rather than deadlocking.
+  // `give_up` is polled while waiting; when it returns true the call returns
+  // an empty reservation (e.g. the job was cancelled).
+  Reservation acquire(uint64_t bytes, const std::function<bool()>& give_up = {});
+  // Non-blocking; empty optional-like reservation (bytes()==0) on failure.
+  bool try_acquire(uint64_t bytes, Reservation& out);
+
+  // Asks the budget to wake waiters (e.g. after an external state change).
+  void poke() { cv_.notify_all(); }
+
+  uint64_t limit() const { return limit_; }
+  uint64_t used() const;
+  uint64_t peak() const;
+
+  // Called when an acquire must wait: lets the owner free memory (e.g. evict
+  // idle parameters). Returns bytes it freed (through their reservations).
+  void set_reclaimer(std::function<void(uint64_t needed)> fn) { reclaimer_ = std::move(fn); }
+
+ private:
+  friend class Reservation;
+  void give_back(uint64_t bytes);
+  bool fits(uint64_t bytes) const { return used_ + bytes <= limit_ || used_ == 0; }
+
+  const uint64_t limit_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t used_ = 0;
+  uint64_t peak_ = 0;
+  std::function<void(uint64_t)> reclaimer_;
+};
+
+// Total physical memory from /proc/meminfo (bytes), 0 if unknown.
+uint64_t physical_memory_bytes();
+
+}  // namespace cuzk::engine

@@ -1,0 +1,41 @@
+#pragma once
+// Read-only memory-mapped file (RAII). Large parameter files are mapped, not
+// read, so the page cache holds them and several processes share them.
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace cuzk::platform {
+
+class MappedFile {
+ public:
+  MappedFile() = default;
+  // Throws std::runtime_error naming the path on failure.
+  explicit MappedFile(const std::string& path);
+  MappedFile(MappedFile&& o) noexcept { swap(o); }
+  MappedFile& operator=(MappedFile&& o) noexcept {
+    MappedFile tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  size_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+  bool is_open() const { return data_ != nullptr || (size_ == 0 && !path_.empty()); }
+
+ private:
+  void swap(MappedFile& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(path_, o.path_);
+  }
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  std::string path_;
+};
+
+}  // namespace cuzk::platform
