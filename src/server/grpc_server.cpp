@@ -1,0 +1,341 @@
+#include "server/grpc_server.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <new>
+#include <optional>
+#include <stdexcept>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "server/address.hpp"
+
+namespace cuzk::server {
+
+namespace pb = ::cuzk::v1;
+using engine::ServiceError;
+using Clock = std::chrono::steady_clock;
+
+grpc::StatusCode grpc_code(ServiceError::Code c) {
+  switch (c) {
+    case ServiceError::Code::InvalidArgument: return grpc::StatusCode::INVALID_ARGUMENT;
+    case ServiceError::Code::NotFound: return grpc::StatusCode::NOT_FOUND;
+    case ServiceError::Code::AlreadyExists: return grpc::StatusCode::ALREADY_EXISTS;
+    case ServiceError::Code::FailedPrecondition: return grpc::StatusCode::FAILED_PRECONDITION;
+    case ServiceError::Code::ResourceExhausted: return grpc::StatusCode::RESOURCE_EXHAUSTED;
+    case ServiceError::Code::Unavailable: return grpc::StatusCode::UNAVAILABLE;
+    case ServiceError::Code::Internal: return grpc::StatusCode::INTERNAL;
+  }
+  return grpc::StatusCode::UNKNOWN;
+}
+
+namespace {
+
+grpc::Status invalid(const std::string& msg) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
+}
+
+// Converts a wire request; returns a non-OK status for values the C++ enums
+// cannot represent.
+grpc::Status to_request(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
+  const int kind = static_cast<int>(in.proof_kind());
+  switch (kind) {
+    case pb::POREP_SEAL_COMMIT:
+    case pb::SNAP_DEALS_UPDATE:
+    case pb::WINDOW_POST_PARTITION:
+    case pb::WINNING_POST:
+    case pb::GENERIC_R1CS:
+      break;
+    case pb::PROOF_KIND_UNSPECIFIED:
+      return invalid("proof_kind is required");
+    default:
+      return invalid("unknown proof_kind " + std::to_string(kind));
+  }
+  const int prio = static_cast<int>(in.priority());
+  if (prio < pb::PRIORITY_UNSPECIFIED || prio > pb::CRITICAL)
+    return invalid("unknown priority " + std::to_string(prio));
+  if (kind == pb::GENERIC_R1CS && in.circuit_id().empty())
+    return invalid("circuit_id is required for GENERIC_R1CS");
+
+  out.request_id = in.request_id();
+  out.kind = static_cast<engine::ProofKind>(kind);
+  out.sector_size = in.sector_size();
+  out.registered_proof = in.registered_proof();
+  out.priority = static_cast<engine::Priority>(prio);
+  out.vanilla_proof = in.vanilla_proof();
+  out.vanilla_proofs.assign(in.vanilla_proofs().begin(), in.vanilla_proofs().end());
+  out.sector_number = in.sector_number();
+  out.miner_id = in.miner_id();
+  out.randomness = in.randomness();
+  out.partition_index = in.partition_index();
+  out.comm_r_old = in.comm_r_old();
+  out.comm_r_new = in.comm_r_new();
+  out.comm_d_new = in.comm_d_new();
+  out.circuit_id = in.circuit_id();
+  return grpc::Status::OK;
+}
+
+void to_proto(const engine::ProofResult& r, const std::string& job_id, pb::AwaitProofResponse* out) {
+  out->set_job_id(r.job_id.empty() ? job_id : r.job_id);
+  int st = static_cast<int>(r.status);
+  if (st < 0 || st > pb::AwaitProofResponse::TIMEOUT) st = pb::AwaitProofResponse::UNKNOWN;
+  out->set_status(static_cast<pb::AwaitProofResponse::Status>(st));
+  out->set_proof(r.proof);
+  out->set_error_message(r.error_message);
+  out->set_queue_wait_ms(r.queue_wait_ms);
+  out->set_srs_load_ms(r.srs_load_ms);
+  out->set_synthesis_ms(r.synthesis_ms);
+  out->set_gpu_compute_ms(r.gpu_compute_ms);
+  out->set_total_ms(r.total_ms);
+}
+
+}  // namespace
+
+class ProvingEngineService final : public pb::ProvingEngine::Service {
+ public:
+  ProvingEngineService(engine::ProvingService& svc, std::chrono::milliseconds slice)
+      : svc_(svc), slice_(std::max(slice, std::chrono::milliseconds(1))) {}
+
+  void stop_accepting() { accepting_.store(false); }
+
+  grpc::Status SubmitProof(grpc::ServerContext*, const pb::SubmitProofRequest* req,
+                           pb::SubmitProofResponse* resp) override {
+    return guarded("SubmitProof", [&] {
+      engine::ProofRequest r;
+      if (auto st = admit(*req, r); !st.ok()) return st;
+      auto res = svc_.submit(r);
+      resp->set_job_id(res.job_id);
+      resp->set_queue_position(res.queue_position);
+      resp->set_assigned_gpu(res.assigned_gpu);
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
+                          pb::AwaitProofResponse* resp) override {
+    return guarded("AwaitProof", [&] {
+      if (req->job_id().empty()) return invalid("job_id is required");
+      std::optional<std::chrono::milliseconds> timeout;
+      if (req->timeout_ms() > 0) timeout = std::chrono::milliseconds(req->timeout_ms());
+      engine::ProofResult r;
+      if (auto st = wait_for(ctx, req->job_id(), timeout, r); !st.ok()) return st;
+      to_proto(r, req->job_id(), resp);
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req,
+                     pb::ProveResponse* resp) override {
+    return guarded("Prove", [&] {
+      if (!req->has_submit()) return invalid("submit is required");
+      engine::ProofRequest r;
+      if (auto st = admit(req->submit(), r); !st.ok()) return st;
+      auto sub = svc_.submit(r);
+      engine::ProofResult res;
+      if (auto st = wait_for(ctx, sub.job_id, std::nullopt, res); !st.ok()) return st;
+      to_proto(res, sub.job_id, resp->mutable_result());
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
+                           pb::CancelProofResponse* resp) override {
+    return guarded("CancelProof", [&] {
+      if (req->job_id().empty()) return invalid("job_id is required");
+      resp->set_was_running(svc_.cancel(req->job_id()));
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status GetStatus(grpc::ServerContext*, const pb::GetStatusRequest*,
+                         pb::GetStatusResponse* resp) override {
+    return guarded("GetStatus", [&] {
+      auto s = svc_.status();
+      for (const auto& g : s.gpus) {
+        auto* o = resp->add_gpus();
+        o->set_ordinal(g.ordinal);
+        o->set_name(g.name);
+        o->set_vram_total_bytes(g.memory_total_bytes);
+        o->set_vram_free_bytes(g.memory_free_bytes);
+        o->set_current_job_id(g.current_job_id);
+        o->set_current_proof_kind(g.current_proof_kind);
+      }
+      for (const auto& e : s.loaded_srs) {
+        auto* o = resp->add_loaded_srs();
+        o->set_circuit_id(e.circuit_id);
+        int tier = static_cast<int>(e.tier);
+        if (tier < pb::SRSStatus::HOT || tier > pb::SRSStatus::COLD) tier = pb::SRSStatus::COLD;
+        o->set_tier(static_cast<pb::SRSStatus::Tier>(tier));
+        o->set_size_bytes(e.size_bytes);
+        o->set_ref_count(e.ref_count);
+      }
+      for (const auto& q : s.queues) {
+        auto* o = resp->add_queues();
+        o->set_proof_kind(q.proof_kind);
+        o->set_pending(q.pending);
+        o->set_in_progress(q.in_progress);
+      }
+      resp->set_total_proofs_completed(s.total_proofs_completed);
+      resp->set_total_proofs_failed(s.total_proofs_failed);
+      resp->set_uptime_seconds(s.uptime_seconds);
+      resp->set_pinned_memory_bytes(s.memory_used_bytes);
+      resp->set_pinned_memory_limit_bytes(s.memory_limit_bytes);
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequest*,
+                          pb::GetMetricsResponse* resp) override {
+    return guarded("GetMetrics", [&] {
+      resp->set_prometheus_text(svc_.metrics_text());
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status PreloadSRS(grpc::ServerContext*, const pb::PreloadSrsRequest* req,
+                          pb::PreloadSrsResponse* resp) override {
+    return guarded("PreloadSRS", [&] {
+      if (req->circuit_id().empty()) return invalid("circuit_id is required");
+      auto r = svc_.preload(req->circuit_id());
+      resp->set_already_loaded(r.already_loaded);
+      resp->set_load_time_ms(r.load_time_ms);
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status EvictSRS(grpc::ServerContext*, const pb::EvictSrsRequest* req,
+                        pb::EvictSrsResponse* resp) override {
+    return guarded("EvictSRS", [&] {
+      if (req->circuit_id().empty()) return invalid("circuit_id is required");
+      auto r = svc_.evict(req->circuit_id());
+      resp->set_was_loaded(r.was_loaded);
+      resp->set_freed_bytes(r.freed_bytes);
+      return grpc::Status::OK;
+    });
+  }
+
+ private:
+  template <class F>
+  grpc::Status guarded(const char* rpc, F&& f) {
+    try {
+      grpc::Status st = f();
+      if (!st.ok()) spdlog::debug("{}: {} ({})", rpc, st.error_message(), int(st.error_code()));
+      return st;
+    } catch (const ServiceError& e) {
+      spdlog::debug("{}: {}", rpc, e.what());
+      return grpc::Status(grpc_code(e.code()), e.what());
+    } catch (const std::bad_alloc&) {
+      spdlog::error("{}: out of memory", rpc);
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory");
+    } catch (const std::exception& e) {
+      spdlog::error("{}: internal error: {}", rpc, e.what());
+      return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    } catch (...) {
+      spdlog::error("{}: unknown internal error", rpc);
+      return grpc::Status(grpc::StatusCode::UNKNOWN, "unknown error");
+    }
+  }
+
+  grpc::Status admit(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
+    if (!accepting_.load())
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "daemon is shutting down");
+    return to_request(in, out);
+  }
+
+  // Waits for the job in slices, so a gone client (or a shutdown past its
+  // deadline) frees this thread. `timeout` empty = until the job ends.
+  grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id,
+                        std::optional<std::chrono::milliseconds> timeout, engine::ProofResult& out) {
+    const auto start = Clock::now();
+    for (;;) {
+      if (ctx->IsCancelled())
+        return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled while waiting for " + job_id);
+      auto slice = slice_;
+      if (timeout) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*timeout - (Clock::now() - start));
+        slice = std::clamp(left, std::chrono::milliseconds(0), slice_);
+      }
+      out = svc_.await(job_id, slice);
+      if (out.status != engine::JobStatus::Timeout) return grpc::Status::OK;
+      if (timeout && Clock::now() - start >= *timeout) return grpc::Status::OK;
+    }
+  }
+
+  engine::ProvingService& svc_;
+  std::chrono::milliseconds slice_;
+  std::atomic<bool> accepting_{true};
+};
+
+GrpcServer::GrpcServer(engine::ProvingService& service, GrpcServerOptions opts)
+    : service_(service), opts_(std::move(opts)) {}
+
+GrpcServer::~GrpcServer() { shutdown(std::chrono::milliseconds(0)); }
+
+void GrpcServer::start() {
+  std::lock_guard<std::mutex> lk(shutdown_mu_);
+  if (server_) throw std::runtime_error("gRPC server already started");
+  Address addr;
+  try {
+    addr = parse_address(opts_.listen);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
+  }
+  if (addr.is_unix) prepare_unix_socket_path(addr.path);
+
+  impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice);
+  grpc::ServerBuilder b;
+  b.SetMaxReceiveMessageSize(opts_.max_message_bytes);
+  b.SetMaxSendMessageSize(opts_.max_message_bytes);
+  // Two daemons on one TCP port would silently split the traffic.
+  b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  int selected = 0;
+  b.AddListeningPort(addr.grpc_target(), grpc::InsecureServerCredentials(), &selected);
+  b.RegisterService(impl_.get());
+  server_ = b.BuildAndStart();
+  if (!server_ || (!addr.is_unix && selected == 0)) {
+    server_.reset();
+    impl_.reset();
+    throw std::runtime_error("cannot listen on " + addr.to_string());
+  }
+  if (addr.is_unix) {
+    unix_path_ = addr.path;
+    bound_ = addr.to_string();
+  } else {
+    port_ = selected;
+    Address a = addr;
+    a.port = selected;
+    bound_ = a.grpc_target();
+  }
+  running_.store(true);
+  spdlog::info("gRPC listening on {}", bound_);
+}
+
+void GrpcServer::stop_accepting() {
+  std::lock_guard<std::mutex> lk(shutdown_mu_);
+  if (impl_) impl_->stop_accepting();
+}
+
+void GrpcServer::shutdown(std::chrono::milliseconds deadline) {
+  std::lock_guard<std::mutex> lk(shutdown_mu_);
+  if (!server_ || !running_.load()) return;
+  impl_->stop_accepting();
+  server_->Shutdown(std::chrono::system_clock::now() + deadline);
+  server_->Wait();
+  if (!unix_path_.empty()) remove_unix_socket(unix_path_);
+  running_.store(false);
+  spdlog::info("gRPC server on {} stopped", bound_);
+}
+
+void GrpcServer::wait() {
+  grpc::Server* s = nullptr;
+  {
+    std::lock_guard<std::mutex> lk(shutdown_mu_);
+    s = server_.get();
+  }
+  if (s) s->Wait();
+}
+
+std::string GrpcServer::bound_address() const { return bound_; }
+
+}  // namespace cuzk::server

@@ -1,0 +1,77 @@
+#pragma once
+// The cuzk.v1.ProvingEngine gRPC service over a ProvingService.
+//
+// Lifecycle:
+//   GrpcServer srv(service, {.listen = "unix:///run/cuzk/cuzk.sock"});
+//   srv.start();                 // binds (removes a stale socket, creates its dir)
+//   ...
+//   srv.stop_accepting();        // SubmitProof/Prove -> UNAVAILABLE, the rest keeps working
+//   engine.shutdown(grace);      // answers every waiter (COMPLETED / CANCELLED)
+//   srv.shutdown(1s);            // stops listening, waits for in-flight RPCs, removes the socket
+//
+// Blocking RPCs (AwaitProof, Prove) wait on the service in short slices so
+// that a client that goes away, or a server shutdown past its deadline,
+// releases the handler thread; the job itself keeps running.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <grpcpp/support/status_code_enum.h>
+
+#include "engine/service.hpp"
+
+namespace grpc {
+class Server;
+}  // namespace grpc
+
+namespace cuzk::server {
+
+struct GrpcServerOptions {
+  std::string listen = "unix:///run/cuzk/cuzk.sock";  // see address.hpp
+  int max_message_bytes = 256 * 1024 * 1024;
+  // Slice length of blocking waits (checks for client cancellation in between).
+  std::chrono::milliseconds await_slice{250};
+};
+
+// ServiceError::Code -> gRPC status code.
+grpc::StatusCode grpc_code(engine::ServiceError::Code c);
+
+class ProvingEngineService;  // the generated-service implementation (grpc_server.cpp)
+
+class GrpcServer {
+ public:
+  GrpcServer(engine::ProvingService& service, GrpcServerOptions opts);
+  ~GrpcServer();  // shutdown(0) if still running
+  GrpcServer(const GrpcServer&) = delete;
+  GrpcServer& operator=(const GrpcServer&) = delete;
+
+  // Binds and starts serving; throws std::runtime_error on failure.
+  void start();
+  // New SubmitProof/Prove calls fail with UNAVAILABLE; other RPCs still work.
+  void stop_accepting();
+  // Stops listening; in-flight RPCs get until `deadline` to finish, then are
+  // cancelled. Removes the unix socket file. Idempotent.
+  void shutdown(std::chrono::milliseconds deadline);
+  // Blocks until shutdown() has completed.
+  void wait();
+
+  bool running() const { return running_.load(); }
+  // The address as bound ("unix:///path" or "host:port" with the real port).
+  std::string bound_address() const;
+  int port() const { return port_; }  // TCP: bound port (also for ":0"); unix: 0
+
+ private:
+  engine::ProvingService& service_;
+  GrpcServerOptions opts_;
+  std::unique_ptr<ProvingEngineService> impl_;
+  std::unique_ptr<grpc::Server> server_;
+  std::string unix_path_;
+  std::string bound_;
+  int port_ = 0;
+  std::atomic<bool> running_{false};
+  std::mutex shutdown_mu_;
+};
+
+}  // namespace cuzk::server

@@ -1,0 +1,291 @@
+// The cuzk.toml parser: every key, sizes and durations, warnings for unknown
+// and deprecated keys, errors that name the key.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "engine/config.hpp"
+
+namespace {
+
+using namespace cuzk::engine;
+using namespace std::chrono_literals;
+
+bool has_warning(const LoadedConfig& c, const std::string& needle) {
+  for (const auto& w : c.warnings)
+    if (w.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+std::string error_of(const std::string& toml) {
+  try {
+    load_config_string(toml, "test.toml");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ParseSize, UnitsAndForms) {
+  EXPECT_EQ(parse_size("12345"), 12345u);
+  EXPECT_EQ(parse_size("0"), 0u);
+  EXPECT_EQ(parse_size("512MiB"), 512ull << 20);
+  EXPECT_EQ(parse_size("64GiB"), 64ull << 30);
+  EXPECT_EQ(parse_size("64 GiB"), 64ull << 30);
+  EXPECT_EQ(parse_size("64gib"), 64ull << 30);
+  EXPECT_EQ(parse_size("5G"), 5ull << 30);
+  EXPECT_EQ(parse_size("1.5GB"), 1500000000ull);
+  EXPECT_EQ(parse_size("1.5GiB"), 3ull << 29);
+  EXPECT_EQ(parse_size("2KiB"), 2048u);
+  EXPECT_EQ(parse_size("2kb"), 2000u);
+  EXPECT_EQ(parse_size("1TiB"), 1ull << 40);
+  EXPECT_EQ(parse_size("100B"), 100u);
+  EXPECT_EQ(parse_size(" 7 MiB "), 7ull << 20);
+  EXPECT_EQ(parse_size("16383PiB"), 16383ull << 50);
+}
+
+TEST(ParseSize, Rejects) {
+  for (const char* bad : {"", "GiB", "-1GiB", "12XB", "1.5", "1..5GiB", "abc", "99999999999TiB",
+                          "18446744073709551616", "5 G i B"})
+    EXPECT_THROW(parse_size(bad), std::runtime_error) << bad;
+  try {
+    parse_size("12parsecs");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("12parsecs"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("unit"), std::string::npos);
+  }
+}
+
+TEST(ParseDuration, UnitsAndForms) {
+  EXPECT_EQ(parse_duration("5m"), 5min);
+  EXPECT_EQ(parse_duration("30s"), 30s);
+  EXPECT_EQ(parse_duration("250ms"), 250ms);
+  EXPECT_EQ(parse_duration("1h"), 1h);
+  EXPECT_EQ(parse_duration("1d"), 24h);
+  EXPECT_EQ(parse_duration("1h30m"), 90min);
+  EXPECT_EQ(parse_duration("1m 30s"), 90s);
+  EXPECT_EQ(parse_duration("1.5s"), 1500ms);
+  EXPECT_EQ(parse_duration("2 minutes"), 2min);
+  EXPECT_EQ(parse_duration("0s"), 0ms);
+  EXPECT_EQ(parse_duration("1500us"), 2ms);  // rounded to the nearest ms
+}
+
+TEST(ParseDuration, Rejects) {
+  for (const char* bad : {"", "5", "-5s", "5 fortnights", "s", "1h30", "1.2.3s"})
+    EXPECT_THROW(parse_duration(bad), std::runtime_error) << bad;
+}
+
+TEST(LoadConfig, EmptyGivesDefaults) {
+  auto c = load_config_string("");
+  EXPECT_TRUE(c.warnings.empty());
+  EngineConfig d;
+  EXPECT_EQ(c.config.listen, "unix:///run/cuzk/cuzk.sock");
+  EXPECT_EQ(c.config.status_listen, "");
+  EXPECT_EQ(c.config.total_budget_bytes, 0u);
+  EXPECT_EQ(c.config.safety_margin_bytes, 5ull << 30);
+  EXPECT_EQ(c.config.eviction_min_idle, 5min);
+  EXPECT_TRUE(c.config.devices.empty());
+  EXPECT_EQ(c.config.gpu_workers_per_device, 2u);
+  EXPECT_EQ(c.config.gpu_threads, 0u);
+  EXPECT_EQ(c.config.synthesis_threads, 0u);
+  EXPECT_TRUE(c.config.pipeline_enabled);
+  EXPECT_EQ(c.config.max_parallel_synthesis, 18u);
+  EXPECT_EQ(c.config.synthesis_concurrency, 1u);
+  EXPECT_EQ(c.config.max_gpu_queue_depth, 0u);
+  EXPECT_EQ(c.config.max_batch_size, 1u);
+  EXPECT_EQ(c.config.max_batch_wait, 10000ms);
+  EXPECT_EQ(c.config.param_cache, "/data/zk/params");
+  EXPECT_EQ(c.config.log_level, "info");
+  EXPECT_EQ(c.config.self_check, d.self_check);
+}
+
+TEST(LoadConfig, EveryKey) {
+  auto c = load_config_string(R"(
+[daemon]
+listen = "127.0.0.1:9820"
+status_listen = "127.0.0.1:9821"
+result_retention = "10m"
+result_retention_count = 500
+
+[memory]
+total_budget = "64GiB"
+safety_margin = "2GiB"
+eviction_min_idle = "30s"
+
+[gpus]
+devices = [0, 2]
+gpu_workers_per_device = 3
+gpu_threads = 8
+
+[synthesis]
+threads = 12
+
+[pipeline]
+enabled = false
+max_parallel_synthesis = 4
+synthesis_concurrency = 2
+max_gpu_queue_depth = 3
+self_check = false
+throttle_synthesis_during_tail = true
+
+[scheduler]
+max_batch_size = 5
+max_batch_wait_ms = 2500
+
+[srs]
+param_cache = "/tmp/params"
+
+[logging]
+level = "DEBUG"
+)");
+  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  const auto& k = c.config;
+  EXPECT_EQ(k.listen, "127.0.0.1:9820");
+  EXPECT_EQ(k.status_listen, "127.0.0.1:9821");
+  EXPECT_EQ(k.result_retention, 10min);
+  EXPECT_EQ(k.result_retention_count, 500u);
+  EXPECT_EQ(k.total_budget_bytes, 64ull << 30);
+  EXPECT_EQ(k.safety_margin_bytes, 2ull << 30);
+  EXPECT_EQ(k.eviction_min_idle, 30s);
+  EXPECT_EQ(k.devices, (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(k.gpu_workers_per_device, 3u);
+  EXPECT_EQ(k.gpu_threads, 8u);
+  EXPECT_EQ(k.synthesis_threads, 12u);
+  EXPECT_FALSE(k.pipeline_enabled);
+  EXPECT_EQ(k.max_parallel_synthesis, 4u);
+  EXPECT_EQ(k.synthesis_concurrency, 2u);
+  EXPECT_EQ(k.max_gpu_queue_depth, 3u);
+  EXPECT_FALSE(k.self_check);
+  EXPECT_TRUE(k.throttle_synthesis_during_tail);
+  EXPECT_EQ(k.max_batch_size, 5u);
+  EXPECT_EQ(k.max_batch_wait, 2500ms);
+  EXPECT_EQ(k.param_cache, "/tmp/params");
+  EXPECT_EQ(k.log_level, "debug");
+}
+
+TEST(LoadConfig, BudgetForms) {
+  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"auto\"").config.total_budget_bytes, 0u);
+  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"AUTO\"").config.total_budget_bytes, 0u);
+  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = 1048576").config.total_budget_bytes,
+            1048576u);
+  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"512MiB\"").config.total_budget_bytes,
+            512ull << 20);
+  // Durations as integers: seconds for eviction_min_idle, ms for max_batch_wait_ms.
+  EXPECT_EQ(load_config_string("[memory]\neviction_min_idle = 90").config.eviction_min_idle, 90s);
+  EXPECT_EQ(load_config_string("[scheduler]\nmax_batch_wait_ms = \"2s\"").config.max_batch_wait, 2s);
+  EXPECT_EQ(load_config_string("[logging]\nlevel = \"warning\"").config.log_level, "warn");
+}
+
+TEST(LoadConfig, UnknownKeysWarn) {
+  auto c = load_config_string(R"(
+top_level_thing = 1
+[daemon]
+listen = "unix:///tmp/x.sock"
+lisen = "typo"
+[mystery]
+a = 1
+[pipeline.sub]
+x = 1
+)",
+                              "my.toml");
+  EXPECT_EQ(c.config.listen, "unix:///tmp/x.sock");
+  EXPECT_TRUE(has_warning(c, "unknown key 'top_level_thing'"));
+  EXPECT_TRUE(has_warning(c, "unknown key 'daemon.lisen'"));
+  EXPECT_TRUE(has_warning(c, "unknown section [mystery]"));
+  EXPECT_TRUE(has_warning(c, "unknown key 'pipeline.sub'"));
+  EXPECT_TRUE(has_warning(c, "my.toml"));
+  EXPECT_EQ(c.warnings.size(), 4u);
+}
+
+TEST(LoadConfig, DeprecatedRustKeysWarnAndAreIgnored) {
+  auto c = load_config_string(R"(
+partition_workers = 4
+[synthesis]
+threads = 3
+partition_workers = 10
+[srs]
+preload = ["porep-32g"]
+param_cache = "/p"
+[memory]
+pinned_budget = "40GiB"
+working_memory_budget = "100GiB"
+[pipeline]
+slot_size = 2
+synthesis_lookahead = 1
+[scheduler]
+sort_by_type = true
+)");
+  EXPECT_EQ(c.config.synthesis_threads, 3u);
+  EXPECT_EQ(c.config.param_cache, "/p");
+  for (const char* k : {"'partition_workers'", "'synthesis.partition_workers'", "'srs.preload'",
+                        "'memory.pinned_budget'", "'memory.working_memory_budget'",
+                        "'pipeline.slot_size'", "'pipeline.synthesis_lookahead'",
+                        "'scheduler.sort_by_type'"})
+    EXPECT_TRUE(has_warning(c, std::string("deprecated key ") + k)) << k;
+  EXPECT_EQ(c.warnings.size(), 8u);
+}
+
+TEST(LoadConfig, MalformedValuesNameTheKey) {
+  struct Case {
+    const char* toml;
+    const char* key;
+  };
+  const Case cases[] = {
+      {"[daemon]\nlisten = 5", "daemon.listen"},
+      {"[memory]\ntotal_budget = \"lots\"", "memory.total_budget"},
+      {"[memory]\ntotal_budget = -1", "memory.total_budget"},
+      {"[memory]\nsafety_margin = true", "memory.safety_margin"},
+      {"[memory]\neviction_min_idle = \"5\"", "memory.eviction_min_idle"},
+      {"[memory]\neviction_min_idle = 1.5", "memory.eviction_min_idle"},
+      {"[gpus]\ndevices = 0", "gpus.devices"},
+      {"[gpus]\ndevices = [0, -1]", "gpus.devices[1]"},
+      {"[gpus]\ndevices = [\"0\"]", "gpus.devices[0]"},
+      {"[gpus]\ngpu_workers_per_device = 0", "gpus.gpu_workers_per_device"},
+      {"[gpus]\ngpu_threads = \"8\"", "gpus.gpu_threads"},
+      {"[synthesis]\nthreads = 5000000000", "synthesis.threads"},
+      {"[pipeline]\nenabled = \"yes\"", "pipeline.enabled"},
+      {"[pipeline]\nmax_parallel_synthesis = 0", "pipeline.max_parallel_synthesis"},
+      {"[scheduler]\nmax_batch_size = 0", "scheduler.max_batch_size"},
+      {"[scheduler]\nmax_batch_wait_ms = -5", "scheduler.max_batch_wait_ms"},
+      {"[srs]\nparam_cache = []", "srs.param_cache"},
+      {"[logging]\nlevel = \"loud\"", "logging.level"},
+      {"daemon = 5", "daemon"},
+  };
+  for (const auto& c : cases) {
+    std::string err = error_of(c.toml);
+    EXPECT_NE(err.find(std::string("'") + c.key + "'"), std::string::npos)
+        << c.toml << " -> " << err;
+    EXPECT_NE(err.find("test.toml"), std::string::npos) << err;
+  }
+}
+
+TEST(LoadConfig, SyntaxErrorsHaveALocation) {
+  std::string err = error_of("[daemon]\nlisten = \"unterminated\n");
+  EXPECT_NE(err.find("test.toml:2:"), std::string::npos) << err;
+  EXPECT_NE(err.find("syntax"), std::string::npos) << err;
+}
+
+TEST(LoadConfig, File) {
+  auto path = std::filesystem::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + ".toml");
+  {
+    std::ofstream f(path);
+    f << "[pipeline]\nmax_parallel_synthesis = 7\n[bogus]\n";
+  }
+  auto c = load_config_file(path.string());
+  EXPECT_EQ(c.config.max_parallel_synthesis, 7u);
+  EXPECT_TRUE(has_warning(c, path.string()));
+  std::filesystem::remove(path);
+  try {
+    load_config_file(path.string());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos);
+  }
+}
+
+}  // namespace
