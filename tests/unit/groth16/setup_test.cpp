@@ -1,0 +1,102 @@
+// Development setup, checked against the toxic waste directly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "groth16/domain.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/shape.hpp"
+#include "unit/r1cs/test_circuits.hpp"
+
+using namespace cuzk;
+using namespace cuzk::groth16;
+using cuzk::test::CubicCircuit;
+
+namespace {
+
+G1Affine g1_times(const Fr& k) {
+  return ec::mul_vartime(ec::G1Jacobian::from_affine(ec::G1Curve::generator()), k).to_affine();
+}
+G2Affine g2_times(const Fr& k) {
+  return ec::mul_vartime(ec::G2Jacobian::from_affine(ec::G2Curve::generator()), k).to_affine();
+}
+
+
+}  // namespace
+
+TEST(Domain, RootOfUnity) {
+  // filecoin.md §1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
+  EXPECT_EQ(domain_root_of_unity(32).to_hex(),
+            "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b");
+  for (unsigned k : {1u, 5u, 20u}) {
+    Fr w = domain_root_of_unity(k);
+    EXPECT_TRUE(w.pow_vartime(uint64_t(1) << k).is_one());
+    EXPECT_FALSE(w.pow_vartime(uint64_t(1) << (k - 1)).is_one());
+  }
+  EXPECT_EQ(domain_log_size(1), 0u);
+  EXPECT_EQ(domain_log_size(5), 3u);
+  EXPECT_EQ(domain_log_size(8), 3u);
+}
+
+TEST(Setup, QueriesMatchToxicWaste) {
+  std::mt19937_64 rng(1);
+  auto tw = ToxicWaste::random(rng);
+  CubicCircuit c;
+  std::vector<std::string> stages;
+  SetupOptions opts;
+  opts.threads = 2;
+  opts.progress = [&](std::string_view st, size_t done, size_t total) {
+    if (done == total) stages.emplace_back(st);
+  };
+  Parameters p = generate_parameters(c, tw, opts);
+  // 3 constraints + 2 input constraints -> m = 8.
+  ASSERT_EQ(p.h.size(), 7u);
+  ASSERT_EQ(p.l.size(), 3u);
+  ASSERT_EQ(p.vk.ic.size(), 2u);
+  ASSERT_EQ(p.a.size(), 2u + 3u);    // inputs + {x, x2, x3}
+  ASSERT_EQ(p.b_g1.size(), 2u);      // ONE and x
+  ASSERT_EQ(p.b_g2.size(), 2u);
+  EXPECT_EQ(p.vk.alpha_g1, g1_times(tw.alpha));
+  EXPECT_EQ(p.vk.beta_g1, g1_times(tw.beta));
+  EXPECT_EQ(p.vk.beta_g2, g2_times(tw.beta));
+  EXPECT_EQ(p.vk.gamma_g2, g2_times(tw.gamma));
+  EXPECT_EQ(p.vk.delta_g1, g1_times(tw.delta));
+  EXPECT_EQ(p.vk.delta_g2, g2_times(tw.delta));
+  const Fr z = tw.tau.pow_vartime(uint64_t(8)) - Fr::one();
+  EXPECT_EQ(p.h[0], g1_times(z * tw.delta.inverse()));
+  EXPECT_EQ(p.h[6], g1_times(tw.tau.pow_vartime(uint64_t(6)) * z * tw.delta.inverse()));
+
+  // A-query of aux x (column 2): x occurs in A of rows 0 and 2 with
+  // coefficient 1. Lagrange polynomials by their product formula.
+  const Fr w = domain_root_of_unity(3);
+  auto lag = [&](size_t i) {
+    Fr num = Fr::one(), den = Fr::one();
+    for (size_t k = 0; k < 8; k++) {
+      if (k == i) continue;
+      num *= tw.tau - w.pow_vartime(uint64_t(k));
+      den *= w.pow_vartime(uint64_t(i)) - w.pow_vartime(uint64_t(k));
+    }
+    return num * den.inverse();
+  };
+  EXPECT_EQ(p.a[2], g1_times(lag(0) + lag(2)));
+  // B-query of x: rows 0 and 1.
+  EXPECT_EQ(p.b_g2[1], g2_times(lag(0) + lag(1)));
+  // IC of input y (only in C of row 2, and in A of its input constraint, row 4).
+  EXPECT_EQ(p.vk.ic[1], g1_times((tw.beta * lag(4) + lag(2)) * tw.gamma.inverse()));
+  for (const char* st : {"h", "l", "a", "b_g1", "b_g2", "ic"})
+    EXPECT_NE(std::find(stages.begin(), stages.end(), st), stages.end()) << st;
+}
+
+TEST(Setup, RejectsUnconstrainedVariable) {
+  struct Loose : r1cs::Circuit {
+    void synthesize(r1cs::ConstraintSystem& cs) const override {
+      auto a = cs.alloc("a", [] { return Fr::one(); });
+      cs.alloc("unused", [] { return Fr::one(); });
+      cs.enforce("a", a, cs.one(), a);
+    }
+  };
+  std::mt19937_64 rng(2);
+  EXPECT_THROW(generate_parameters(Loose(), ToxicWaste::random(rng)), r1cs::SynthesisError);
+}
+
