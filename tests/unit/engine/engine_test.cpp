@@ -1,0 +1,318 @@
+// Scheduler, pipeline and service semantics of the Engine, with the fake
+// proof kind (fake_kind.hpp) so every timing and ordering is controlled.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "fake_kind.hpp"
+
+using namespace cuzk::engine;
+using namespace std::chrono_literals;
+using cuzk::engine::test::FakeHandler;
+using cuzk::engine::test::fake_proof;
+
+namespace {
+
+struct Events {
+  std::mutex mu;
+  std::vector<std::string> lines;
+  void add(const std::string& l) {
+    std::lock_guard lk(mu);
+    lines.push_back(l);
+  }
+  std::vector<std::string> of(const std::string& event) {
+    std::lock_guard lk(mu);
+    std::vector<std::string> out;
+    for (auto& l : lines)
+      if (l.find("," + event + ",") != std::string::npos) out.push_back(l);
+    return out;
+  }
+};
+
+struct Fixture {
+  std::filesystem::path param = std::filesystem::temp_directory_path() /
+                                ("cuzk-engine-test-" + std::to_string(::getpid()) + ".params");
+  FakeHandler* handler = nullptr;
+  Events events;
+  std::unique_ptr<Engine> engine;
+
+  explicit Fixture(EngineConfig cfg = {}, uint64_t partition_bytes = 1 << 20) {
+    std::ofstream(param) << "fake parameters";
+    auto h = std::make_unique<FakeHandler>();
+    h->param_file = param.string();
+    h->partition_bytes = partition_bytes;
+    handler = h.get();
+    std::vector<std::unique_ptr<KindHandler>> hs;
+    hs.push_back(std::move(h));
+    if (!cfg.total_budget_bytes) cfg.total_budget_bytes = 1ull << 30;
+    cfg.eviction_min_idle = 0ms;
+    engine = std::make_unique<Engine>(cfg, std::move(hs), [this](const std::string& l) { events.add(l); });
+  }
+  ~Fixture() {
+    engine.reset();
+    std::filesystem::remove(param);
+  }
+};
+
+ProofRequest req(std::vector<std::string> parts, std::string id = "", Priority pr = Priority::Unspecified) {
+  ProofRequest r;
+  r.request_id = std::move(id);
+  r.kind = ProofKind::GenericR1cs;
+  r.circuit_id = "fake";
+  r.priority = pr;
+  r.vanilla_proofs = std::move(parts);
+  return r;
+}
+
+EngineConfig small_config() {
+  EngineConfig c;
+  c.max_parallel_synthesis = 2;
+  c.synthesis_threads = 1;
+  c.gpu_threads = 1;
+  c.gpu_workers_per_device = 2;
+  return c;
+}
+
+}  // namespace
+
+TEST(Engine, ProvesAllPartitionsInOrderWithTimelineEvents) {
+  Fixture f(small_config());
+  auto sub = f.engine->submit(req({"5,5", "5,5", "5,5"}, "job-a"));
+  EXPECT_EQ(sub.job_id, "job-a");
+  auto r = f.engine->await("job-a", std::nullopt);
+  ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+  ASSERT_EQ(r.proof.size(), 3u * 192);
+  for (uint32_t p = 0; p < 3; p++) EXPECT_EQ(r.proof.substr(192 * p, 192), fake_proof("5,5", p));
+  EXPECT_GE(r.synthesis_ms, 15u);
+  EXPECT_GE(r.total_ms, r.queue_wait_ms);
+  for (auto ev : {"SYNTH_START", "SYNTH_END", "GPU_QUEUE", "GPU_PICKUP", "GPU_START", "GPU_LOCK",
+                  "GPU_UNLOCK", "GPU_END"})
+    EXPECT_EQ(f.events.of(ev).size(), 3u) << ev;
+  EXPECT_EQ(f.events.of("ASSEMBLE_END").size(), 1u);
+  EXPECT_NE(f.events.of("ASSEMBLE_END")[0].find("verified=1"), std::string::npos);
+  EXPECT_EQ(f.events.of("SRS_LOAD_END").size(), 1u);
+  // Detail formats of cuzk-api.md section 3.
+  EXPECT_NE(f.events.of("SYNTH_END")[0].find(",job-a,partition="), std::string::npos);
+  EXPECT_NE(f.events.of("GPU_END")[0].find(",gpu_ms="), std::string::npos);
+  EXPECT_EQ(f.engine->status().total_proofs_completed, 1u);
+}
+
+TEST(Engine, InterlockSerializesTheDevicePhase) {
+  Fixture f(small_config());
+  f.engine->submit(req({"1,20", "1,20", "1,20", "1,20"}, "j"));
+  ASSERT_EQ(f.engine->await("j", std::nullopt).status, JobStatus::Completed);
+  EXPECT_EQ(f.handler->max_active.load(), 1);  // two workers, one device: never both inside
+}
+
+TEST(Engine, IdempotentRequestIds) {
+  Fixture f(small_config());
+  auto a = f.engine->submit(req({"1,1"}, "dup"));
+  auto b = f.engine->submit(req({"1,1"}, "dup"));
+  EXPECT_EQ(a.job_id, b.job_id);
+  try {
+    f.engine->submit(req({"2,2"}, "dup"));
+    FAIL() << "different payload under the same id must be refused";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::AlreadyExists);
+  }
+  EXPECT_EQ(f.engine->await("dup", std::nullopt).status, JobStatus::Completed);
+  EXPECT_EQ(f.events.of("GPU_END").size(), 1u);  // proved once
+  // Still idempotent after completion.
+  EXPECT_EQ(f.engine->submit(req({"1,1"}, "dup")).job_id, "dup");
+  EXPECT_EQ(f.engine->status().total_proofs_completed, 1u);
+}
+
+TEST(Engine, AwaitTimeoutLeavesJobRunning) {
+  Fixture f(small_config());
+  f.engine->submit(req({"200,1"}, "slow"));
+  auto r = f.engine->await("slow", 20ms);
+  EXPECT_EQ(r.status, JobStatus::Timeout);
+  EXPECT_EQ(f.engine->await("slow", std::nullopt).status, JobStatus::Completed);
+}
+
+TEST(Engine, UnknownIdsAndKinds) {
+  Fixture f(small_config());
+  EXPECT_THROW(f.engine->await("nope", 1ms), ServiceError);
+  EXPECT_THROW(f.engine->cancel("nope"), ServiceError);
+  ProofRequest bad = req({"1,1"});
+  bad.kind = ProofKind::WinningPost;
+  try {
+    f.engine->submit(bad);
+    FAIL();
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("winning-post"), std::string::npos);
+  }
+  ProofRequest unknown_circuit = req({"1,1"});
+  unknown_circuit.circuit_id = "nosuch";
+  try {
+    f.engine->submit(unknown_circuit);
+    FAIL();
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::NotFound);
+  }
+}
+
+TEST(Engine, FailingPartitionFailsOnlyItsJob) {
+  for (const char* flag : {"fail-synth", "fail-device", "fail-finish"}) {
+    Fixture f(small_config());
+    f.engine->submit(req({"1,1", std::string("5,1,") + flag, "50,1", "50,1"}, "bad"));
+    f.engine->submit(req({"1,1", "1,1"}, "good"));
+    auto bad = f.engine->await("bad", std::nullopt);
+    EXPECT_EQ(bad.status, JobStatus::Failed) << flag;
+    EXPECT_NE(bad.error_message.find("partition 1"), std::string::npos) << bad.error_message;
+    EXPECT_NE(bad.error_message.find("injected"), std::string::npos) << bad.error_message;
+    EXPECT_EQ(f.engine->await("good", std::nullopt).status, JobStatus::Completed) << flag;
+    auto st = f.engine->status();
+    EXPECT_EQ(st.total_proofs_failed, 1u);
+    EXPECT_EQ(st.total_proofs_completed, 1u);
+  }
+}
+
+TEST(Engine, CancelPendingAndRunning) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 1;
+  Fixture f(c);
+  f.engine->submit(req({"100,1", "100,1", "100,1"}, "running"));
+  f.engine->submit(req({"1,1"}, "queued"));
+  std::this_thread::sleep_for(30ms);
+  std::thread waiter([&] { EXPECT_EQ(f.engine->await("running", std::nullopt).status, JobStatus::Cancelled); });
+  EXPECT_TRUE(f.engine->cancel("running"));
+  waiter.join();
+  EXPECT_EQ(f.engine->await("queued", std::nullopt).status, JobStatus::Completed);
+  // A job cancelled before it starts.
+  f.engine->submit(req({"300,1"}, "blocker"));
+  std::this_thread::sleep_for(30ms);
+  f.engine->submit(req({"1,1"}, "victim"));
+  EXPECT_FALSE(f.engine->cancel("victim"));
+  EXPECT_EQ(f.engine->await("victim", std::nullopt).status, JobStatus::Cancelled);
+  EXPECT_FALSE(f.engine->cancel("victim"));  // already final
+  EXPECT_EQ(f.engine->await("blocker", std::nullopt).status, JobStatus::Completed);
+  // Cancelled partitions of "running" never reached the device after the cancel.
+  size_t running_ends = 0;
+  for (auto& l : f.events.of("GPU_END")) running_ends += l.find(",running,") != std::string::npos;
+  EXPECT_LE(running_ends, 1u);
+}
+
+TEST(Engine, CriticalOvertakesQueuedNormalWork) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 1;
+  c.synthesis_concurrency = 8;
+  Fixture f(c);
+  for (int i = 0; i < 4; i++) f.engine->submit(req({"40,1", "40,1"}, "n" + std::to_string(i), Priority::Normal));
+  std::this_thread::sleep_for(20ms);
+  f.engine->submit(req({"1,1"}, "crit", Priority::Critical));
+  std::vector<std::string> order;
+  std::mutex mu;
+  std::vector<std::thread> ts;
+  for (std::string id : {"n0", "n1", "n2", "n3", "crit"})
+    ts.emplace_back([&, id] {
+      f.engine->await(id, std::nullopt);
+      std::lock_guard lk(mu);
+      order.push_back(id);
+    });
+  for (auto& t : ts) t.join();
+  auto pos = [&](const std::string& id) { return std::find(order.begin(), order.end(), id) - order.begin(); };
+  EXPECT_LT(pos("crit"), pos("n1"));
+  EXPECT_LT(pos("crit"), pos("n2"));
+  EXPECT_LT(pos("crit"), pos("n3"));
+}
+
+TEST(Engine, MemoryBudgetBoundsConcurrentPartitions) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 6;
+  c.total_budget_bytes = (4ull << 20) + (2ull << 20);  // SRS (4 MiB) + two 1 MiB partitions
+  Fixture f(c, 1ull << 20);
+  f.engine->submit(req({"10,5", "10,5", "10,5", "10,5", "10,5", "10,5"}, "mem"));
+  ASSERT_EQ(f.engine->await("mem", std::nullopt).status, JobStatus::Completed);
+  EXPECT_LE(f.engine->budget().peak(), c.total_budget_bytes);
+  EXPECT_GE(f.engine->budget().peak(), 5ull << 20);
+}
+
+TEST(Engine, PreloadEvictAndTiers) {
+  Fixture f(small_config());
+  auto tier_of = [&] {
+    for (auto& s : f.engine->status().loaded_srs)
+      if (s.circuit_id == "fake") return s.tier;
+    return SrsTier::Cold;
+  };
+  EXPECT_EQ(tier_of(), SrsTier::Cold);
+  EXPECT_FALSE(f.engine->preload("fake").already_loaded);
+  EXPECT_EQ(tier_of(), SrsTier::Hot);
+  EXPECT_TRUE(f.engine->preload("fake").already_loaded);
+  EXPECT_EQ(f.handler->loads.load(), 1);
+  auto ev = f.engine->evict("fake");
+  EXPECT_TRUE(ev.was_loaded);
+  EXPECT_EQ(ev.freed_bytes, 4u << 20);
+  EXPECT_EQ(tier_of(), SrsTier::Warm);  // still mapped
+  EXPECT_FALSE(f.engine->evict("fake").was_loaded);
+  EXPECT_THROW(f.engine->preload("other"), ServiceError);
+  // Evicting while a job holds the circuit is refused.
+  f.engine->submit(req({"150,1"}, "holder"));
+  std::this_thread::sleep_for(60ms);
+  EXPECT_THROW(f.engine->evict("fake"), ServiceError);
+  EXPECT_EQ(f.engine->await("holder", std::nullopt).status, JobStatus::Completed);
+}
+
+TEST(Engine, StatusCountsPartitionsInFlight) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 1;
+  Fixture f(c);
+  f.engine->submit(req({"150,1", "150,1", "150,1"}, "s"));
+  std::this_thread::sleep_for(60ms);
+  auto st = f.engine->status();
+  uint32_t pending = 0, running = 0;
+  for (auto& q : st.queues)
+    if (q.proof_kind == "generic-r1cs") pending = q.pending, running = q.in_progress;
+  EXPECT_EQ(running, 1u);
+  EXPECT_EQ(pending, 2u);
+  EXPECT_EQ(st.gpus.size(), 2u);
+  auto js = f.engine->status_json();
+  EXPECT_NE(js.find("\"synthesizing\""), std::string::npos);
+  auto m = f.engine->metrics_text();
+  EXPECT_NE(m.find("cuzk_queue_depth 2"), std::string::npos);
+  f.engine->await("s", std::nullopt);
+  EXPECT_NE(f.engine->metrics_text().find("cuzk_proofs_completed{proof_kind=\"generic-r1cs\"} 1"), std::string::npos);
+}
+
+TEST(Engine, ShutdownAnswersEveryWaiter) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 1;
+  Fixture f(c);
+  f.engine->submit(req({"100,1", "100,1"}, "a"));
+  f.engine->submit(req({"100,1"}, "b"));
+  std::this_thread::sleep_for(20ms);
+  std::vector<JobStatus> got(2);
+  std::thread wa([&] { got[0] = f.engine->await("a", std::nullopt).status; });
+  std::thread wb([&] { got[1] = f.engine->await("b", std::nullopt).status; });
+  std::this_thread::sleep_for(10ms);
+  f.engine->shutdown(1000ms);
+  wa.join();
+  wb.join();
+  EXPECT_EQ(got[0], JobStatus::Completed);  // running: finished within grace
+  EXPECT_EQ(got[1], JobStatus::Cancelled);  // queued: cancelled
+  EXPECT_THROW(f.engine->submit(req({"1,1"})), ServiceError);
+}
+
+TEST(Engine, PipelineDisabledRunsOneJobAtATime) {
+  EngineConfig c = small_config();
+  c.pipeline_enabled = false;
+  Fixture f(c);
+  f.engine->submit(req({"10,10", "10,10"}, "p1"));
+  f.engine->submit(req({"10,10", "10,10"}, "p2"));
+  ASSERT_EQ(f.engine->await("p2", std::nullopt).status, JobStatus::Completed);
+  // Every p1 event precedes every p2 synthesis.
+  auto lines = f.events.of("SYNTH_START");
+  auto ends = f.events.of("GPU_END");
+  auto ts = [](const std::string& l) -> uint64_t { return std::stoull(l.substr(9, l.find(',', 9) - 9)); };
+  uint64_t last_p1 = 0, first_p2 = UINT64_MAX;
+  for (auto& l : ends) if (l.find(",p1,") != std::string::npos) last_p1 = std::max(last_p1, ts(l));
+  for (auto& l : lines) if (l.find(",p2,") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
+  EXPECT_LE(last_p1, first_p2);
+}
