@@ -1,0 +1,226 @@
+#include "engine/generic_r1cs.hpp"
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "groth16/io.hpp"
+#include "platform/mapped_file.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/rng.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/evaluate.hpp"
+#include "r1cs/r1cs_file.hpp"
+
+namespace cuzk::engine {
+
+namespace fs = std::filesystem;
+using Code = ServiceError::Code;
+
+namespace {
+
+constexpr const char* kR1csExt = ".cuzk-r1cs";
+constexpr const char* kParamsExt = ".params";
+
+bool valid_id(const std::string& id) {
+  if (id.empty() || id.size() > 200 || id[0] == '.') return false;
+  for (char c : id)
+    if (!(std::isalnum(uint8_t(c)) || c == '-' || c == '_' || c == '.')) return false;
+  return true;
+}
+
+struct GenericResources final : CircuitResources {
+  r1cs::R1cs shape;
+  r1cs::ShapeDensities densities;
+  groth16::Parameters params;
+  groth16::PreparedVerifyingKey pvk;
+  uint64_t bytes = 0;
+  uint64_t size_bytes() const override { return bytes; }
+};
+
+groth16::ProverOptions arena_options() {
+  // Stay inside the caller's arena (the device's gpu_threads pool).
+  groth16::ProverOptions o;
+  unsigned t = unsigned(tbb::this_task_arena::max_concurrency());
+  o.msm.threads = t;
+  o.ntt.threads = t;
+  return o;
+}
+
+class GenericWork final : public PartitionWork {
+ public:
+  GenericWork(groth16::Assignment a, const groth16::Parameters& p) : assignment_(std::move(a)), params_(p) {
+    abc_bytes_ = 3 * assignment_.a.size() * sizeof(ff::Fr);
+  }
+  void device_phase(Device&) override {
+    groth16::SecureRng rng;
+    pending_ = groth16::prove_start(std::move(assignment_), params_, rng, arena_options());
+    assignment_ = {};
+  }
+  std::string finish(Device&) override {
+    groth16::Proof proof = groth16::prove_finish(std::move(pending_), arena_options());
+    auto bytes = groth16::encode_proof(proof);
+    return std::string(bytes.begin(), bytes.end());
+  }
+  uint64_t bytes_freed_after_device() const override { return abc_bytes_; }
+
+ private:
+  groth16::Assignment assignment_;
+  const groth16::Parameters& params_;
+  groth16::Pending pending_;
+  uint64_t abc_bytes_ = 0;
+};
+
+class GenericJob final : public PreparedJob {
+ public:
+  GenericJob(std::string id, std::vector<std::string> witnesses, uint64_t vars, uint64_t rows, uint64_t inputs)
+      : id_(std::move(id)), witnesses_(std::move(witnesses)), vars_(vars), rows_(rows), inputs_(inputs) {}
+
+  std::string circuit_id() const override { return id_; }
+  uint32_t num_partitions() const override { return uint32_t(witnesses_.size()); }
+  uint64_t partition_bytes() const override {
+    // z, a/b/c, and the H evaluations over the (≥ rows) domain, twice for the coset pass.
+    uint64_t m = 1;
+    while (m < rows_ + inputs_) m <<= 1;
+    return 32 * (vars_ + 3 * rows_ + 2 * m) + (1 << 16);
+  }
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+    auto& r = static_cast<GenericResources&>(res);
+    const std::string& w = witnesses_[p];
+    auto z = r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
+                                 "witness of partition " + std::to_string(p));
+    if (public_inputs_.size() <= p) public_inputs_.resize(witnesses_.size());
+    public_inputs_[p].assign(z.begin() + 1, z.begin() + r.shape.num_inputs);
+    groth16::Assignment a = r1cs::evaluate(r.shape, r.densities, z);
+    // The prover's input·0 = 0 rows, as groth16::synthesize appends them.
+    for (size_t i = 0; i < a.num_inputs(); i++)
+      a.enforce("", r1cs::Variable::input(i), r1cs::LC(), r1cs::LC());
+    witnesses_[p].clear();
+    witnesses_[p].shrink_to_fit();
+    return std::make_unique<GenericWork>(std::move(a), r.params);
+  }
+  std::string verify(const std::string& proof, CircuitResources& res) override {
+    auto& r = static_cast<GenericResources&>(res);
+    auto proofs = groth16::decode_proofs(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), "assembled proof");
+    if (proofs.size() != witnesses_.size())
+      return "assembled " + std::to_string(proofs.size()) + " proofs for " + std::to_string(witnesses_.size()) +
+             " partitions";
+    groth16::SecureRng rng;
+    if (groth16::verify_proofs_batch(r.pvk, std::span<const groth16::Proof>(proofs),
+                                     std::span<const std::vector<ff::Fr>>(public_inputs_), rng))
+      return "";
+    for (size_t p = 0; p < proofs.size(); p++)
+      if (!groth16::verify_proof(r.pvk, proofs[p], public_inputs_[p]))
+        return "partition " + std::to_string(p) + " does not verify";
+    return "batch verification failed";
+  }
+
+ private:
+  std::string id_;
+  std::vector<std::string> witnesses_;
+  uint64_t vars_, rows_, inputs_;
+  std::vector<std::vector<ff::Fr>> public_inputs_;
+};
+
+// Reads the header of a .cuzk-r1cs file: (num_inputs, num_aux, num_constraints).
+std::array<uint64_t, 3> read_r1cs_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  uint8_t b[40];
+  if (!in.read(reinterpret_cast<char*>(b), sizeof b))
+    throw ServiceError(Code::FailedPrecondition, path + ": truncated circuit file");
+  auto u64 = [&](int off) {
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) x |= uint64_t(b[off + i]) << (8 * i);
+    return x;
+  };
+  if (std::string(reinterpret_cast<char*>(b), 8) != "CUZKR1CS")
+    throw ServiceError(Code::FailedPrecondition, path + ": not a cuzk R1CS circuit file");
+  return {u64(16), u64(24), u64(32)};
+}
+
+}  // namespace
+
+GenericR1csHandler::GenericR1csHandler(std::string dir) : dir_(std::move(dir)) {}
+
+std::string GenericR1csHandler::r1cs_path(const std::string& dir, const std::string& id) {
+  return (fs::path(dir) / (id + kR1csExt)).string();
+}
+std::string GenericR1csHandler::params_path(const std::string& dir, const std::string& id) {
+  return (fs::path(dir) / (id + kParamsExt)).string();
+}
+
+std::unique_ptr<PreparedJob> GenericR1csHandler::prepare(const ProofRequest& req) {
+  if (!valid_id(req.circuit_id))
+    throw ServiceError(Code::InvalidArgument,
+                       "circuit_id '" + req.circuit_id + "' is missing or not a valid circuit name");
+  const std::string rp = r1cs_path(dir_, req.circuit_id);
+  if (!fs::exists(rp) || !fs::exists(params_path(dir_, req.circuit_id)))
+    throw ServiceError(Code::NotFound, "unknown circuit " + req.circuit_id + ": no " + req.circuit_id +
+                                           ".cuzk-r1cs/.params in the parameter directory");
+  if (req.vanilla_proofs.empty())
+    throw ServiceError(Code::InvalidArgument, "generic R1CS jobs need one witness per partition in vanilla_proofs");
+  auto [inputs, aux, rows] = read_r1cs_header(rp);
+  // Cheap length check now, full validation at synthesis.
+  for (size_t p = 0; p < req.vanilla_proofs.size(); p++) {
+    const auto& w = req.vanilla_proofs[p];
+    uint64_t want = 24 + 32 * (inputs + aux);
+    if (w.size() < 8 || w.compare(0, 8, "CUZKWTNS") != 0)
+      throw ServiceError(Code::InvalidArgument, "partition " + std::to_string(p) + ": not a cuzk witness file");
+    if (w.size() != want)
+      throw ServiceError(Code::InvalidArgument,
+                         "partition " + std::to_string(p) + ": witness has " +
+                             std::to_string(w.size() >= 24 ? (w.size() - 24) / 32 : 0) + " values, circuit " +
+                             req.circuit_id + " needs " + std::to_string(inputs + aux));
+  }
+  return std::make_unique<GenericJob>(req.circuit_id, req.vanilla_proofs, inputs + aux, rows, inputs);
+}
+
+std::string GenericR1csHandler::param_path(const std::string& id) {
+  if (!valid_id(id)) throw ServiceError(Code::InvalidArgument, "invalid circuit id '" + id + "'");
+  return params_path(dir_, id);
+}
+
+std::shared_ptr<CircuitResources> GenericR1csHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
+  auto res = std::make_shared<GenericResources>();
+  const std::string rp = r1cs_path(dir_, id);
+  platform::MappedFile rf(rp);
+  res->shape = r1cs::parse_r1cs(rf.bytes(), rp);
+  res->densities = r1cs::ShapeDensities::of(res->shape);
+  // Local parameter files are trusted like bellperson's mapped ones: points
+  // are checked on the curve, the subgroup check is skipped for speed.
+  res->params = groth16::decode_parameters(mapped, params_path(dir_, id), ec::Check::SkipSubgroup);
+  if (res->params.vk.num_inputs() != res->shape.num_inputs || res->params.l.size() != res->shape.num_aux)
+    throw std::runtime_error(params_path(dir_, id) + ": parameters do not match circuit " + rp + " (" +
+                             std::to_string(res->params.vk.num_inputs()) + " inputs / " +
+                             std::to_string(res->params.l.size()) + " aux vs " +
+                             std::to_string(res->shape.num_inputs) + " / " + std::to_string(res->shape.num_aux) + ")");
+  res->pvk = groth16::prepare_verifying_key(res->params.vk);
+  const auto& p = res->params;
+  res->bytes = rf.size() + sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
+               sizeof(ec::G2Affine) * p.b_g2.size();
+  return res;
+}
+
+uint64_t GenericR1csHandler::estimate_size(const std::string& id) {
+  std::error_code ec1, ec2;
+  uint64_t a = fs::file_size(params_path(dir_, id), ec1), b = fs::file_size(r1cs_path(dir_, id), ec2);
+  return (ec1 ? 0 : a * 11 / 10) + (ec2 ? 0 : b);
+}
+
+std::vector<std::string> GenericR1csHandler::list_circuits() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto& e : fs::directory_iterator(dir_, ec)) {
+    auto name = e.path().filename().string();
+    if (name.size() > 10 && name.ends_with(kR1csExt)) {
+      std::string id = name.substr(0, name.size() - std::string(kR1csExt).size());
+      if (fs::exists(params_path(dir_, id))) out.push_back(id);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace cuzk::engine
