@@ -1,0 +1,79 @@
+#pragma once
+// Multi-scalar multiplication  sum_i k_i * P_i  over BLS12-381 G1 and G2.
+//
+//   auto r = cuzk::msm::msm<ec::G1Curve>(points, scalars);            // Fr scalars
+//   auto r = cuzk::msm::msm_canonical<ec::G1Curve>(points, limbs);    // canonical integers
+//
+// Pippenger's bucket method with signed (Booth) window digits, GLV splitting
+// (127-bit half scalars), batch-affine bucket accumulation (one field
+// inversion shared by thousands of independent affine additions), an XYZZ
+// accumulator where that is cheaper (small inputs), a window size chosen by a
+// cost model, and a fast path for Filecoin-like witnesses (0 skipped, 1 summed
+// by a batch-affine addition tree, small scalars get fewer windows).
+// Multi-threaded on oneTBB inside a task_arena of Options::threads threads.
+// See src/msm/README.md for the design and the cost model.
+//
+// Inputs: any n >= 0 (n = 0 gives the identity); points at infinity, repeated
+// points and opposite points are allowed. Points must lie in the prime-order
+// subgroup (G1/G2) because the GLV endomorphism acts as a scalar only there.
+// Canonical scalars may be any 256-bit integers (reduced mod r internally).
+// Variable time: for public data (SRS points) and private scalars alike, as
+// in every prover; do not use it where timing side channels matter.
+#include <cstddef>
+#include <span>
+
+#include "arith/limbs.hpp"
+#include "ec/bls12_381.hpp"
+
+namespace cuzk::msm {
+
+struct Options {
+  unsigned threads = 0;  // 0 = all threads of the current/automatic arena
+  int window_bits = 0;   // 0 = cost model; otherwise 1..16
+};
+
+template <class C>
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
+                    const Options& opt = {});
+
+// Scalars as canonical (non-Montgomery) little-endian 4-limb integers.
+template <class C>
+ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points,
+                              std::span<const arith::Limbs<4>> scalars, const Options& opt = {});
+
+// ---- knobs for tests and benchmarks (not needed by callers) ----
+namespace detail {
+
+enum class Accumulator { Auto, BatchAffine, Xyzz };
+
+struct Tuning {
+  Accumulator accumulator = Accumulator::Auto;
+  bool glv = true;           // split scalars with the endomorphism
+  bool split_ones = true;    // sum scalar-1 points apart (batch-affine tree)
+  size_t super_chunk = 0;    // scalars per super-chunk (0 = default by memory)
+  size_t mini_chunk = 0;     // entries per accumulation round set (0 = default)
+  size_t batch = 0;          // affine additions per shared inversion (0 = default)
+};
+
+// What the planner chose (for benchmarks and tests).
+struct Plan {
+  size_t n = 0, zeros = 0, ones = 0, big = 0;  // big: scalars >= 2 (non-infinity points)
+  unsigned scalar_bits = 0;                     // bits of the (half) scalars windowed
+  bool glv = false;
+  int window_bits = 0, windows = 0;
+  Accumulator accumulator = Accumulator::Auto;
+  unsigned threads = 0;
+  double model_cost = 0;  // cost-model estimate, in base-field multiplications
+};
+
+template <class C>
+ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points,
+                          std::span<const arith::Limbs<4>> scalars, const Options& opt,
+                          const Tuning& tuning, Plan* plan = nullptr);
+template <class C>
+ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
+                          const Options& opt, const Tuning& tuning, Plan* plan = nullptr);
+
+}  // namespace detail
+
+}  // namespace cuzk::msm

@@ -1,0 +1,570 @@
+#pragma once
+// The MSM engine behind msm.hpp (included by msm.cpp only).
+//
+// Stages, all inside one oneTBB task_arena:
+//  0. classify (parallel): identity points and zero scalars are dropped,
+//     scalar-1 points go to the "ones" list, the rest to the "big" list;
+//     the largest scalar decides the number of bits to window.
+//  1. ones: summed by batch-affine addition trees (parallel parts).
+//  2. big scalars, in super-chunks bounded by memory:
+//     A. (parallel over scalars) GLV split k = k1 + k2*lambda, entries
+//        P and phi(P) copied into a contiguous array, signed Booth digits of
+//        every window precomputed (int32 per entry and window);
+//     B. (parallel over tasks = window group x bucket range) per mini-chunk:
+//        counting sort of the entries by bucket, then batch-affine rounds
+//        sum every bucket's segment together with the bucket's previous
+//        value (or XYZZ mixed additions for the XYZZ accumulator).
+//  3. (parallel over windows) bucket reduction sum_i i*B_i: two-level
+//     (columns/rows sums by batch-affine trees, then short XYZZ running sums).
+//  4. Horner over the windows, plus the ones sum.
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <vector>
+
+#include "msm/batch_affine.hpp"
+#include "msm/cost_model.hpp"
+#include "msm/glv.hpp"
+#include "msm/msm.hpp"
+
+namespace cuzk::msm::detail {
+
+using arith::Limbs;
+
+// Uninitialised, 64-byte aligned array of implicit-lifetime objects.
+template <class T>
+class RawArray {
+ public:
+  RawArray() = default;
+  explicit RawArray(size_t n) { reset(n); }
+  void reset(size_t n) {
+    p_.reset(n ? static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t(64))) : nullptr);
+    n_ = n;
+  }
+  T* data() const { return p_.get(); }
+  T& operator[](size_t i) const { return p_.get()[i]; }
+  size_t size() const { return n_; }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<T, Free> p_;
+  size_t n_ = 0;
+};
+
+inline void reduce_mod_r(Limbs<4>& k) {
+  while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
+}
+
+template <size_t K>
+inline uint64_t bits_at(const Limbs<K>& k, unsigned pos, unsigned len) {
+  unsigned limb = pos / 64, sh = pos % 64;
+  if (limb >= K) return 0;
+  uint64_t x = k[limb] >> sh;
+  if (sh + len > 64 && limb + 1 < K) x |= k[limb + 1] << (64 - sh);
+  return x & ((uint64_t(1) << len) - 1);
+}
+
+// Signed window digit (Booth recoding): d_w = v_w + b_{cw-1} - 2^c * b_{cw+c-1},
+// in [-2^(c-1), 2^(c-1)]; sum_w d_w 2^(cw) = k when k < 2^(cW - 1).
+template <size_t K>
+inline int32_t booth_digit(const Limbs<K>& k, unsigned w, unsigned c) {
+  unsigned pos = w * c;
+  uint64_t v = bits_at(k, pos, c);
+  uint64_t low = pos ? (k[(pos - 1) / 64] >> ((pos - 1) % 64)) & 1 : 0;
+  return int32_t(v + low) - int32_t((v >> (c - 1)) << c);
+}
+
+template <class C>
+inline const CurveCosts& curve_costs() {
+  if constexpr (std::is_same_v<typename C::Base, ff::Fp>)
+    return G1_COSTS;
+  else
+    return G2_COSTS;
+}
+
+template <class C>
+class Engine {
+ public:
+  using Base = typename C::Base;
+  using Aff = ec::Affine<C>;
+  using Jac = ec::Jacobian<C>;
+  using Xz = ec::Xyzz<C>;
+  using P = Pt<C>;
+
+  Engine(std::span<const Aff> pts, const Options& opt, const Tuning& tu)
+      : pts_(pts), opt_(opt), tu_(tu) {}
+
+  template <class ScalarAt>
+  Jac run(const ScalarAt& scalar_at, Plan* plan) {
+    const size_t n = pts_.size();
+    T_ = unsigned(std::max(1, tbb::this_task_arena::max_concurrency()));
+    batch_ = tu_.batch ? tu_.batch : (sizeof(Base) > 48 ? 1024 : 2048);
+    Plan pl;
+    pl.n = n;
+    pl.threads = T_;
+    if (n == 0) {
+      if (plan) *plan = pl;
+      return Jac::identity();
+    }
+    classify(scalar_at, pl);
+
+    Jac ones_sum = Jac::identity();
+    if (!ones_.empty()) ones_sum = sum_points(ones_);
+
+    Jac big_sum = Jac::identity();
+    if (!big_.empty()) big_sum = run_big(scalar_at, pl);
+    if (plan) *plan = pl;
+    return big_sum.add(ones_sum);
+  }
+
+ private:
+  std::span<const Aff> pts_;
+  Options opt_;
+  Tuning tu_;
+  unsigned T_ = 1;
+  size_t batch_ = 2048;
+
+  std::vector<uint32_t> ones_, big_;
+  unsigned max_bits_ = 0;
+
+  // window plan
+  bool glv_ = false;
+  unsigned bits_ = 0;
+  int c_ = 0, W_ = 0;
+  bool affine_ = true;
+  std::vector<uint32_t> M_;  // buckets per window
+
+  // ---------------------------------------------------------------- stage 0
+  template <class ScalarAt>
+  void classify(const ScalarAt& scalar_at, Plan& pl) {
+    const size_t n = pts_.size();
+    const size_t BLK = 4096;
+    const size_t nblk = (n + BLK - 1) / BLK;
+    std::vector<uint8_t> cls(n);
+    std::vector<uint32_t> n1(nblk), nb(nblk), mb(nblk);
+    std::vector<uint32_t> nz(nblk);
+    const bool split_ones = tu_.split_ones;
+    tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
+      uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
+      for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
+        uint8_t k = 0;
+        if (!pts_[i].infinity) {
+          Limbs<4> s = scalar_at(i);
+          size_t bl = arith::bit_length(s);
+          if (bl == 0) {
+            k = 0;
+          } else if (bl == 1 && split_ones) {
+            k = 1;
+          } else {
+            k = 2;
+            bits = std::max<uint32_t>(bits, uint32_t(bl));
+          }
+        }
+        cls[i] = k;
+        c1 += k == 1;
+        cb += k == 2;
+        cz += k == 0;
+      }
+      n1[b] = c1;
+      nb[b] = cb;
+      mb[b] = bits;
+      nz[b] = cz;
+    });
+    size_t t1 = 0, tb = 0, tz = 0;
+    std::vector<size_t> o1(nblk), ob(nblk);
+    for (size_t b = 0; b < nblk; b++) {
+      o1[b] = t1;
+      ob[b] = tb;
+      t1 += n1[b];
+      tb += nb[b];
+      tz += nz[b];
+      max_bits_ = std::max(max_bits_, mb[b]);
+    }
+    ones_.resize(t1);
+    big_.resize(tb);
+    tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
+      size_t p1 = o1[b], pb = ob[b];
+      for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
+        if (cls[i] == 1) ones_[p1++] = uint32_t(i);
+        if (cls[i] == 2) big_[pb++] = uint32_t(i);
+      }
+    });
+    pl.zeros = tz;
+    pl.ones = t1;
+    pl.big = tb;
+  }
+
+  // ------------------------------------------------------- ones: sum trees
+  struct SumWork {
+    TreeSummer<C> ts;
+    std::vector<P> buf;
+  };
+
+  Jac sum_points(const std::vector<uint32_t>& idx) {
+    const size_t len = idx.size();
+    const size_t MINI = tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16);
+    size_t parts = std::min<size_t>((len + 8191) / 8192, 4 * T_);
+    parts = std::max<size_t>(parts, 1);
+    std::vector<Jac> res(parts);
+    tbb::enumerable_thread_specific<SumWork> work;
+    tbb::parallel_for(size_t(0), parts, [&](size_t p) {
+      SumWork& wk = work.local();
+      size_t lo = len * p / parts, hi = len * (p + 1) / parts;
+      P acc;
+      bool have = false;
+      for (size_t s = lo; s < hi; s += MINI) {
+        size_t e = std::min(hi, s + MINI);
+        wk.buf.resize(e - s);
+        auto& ts = wk.ts;
+        ts.clear();
+        if (have) ts.refs.push_back(make_ref<C>(&acc, false));
+        for (size_t i = s; i < e; i++) {
+          const Aff& a = pts_[idx[i]];
+          wk.buf[i - s] = P{a.x, a.y};
+          ts.refs.push_back(make_ref<C>(&wk.buf[i - s], false));
+        }
+        ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
+        ts.run(
+            [&](uint32_t, Ref r) {
+              if (!r) {
+                have = false;
+              } else if (ref_ptr<C>(r) != &acc) {
+                const P* q = ref_ptr<C>(r);
+                acc = P{q->x, ref_neg(r) ? -q->y : q->y};
+                have = true;
+              }
+            },
+            batch_);
+      }
+      res[p] = have ? Jac::from_affine(Aff::from_xy(acc.x, acc.y)) : Jac::identity();
+    });
+    Jac r = Jac::identity();
+    for (auto& x : res) r = r.add(x);
+    return r;
+  }
+
+  // ------------------------------------------------------------- big MSM
+  template <class ScalarAt>
+  Jac run_big(const ScalarAt& scalar_at, Plan& pl) {
+    const size_t nbig = big_.size();
+    glv_ = tu_.glv && max_bits_ > 127;
+    bits_ = glv_ ? 127 : max_bits_;
+    const size_t eps = glv_ ? 2 : 1;
+    int acc_mode = tu_.accumulator == Accumulator::Auto          ? 0
+                   : tu_.accumulator == Accumulator::BatchAffine ? 1
+                                                                 : 2;
+    int forced = opt_.window_bits;
+    if (forced < 0 || forced > 16) throw std::invalid_argument("msm: window_bits must be 0..16");
+    WindowChoice wc = choose_window(curve_costs<C>(), double(nbig * eps), bits_, forced, acc_mode,
+                                    double(batch_), double(T_));
+    c_ = wc.c;
+    W_ = wc.windows;
+    affine_ = wc.batch_affine;
+    M_.resize(W_);
+    for (int w = 0; w < W_; w++)
+      M_[w] = w + 1 < W_ ? (uint32_t(1) << (c_ - 1))
+                         : (uint32_t(1) << (bits_ - unsigned(c_) * unsigned(W_ - 1)));
+    pl.scalar_bits = bits_;
+    pl.glv = glv_;
+    pl.window_bits = c_;
+    pl.windows = W_;
+    pl.accumulator = affine_ ? Accumulator::BatchAffine : Accumulator::Xyzz;
+    pl.model_cost = wc.cost;
+
+    // Buckets.
+    std::vector<RawArray<P>> abk;
+    std::vector<std::vector<uint8_t>> filled;
+    std::vector<std::vector<Xz>> xbk;
+    if (affine_) {
+      abk.resize(W_);
+      filled.resize(W_);
+      for (int w = 0; w < W_; w++) {
+        abk[w].reset(M_[w]);
+        filled[w].assign(M_[w], 0);
+      }
+    } else {
+      xbk.resize(W_);
+      for (int w = 0; w < W_; w++) xbk[w].assign(M_[w], Xz::identity());
+    }
+
+    // Super-chunks bounded by ~64 MiB of entries + digits.
+    size_t per_scalar = eps * (sizeof(P) + 4 * size_t(W_));
+    size_t SC = tu_.super_chunk ? tu_.super_chunk : std::max<size_t>(1024, (size_t(64) << 20) / per_scalar);
+    SC = std::min(SC, nbig);
+    RawArray<P> entries(SC * eps);
+    RawArray<int32_t> digits(SC * eps * W_);
+
+    // Task partition: window groups x bucket ranges.
+    const size_t Esc_max = SC * eps;
+    int g = int(std::clamp<size_t>((32768 + Esc_max - 1) / Esc_max, 1, size_t(W_)));
+    int ngroups = (W_ + g - 1) / g;
+    uint32_t Mmax = uint32_t(1) << (c_ - 1);
+    uint32_t R = 1;
+    if (T_ > 1) {
+      R = uint32_t((8 * T_ + ngroups - 1) / ngroups);
+      R = std::min<uint32_t>(R, std::max<uint32_t>(1, Mmax / 256));
+      // at least ~4096 entries per task and mini-chunk
+      R = std::max<uint32_t>(1, std::min<uint32_t>(R, uint32_t(Esc_max * g / 4096)));
+    }
+    struct Task {
+      int w0, w1;
+      uint32_t b0, b1;
+    };
+    std::vector<Task> tasks;
+    for (int gi = 0; gi < ngroups; gi++)
+      for (uint32_t r = 0; r < R; r++)
+        tasks.push_back({gi * g, std::min(W_, (gi + 1) * g), uint32_t(uint64_t(Mmax) * r / R),
+                         uint32_t(uint64_t(Mmax) * (r + 1) / R)});
+
+    struct AccWork {
+      TreeSummer<C> ts;
+      std::vector<uint32_t> cnt;
+    };
+    tbb::enumerable_thread_specific<AccWork> work;
+    const size_t MINI = tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16);
+
+    for (size_t s0 = 0; s0 < nbig; s0 += SC) {
+      const size_t ns = std::min(SC, nbig - s0);
+      const size_t E = ns * eps;
+      // Stage A: entries and digits.
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, ns, 1024), [&](const auto& rg) {
+        for (size_t s = rg.begin(); s < rg.end(); s++) {
+          const uint32_t idx = big_[s0 + s];
+          const Aff& a = pts_[idx];
+          Limbs<4> k = scalar_at(idx);
+          if (glv_) {
+            glv::Split sp = glv::split(k);
+            entries[2 * s] = P{a.x, a.y};
+            Limbs<2> k1{uint64_t(sp.k1), uint64_t(sp.k1 >> 64)};
+            Limbs<2> k2{uint64_t(sp.k2), uint64_t(sp.k2 >> 64)};
+            for (int w = 0; w < W_; w++) {
+              int32_t d = booth_digit(k1, unsigned(w), unsigned(c_));
+              digits[size_t(w) * E + 2 * s] = sp.neg1 ? -d : d;
+            }
+            if (sp.k2) {
+              entries[2 * s + 1] = P{a.x * glv::beta<C>(), a.y};
+              for (int w = 0; w < W_; w++) {
+                int32_t d = booth_digit(k2, unsigned(w), unsigned(c_));
+                digits[size_t(w) * E + 2 * s + 1] = sp.neg2 ? -d : d;
+              }
+            } else {
+              for (int w = 0; w < W_; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
+            }
+          } else {
+            entries[s] = P{a.x, a.y};
+            for (int w = 0; w < W_; w++) digits[size_t(w) * E + s] = booth_digit(k, unsigned(w), unsigned(c_));
+          }
+        }
+      });
+      // Stage B: accumulate.
+      tbb::parallel_for(
+          tbb::blocked_range<size_t>(0, tasks.size(), 1),
+          [&](const auto& rg) {
+            for (size_t t = rg.begin(); t < rg.end(); t++) {
+              const Task& tk = tasks[t];
+              if (affine_)
+                accumulate_affine(work.local(), tk.w0, tk.w1, tk.b0, tk.b1, entries.data(),
+                                  digits.data(), E, MINI, abk, filled);
+              else
+                accumulate_xyzz(tk.w0, tk.w1, tk.b0, tk.b1, entries.data(), digits.data(), E, xbk);
+            }
+          },
+          tbb::simple_partitioner());
+    }
+
+    // Stage 3: per-window reduction.
+    std::vector<Jac> wsum(W_);
+    tbb::enumerable_thread_specific<TreeSummer<C>> red_work;
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, W_, 1),
+        [&](const auto& rg) {
+          for (int w = rg.begin(); w < rg.end(); w++)
+            wsum[w] = affine_ ? reduce_affine(red_work.local(), abk[w].data(), filled[w].data(), M_[w])
+                              : reduce_xyzz(xbk[w]);
+        },
+        tbb::simple_partitioner());
+    // Stage 4: Horner.
+    Jac r = wsum[W_ - 1];
+    for (int w = W_ - 2; w >= 0; w--) {
+      for (int i = 0; i < c_; i++) r = r.dbl();
+      r = r.add(wsum[w]);
+    }
+    return r;
+  }
+
+  template <class Work>
+  void accumulate_affine(Work& wk, int w0, int w1, uint32_t b0, uint32_t b1, const P* entries,
+                         const int32_t* digits, size_t E, size_t MINI, std::vector<RawArray<P>>& abk,
+                         std::vector<std::vector<uint8_t>>& filled) {
+    auto& ts = wk.ts;
+    for (size_t e0 = 0; e0 < E; e0 += MINI) {
+      const size_t e1 = std::min(E, e0 + MINI);
+      ts.clear();
+      for (int w = w0; w < w1; w++) {
+        const uint32_t lo = b0, hi = std::min(b1, M_[w]);
+        if (lo >= hi) continue;
+        const uint32_t span = hi - lo;
+        const int32_t* dg = digits + size_t(w) * E;
+        wk.cnt.assign(span, 0);
+        uint32_t* cnt = wk.cnt.data();
+        for (size_t j = e0; j < e1; j++) {
+          int32_t d = dg[j];
+          uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or b < lo
+          if (b < span) cnt[b]++;
+        }
+        const P* bk = abk[w].data();
+        const uint8_t* fl = filled[w].data();
+        const size_t seg0 = ts.segs.size();
+        size_t pos = ts.refs.size();
+        for (uint32_t b = 0; b < span; b++) {
+          uint32_t k = cnt[b];
+          if (!k) continue;
+          size_t begin = pos;
+          pos += fl[lo + b];   // slot for the bucket's current value
+          cnt[b] = uint32_t(pos);  // fill cursor
+          pos += k;
+          ts.segs.push_back({uint32_t(w) << 16 | (lo + b), uint32_t(begin), uint32_t(pos)});
+        }
+        ts.refs.resize(pos);
+        for (size_t t = seg0; t < ts.segs.size(); t++) {
+          uint32_t b = ts.segs[t].id & 0xffff;
+          if (fl[b]) ts.refs[ts.segs[t].begin] = make_ref<C>(bk + b, false);
+        }
+        Ref* refs = ts.refs.data();
+        for (size_t j = e0; j < e1; j++) {
+          int32_t d = dg[j];
+          uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;
+          if (b < span) refs[cnt[b]++] = make_ref<C>(entries + j, d < 0);
+        }
+      }
+      if (ts.segs.empty()) continue;
+      ts.run(
+          [&](uint32_t id, Ref r) {
+            const uint32_t w = id >> 16, b = id & 0xffff;
+            P* dst = abk[w].data() + b;
+            if (!r) {
+              filled[w][b] = 0;
+            } else if (ref_ptr<C>(r) != dst) {
+              const P* q = ref_ptr<C>(r);
+              dst->x = q->x;
+              dst->y = ref_neg(r) ? -q->y : q->y;
+              filled[w][b] = 1;
+            }
+          },
+          batch_);
+    }
+  }
+
+  void accumulate_xyzz(int w0, int w1, uint32_t b0, uint32_t b1, const P* entries,
+                       const int32_t* digits, size_t E, std::vector<std::vector<Xz>>& xbk) {
+    for (int w = w0; w < w1; w++) {
+      const uint32_t lo = b0, hi = std::min(b1, M_[w]);
+      if (lo >= hi) continue;
+      const uint32_t span = hi - lo;
+      const int32_t* dg = digits + size_t(w) * E;
+      Xz* bk = xbk[w].data();
+      for (size_t j = 0; j < E; j++) {
+        int32_t d = dg[j];
+        uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;
+        if (b >= span) continue;
+        const P& p = entries[j];
+        Aff a = Aff::from_xy(p.x, d < 0 ? -p.y : p.y);
+        bk[lo + b] = bk[lo + b].add_mixed(a);
+      }
+    }
+  }
+
+  // sum_{i=1..M} i * B_i with B_i = bk[i-1] (affine, filled flags).
+  // Two levels: i = j*m + l; sum = sum_l l*C_l + m * sum_j j*R_j with column
+  // sums C_l and row sums R_j computed by batch-affine trees (~2 affine
+  // additions per bucket) and short XYZZ running sums over m + M/m terms.
+  Jac reduce_affine(TreeSummer<C>& ts, const P* bk, const uint8_t* fl, uint32_t M) {
+    auto running = [](auto&& get, uint32_t cnt) {
+      // sum_{t=1..cnt} t * get(t)
+      Xz s = Xz::identity(), acc = Xz::identity();
+      for (uint32_t t = cnt; t >= 1; t--) {
+        Aff a = get(t);
+        s = s.add_mixed(a);
+        acc = acc.add(s);
+      }
+      return acc.to_jacobian();
+    };
+    if (M < 16) {
+      return running([&](uint32_t i) { return fl[i - 1] ? Aff::from_xy(bk[i - 1].x, bk[i - 1].y) : Aff::identity(); },
+                     M);
+    }
+    unsigned logM = 0;
+    while ((uint32_t(1) << (logM + 1)) <= M) logM++;
+    const unsigned h = logM / 2;
+    const uint32_t m = uint32_t(1) << h;
+    const uint32_t J = M / m;  // rows 1..J (row j covers i in [jm, jm + m - 1])
+    std::vector<P> col(m), row(J + 1);
+    std::vector<uint8_t> cf(m, 0), rf(J + 1, 0);
+    ts.clear();
+    for (uint32_t l = 1; l < m; l++) {
+      uint32_t begin = uint32_t(ts.refs.size());
+      for (uint32_t i = l; i <= M; i += m)
+        if (fl[i - 1]) ts.refs.push_back(make_ref<C>(bk + i - 1, false));
+      if (ts.refs.size() > begin) ts.segs.push_back({l, begin, uint32_t(ts.refs.size())});
+    }
+    for (uint32_t j = 1; j <= J; j++) {
+      uint32_t begin = uint32_t(ts.refs.size());
+      for (uint32_t i = j * m, e = std::min(M, j * m + m - 1); i <= e; i++)
+        if (fl[i - 1]) ts.refs.push_back(make_ref<C>(bk + i - 1, false));
+      if (ts.refs.size() > begin) ts.segs.push_back({m + j, begin, uint32_t(ts.refs.size())});
+    }
+    ts.run(
+        [&](uint32_t id, Ref r) {
+          if (!r) return;
+          const P* q = ref_ptr<C>(r);
+          P v{q->x, ref_neg(r) ? -q->y : q->y};
+          if (id < m) {
+            col[id] = v;
+            cf[id] = 1;
+          } else {
+            row[id - m] = v;
+            rf[id - m] = 1;
+          }
+        },
+        batch_);
+    Jac tc = running([&](uint32_t l) { return cf[l] ? Aff::from_xy(col[l].x, col[l].y) : Aff::identity(); },
+                     m - 1);
+    Jac tr = running([&](uint32_t j) { return rf[j] ? Aff::from_xy(row[j].x, row[j].y) : Aff::identity(); }, J);
+    for (unsigned i = 0; i < h; i++) tr = tr.dbl();
+    return tc.add(tr);
+  }
+
+  Jac reduce_xyzz(const std::vector<Xz>& bk) {
+    Xz s = Xz::identity(), acc = Xz::identity();
+    for (size_t i = bk.size(); i-- > 0;) {
+      s = s.add(bk[i]);
+      acc = acc.add(s);
+    }
+    return acc.to_jacobian();
+  }
+};
+
+template <class C, class ScalarAt>
+ec::Jacobian<C> run_engine(std::span<const ec::Affine<C>> points, size_t nscalars, const ScalarAt& at,
+                           const Options& opt, const Tuning& tu, Plan* plan) {
+  if (points.size() != nscalars) throw std::invalid_argument("msm: points and scalars differ in length");
+  auto body = [&] {
+    Engine<C> e(points, opt, tu);
+    return e.run(at, plan);
+  };
+  if (opt.threads == 0) return body();
+  tbb::task_arena arena(int(opt.threads));
+  return arena.execute(body);
+}
+
+}  // namespace cuzk::msm::detail

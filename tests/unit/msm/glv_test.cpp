@@ -1,0 +1,126 @@
+// GLV scalar splitting, the endomorphism constant and signed window digits.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "msm/pippenger.hpp"
+#include "msm_test_util.hpp"
+
+using namespace cuzk;
+using namespace cuzk::msm;
+using u128 = unsigned __int128;
+
+namespace {
+
+ff::Fr fr_from_u128(u128 v) {
+  return *ff::Fr::from_canonical(arith::Limbs<4>{uint64_t(v), uint64_t(v >> 64), 0, 0});
+}
+const ff::Fr& lambda_fr() {
+  static const ff::Fr l = fr_from_u128(glv::LAMBDA);
+  return l;
+}
+
+void check_split(const arith::Limbs<4>& k) {
+  glv::Split s = glv::split(k);
+  const u128 bound = u128(1) << 127;
+  ASSERT_LT(s.k1, bound);
+  ASSERT_LT(s.k2, bound);
+  ff::Fr a = fr_from_u128(s.k1), b = fr_from_u128(s.k2);
+  if (s.neg1) a = -a;
+  if (s.neg2) b = -b;
+  ASSERT_EQ(a + b * lambda_fr(), *ff::Fr::from_canonical(k))
+      << std::hex << uint64_t(k[3]) << " " << uint64_t(k[0]);
+}
+
+}  // namespace
+
+TEST(Glv, LambdaIsCubeRootOfUnityModR) {
+  const ff::Fr& l = lambda_fr();
+  EXPECT_EQ(l.square() + l + ff::Fr::one(), ff::Fr::zero());
+}
+
+TEST(Glv, SplitEdgeCases) {
+  using L = arith::Limbs<4>;
+  const L r = ff::Fr::MODULUS;
+  auto minus = [](L a, uint64_t v) { return ff::Fr::minus(a, v); };
+  const L lam{uint64_t(glv::LAMBDA), uint64_t(glv::LAMBDA >> 64), 0, 0};
+  const L x{uint64_t(glv::X), uint64_t(glv::X >> 64), 0, 0};
+  std::vector<L> ks = {L{0, 0, 0, 0}, L{1, 0, 0, 0}, L{2, 0, 0, 0}, minus(r, 1), minus(r, 2),
+                       L{~0ull, ~0ull >> 1, 0, 0}, L{0, 1ull << 63, 0, 0}, L{~0ull, ~0ull, 0, 0},
+                       L{0, 0, 1, 0}, lam, minus(lam, 1), x, minus(x, 1), L{0, 0, 0, 1ull << 62}};
+  // lambda/2 +- 1, x/2 +- 1, multiples of lambda near r
+  for (u128 v : {glv::LAMBDA / 2, glv::LAMBDA / 2 + 1, glv::X / 2, glv::X / 2 + 1})
+    ks.push_back(L{uint64_t(v), uint64_t(v >> 64), 0, 0});
+  for (const L& k : ks) check_split(k);
+  // k = q*lambda + rem around the centring thresholds
+  std::mt19937_64 rng(5);
+  for (int t = 0; t < 200; t++) {
+    u128 q = (u128(rng()) << 64 | rng()) % (glv::X + 1);
+    u128 rem = t % 4 == 0 ? glv::LAMBDA / 2 + (t % 3) - 1 : (u128(rng()) << 64 | rng()) % glv::LAMBDA;
+    if (t % 5 == 0) q = glv::X / 2 + (t % 3);
+    L k = glv::detail::mul_128x128(q, glv::LAMBDA);
+    L rl{uint64_t(rem), uint64_t(rem >> 64), 0, 0};
+    arith::add_to(k, rl);
+    if (arith::compare(k, r) >= 0) continue;
+    check_split(k);
+  }
+}
+
+TEST(Glv, SplitRandom) {
+  std::mt19937_64 rng(6);
+  for (int i = 0; i < 5000; i++) check_split(ff::Fr::random(rng).to_canonical());
+}
+
+template <class C>
+void check_beta() {
+  const ff::Fp& b = glv::beta<C>();
+  ASSERT_FALSE(b.is_zero());
+  ASSERT_TRUE((b * b * b).is_one());
+  std::mt19937_64 rng(7);
+  auto p = ec::mul_vartime(ec::Jacobian<C>::from_affine(C::generator()), ff::Fr::random(rng)).to_affine();
+  auto lp = ec::mul_vartime(ec::Jacobian<C>::from_affine(p), lambda_fr()).to_affine();
+  EXPECT_TRUE(lp == ec::Affine<C>::from_xy(p.x * b, p.y));
+}
+TEST(Glv, BetaG1) { check_beta<ec::G1Curve>(); }
+TEST(Glv, BetaG2) { check_beta<ec::G2Curve>(); }
+
+TEST(Booth, DigitsReconstructScalar) {
+  std::mt19937_64 rng(8);
+  for (unsigned c = 1; c <= 16; c++) {
+    for (int t = 0; t < 40; t++) {
+      arith::Limbs<4> k = t == 0 ? ff::Fr::minus(ff::Fr::MODULUS, 1) : ff::Fr::random(rng).to_canonical();
+      if (t == 1) k = {~0ull, ~0ull, ~0ull, 0x7fffffffffffffffull};  // 2^255 - 1
+      unsigned bits = unsigned(arith::bit_length(k));
+      int W = msm::detail::windows_for(bits, int(c));
+      ff::Fr acc = ff::Fr::zero(), pw = ff::Fr::one(), two_c = ff::Fr::from_u64(uint64_t(1) << c);
+      for (int w = 0; w < W; w++) {
+        int32_t d = msm::detail::booth_digit(k, unsigned(w), c);
+        ASSERT_LE(std::abs(d), 1 << (c - 1));
+        if (w == W - 1) {
+          ASSERT_GE(d, 0);
+          ASSERT_LE(d, int32_t(msm::detail::top_buckets(bits, int(c))));
+        }
+        acc += (d < 0 ? -ff::Fr::from_u64(uint64_t(-d)) : ff::Fr::from_u64(uint64_t(d))) * pw;
+        pw *= two_c;
+      }
+      // k may be >= r only for the 2^255-1 case; compare mod r.
+      arith::Limbs<4> kr = k;
+      msm::detail::reduce_mod_r(kr);
+      ASSERT_EQ(acc, *ff::Fr::from_canonical(kr)) << "c=" << c;
+    }
+  }
+}
+
+TEST(CostModel, PicksSensibleWindows) {
+  using namespace msm::detail;
+  // Large inputs: batch-affine with wide windows; tiny inputs: XYZZ.
+  auto big = choose_window(G1_COSTS, double(1 << 19), 127, 0, 0, 2048, 1);
+  EXPECT_TRUE(big.batch_affine);
+  EXPECT_GE(big.c, 14);
+  auto tiny = choose_window(G1_COSTS, 8, 127, 0, 0, 2048, 1);
+  EXPECT_FALSE(tiny.batch_affine);
+  EXPECT_LE(tiny.c, 6);
+  auto forced = choose_window(G1_COSTS, 1000, 127, 9, 0, 2048, 1);
+  EXPECT_EQ(forced.c, 9);
+  EXPECT_EQ(forced.windows, 15);  // ceil(128 / 9)
+}

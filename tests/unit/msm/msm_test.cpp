@@ -1,0 +1,284 @@
+// MSM = sum k_i P_i on random and adversarial inputs, G1 and G2, 1 and 2
+// threads, forced windows, both accumulators, with and without GLV, and with
+// tiny chunk sizes so the multi-chunk paths run at small n.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "msm_test_util.hpp"
+
+using namespace cuzk;
+using msm::Options;
+using msm::detail::Accumulator;
+using msm::detail::Tuning;
+using msm_test::Input;
+
+template <class C>
+class Msm : public ::testing::Test {};
+using Curves = ::testing::Types<ec::G1Curve, ec::G2Curve>;
+TYPED_TEST_SUITE(Msm, Curves);
+
+namespace {
+
+struct Config {
+  Options opt;
+  Tuning tu;
+  std::string name;
+};
+
+std::vector<Config> configs() {
+  std::vector<Config> v;
+  v.push_back({{1, 0}, {}, "auto/1t"});
+  v.push_back({{2, 0}, {}, "auto/2t"});
+  Tuning aff;
+  aff.accumulator = Accumulator::BatchAffine;
+  Tuning xz;
+  xz.accumulator = Accumulator::Xyzz;
+  Tuning small = aff;  // many super-chunks and mini-chunks, tiny batches
+  small.super_chunk = 37;
+  small.mini_chunk = 50;
+  small.batch = 5;
+  Tuning noglv = aff;
+  noglv.glv = false;
+  noglv.split_ones = false;
+  v.push_back({{1, 0}, aff, "affine/1t"});
+  v.push_back({{2, 5}, aff, "affine/2t/c5"});
+  v.push_back({{1, 0}, xz, "xyzz/1t"});
+  v.push_back({{2, 3}, xz, "xyzz/2t/c3"});
+  v.push_back({{2, 7}, small, "affine-chunked/2t/c7"});
+  v.push_back({{1, 2}, small, "affine-chunked/1t/c2"});
+  v.push_back({{2, 11}, noglv, "noglv/2t/c11"});
+  v.push_back({{1, 1}, noglv, "noglv/1t/c1"});
+  return v;
+}
+
+template <class C>
+void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
+  const auto want = in.expected();
+  if (also_naive) {
+    ASSERT_EQ(in.naive(), want) << what << ": oracle self-check";
+  }
+  const auto can = in.canonical();
+  // The public entry points.
+  ASSERT_EQ(msm::msm<C>(in.pts, in.k), want) << what << " msm()";
+  ASSERT_EQ(msm::msm_canonical<C>(in.pts, can), want) << what << " msm_canonical()";
+  for (const auto& cf : configs()) {
+    msm::detail::Plan plan;
+    auto got = msm::detail::msm_tuned<C>(in.pts, can, cf.opt, cf.tu, &plan);
+    ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name << " (c=" << plan.window_bits
+                         << ", W=" << plan.windows << ", glv=" << plan.glv << ")";
+  }
+}
+
+}  // namespace
+
+TYPED_TEST(Msm, EmptyIsIdentity) {
+  using C = TypeParam;
+  std::vector<ec::Affine<C>> p;
+  std::vector<ff::Fr> k;
+  EXPECT_TRUE(msm::msm<C>(p, k).is_identity());
+  EXPECT_TRUE(msm::msm<C>(p, k, {2, 0}).is_identity());
+}
+
+TYPED_TEST(Msm, LengthMismatchThrows) {
+  using C = TypeParam;
+  std::vector<ec::Affine<C>> p(2, C::generator());
+  std::vector<ff::Fr> k(1, ff::Fr::one());
+  EXPECT_THROW(msm::msm<C>(p, k), std::invalid_argument);
+}
+
+TYPED_TEST(Msm, SmallSizesRandom) {
+  using C = TypeParam;
+  std::mt19937_64 rng(100);
+  for (size_t n : {1, 2, 3, 5, 8, 17, 31, 33, 64, 65, 127, 129}) {
+    auto in = msm_test::random_input<C>(n, rng);
+    check_all(in, "random", n <= 5);
+  }
+}
+
+TYPED_TEST(Msm, MediumSizesRandom) {
+  using C = TypeParam;
+  std::mt19937_64 rng(101);
+  for (size_t n : {255, 257, 511}) check_all(msm_test::random_input<C>(n, rng), "random");
+}
+
+TYPED_TEST(Msm, AdversarialScalars) {
+  using C = TypeParam;
+  std::mt19937_64 rng(102);
+  const size_t n = 150;
+  auto base = msm_test::random_input<C>(n, rng);
+  {
+    auto in = base;
+    for (auto& k : in.k) k = ff::Fr::zero();
+    check_all(in, "all zero");
+    ASSERT_TRUE(msm::msm<C>(in.pts, in.k).is_identity());
+  }
+  {
+    auto in = base;
+    for (auto& k : in.k) k = ff::Fr::one();
+    check_all(in, "all one");
+  }
+  {
+    auto in = base;
+    for (auto& k : in.k) k = -ff::Fr::one();  // r - 1
+    check_all(in, "all r-1");
+  }
+  {
+    auto in = base;
+    for (size_t i = 0; i < n; i++) in.k[i] = ff::Fr::from_u64(rng() % 20);  // small, with 0/1
+    check_all(in, "small < 20");
+  }
+  {
+    auto in = base;
+    for (size_t i = 0; i < n; i++) in.k[i] = ff::Fr::from_u64(rng() >> (rng() % 64));
+    check_all(in, "64-bit, mixed lengths");
+  }
+  {
+    auto in = base;  // Filecoin-like: 90% in {0,1}
+    for (size_t i = 0; i < n; i++) {
+      unsigned u = rng() % 10;
+      in.k[i] = u < 5 ? ff::Fr::zero() : u < 9 ? ff::Fr::one() : ff::Fr::random(rng);
+    }
+    check_all(in, "filecoin-like");
+  }
+  {
+    auto in = base;  // all scalars equal: one bucket per window gets everything
+    ff::Fr s = ff::Fr::random(rng);
+    for (auto& k : in.k) k = s;
+    check_all(in, "all equal");
+  }
+  {
+    auto in = base;  // around the GLV thresholds and 2^127
+    arith::Limbs<4> t{0, 1ull << 63, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+      auto v = t;
+      v[0] = i;
+      in.k[i] = *ff::Fr::from_canonical(v);
+      if (i % 3 == 0) in.k[i] = -in.k[i];
+    }
+    check_all(in, "near 2^127");
+  }
+}
+
+TYPED_TEST(Msm, AdversarialPoints) {
+  using C = TypeParam;
+  std::mt19937_64 rng(103);
+  const size_t n = 120;
+  auto base = msm_test::random_input<C>(n, rng);
+  {
+    auto in = base;  // the same point everywhere, random scalars
+    for (size_t i = 0; i < n; i++) {
+      in.pts[i] = in.pts[0];
+      in.dlog[i] = in.dlog[0];
+    }
+    check_all(in, "repeated point");
+  }
+  {
+    auto in = base;  // the same point, scalars summing to r (result: identity)
+    ff::Fr sum = ff::Fr::zero();
+    for (size_t i = 0; i < n; i++) {
+      in.pts[i] = in.pts[3];
+      in.dlog[i] = in.dlog[3];
+      in.k[i] = i + 1 < n ? ff::Fr::random(rng) : -sum;
+      sum += in.k[i];
+    }
+    check_all(in, "same point, scalars sum to r");
+    ASSERT_TRUE(msm::msm<C>(in.pts, in.k).is_identity());
+  }
+  {
+    auto in = base;  // the same point with scalar 1: doublings in the ones tree
+    for (size_t i = 0; i < n; i++) {
+      in.pts[i] = in.pts[5];
+      in.dlog[i] = in.dlog[5];
+      in.k[i] = ff::Fr::one();
+    }
+    check_all(in, "same point, all ones");
+  }
+  {
+    auto in = base;  // P and -P with equal scalars: cancellation in every bucket
+    for (size_t i = 0; i + 1 < n; i += 2) {
+      in.pts[i + 1] = in.pts[i].neg();
+      in.dlog[i + 1] = -in.dlog[i];
+      in.k[i + 1] = in.k[i];
+    }
+    check_all(in, "P and -P");
+    ASSERT_TRUE(msm::msm<C>(in.pts, in.k).is_identity());
+  }
+  {
+    auto in = base;  // points at infinity sprinkled in (and all of them)
+    for (size_t i = 0; i < n; i += 3) {
+      in.pts[i] = ec::Affine<C>::identity();
+      in.dlog[i] = ff::Fr::zero();
+    }
+    check_all(in, "some infinity");
+    for (size_t i = 0; i < n; i++) {
+      in.pts[i] = ec::Affine<C>::identity();
+      in.dlog[i] = ff::Fr::zero();
+    }
+    check_all(in, "all infinity");
+  }
+  {
+    auto in = base;  // few distinct points, repeated with random scalars incl. 0/1
+    for (size_t i = 0; i < n; i++) {
+      size_t j = rng() % 4;
+      in.pts[i] = in.pts[j];
+      in.dlog[i] = in.dlog[j];
+      if (i % 4 == 1) in.k[i] = ff::Fr::one();
+      if (i % 4 == 2) in.pts[i] = in.pts[i].neg(), in.dlog[i] = -in.dlog[i];
+    }
+    check_all(in, "few distinct points");
+  }
+}
+
+TYPED_TEST(Msm, NonReducedCanonicalScalars) {
+  using C = TypeParam;
+  std::mt19937_64 rng(104);
+  auto in = msm_test::random_input<C>(40, rng);
+  auto can = in.canonical();
+  for (size_t i = 0; i < can.size(); i += 2) arith::add_to(can[i], ff::Fr::MODULUS);  // k + r < 2^256
+  can[1] = ff::Fr::MODULUS;                                                             // r == 0
+  in.k[1] = ff::Fr::zero();
+  EXPECT_EQ(msm::msm_canonical<C>(in.pts, can), in.expected());
+}
+
+// Sizes around powers of two (bucket and chunk boundaries), exact oracle.
+TYPED_TEST(Msm, PowerOfTwoSizes) {
+  using C = TypeParam;
+  std::mt19937_64 rng(105);
+  const bool g2 = std::is_same_v<C, ec::G2Curve>;
+  for (size_t n : {size_t(1023), size_t(1024), size_t(1025)}) {
+    if (g2 && n != 1025) continue;
+    auto in = msm_test::random_input<C>(n, rng);
+    auto want = in.expected();
+    for (unsigned th : {1u, 2u}) ASSERT_EQ(msm::msm<C>(in.pts, in.k, {th, 0}), want) << n;
+    Tuning chunk;
+    chunk.super_chunk = 300;
+    chunk.mini_chunk = 256;
+    ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, in.canonical(), {2, 9}, chunk), want) << n;
+  }
+}
+
+// A larger input: msm against itself with other windows/threads/accumulators,
+// and against the sum of two half-size MSMs.
+TYPED_TEST(Msm, LargerSelfConsistency) {
+  using C = TypeParam;
+  const bool g2 = std::is_same_v<C, ec::G2Curve>;
+  const size_t n = g2 ? 2049 : 8193;
+  std::mt19937_64 rng(106);
+  auto in = msm_test::random_input<C>(n, rng);
+  for (size_t i = 0; i < n; i += 7) in.k[i] = ff::Fr::one();
+  for (size_t i = 3; i < n; i += 11) in.k[i] = ff::Fr::zero();
+  auto can = in.canonical();
+  auto ref = msm::msm<C>(in.pts, in.k, {2, 0});
+  ASSERT_EQ(ref, in.expected());
+  std::span<const ec::Affine<C>> ps(in.pts);
+  std::span<const ff::Fr> ks(in.k);
+  size_t h = n / 2;
+  auto split = msm::msm<C>(ps.subspan(0, h), ks.subspan(0, h), {1, 0})
+                   .add(msm::msm<C>(ps.subspan(h), ks.subspan(h), {1, 0}));
+  ASSERT_EQ(split, ref);
+  ASSERT_EQ(msm::msm<C>(in.pts, in.k, {1, 13}), ref);
+  Tuning xz;
+  xz.accumulator = Accumulator::Xyzz;
+  ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, 8}, xz), ref);
+}
