@@ -1,0 +1,142 @@
+// cuzk-daemon: the proving daemon. Loads cuzk.toml, builds the engine, serves
+// cuzk.v1.ProvingEngine over gRPC (unix socket or TCP) and, optionally, HTTP
+// GET /status and /metrics.
+//
+// SIGINT/SIGTERM: new SubmitProof/Prove calls get UNAVAILABLE, running
+// partitions get --shutdown-grace to finish, every waiter is answered
+// (COMPLETED or CANCELLED), then the listeners close and the socket file is
+// removed. A second signal exits at once.
+#include <pthread.h>
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "engine/handlers.hpp"
+#include "server/address.hpp"
+#include "server/grpc_server.hpp"
+#include "server/http_status.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace eng = cuzk::engine;
+namespace srv = cuzk::server;
+
+struct Cli {
+  std::string config;
+  std::optional<std::string> listen, status_listen, param_cache, log_level;
+  std::string shutdown_grace = "30s";
+};
+
+void setup_logging(const std::string& level) {
+  auto logger = spdlog::stderr_color_mt("cuzk");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
+  spdlog::set_level(spdlog::level::from_str(level));
+  spdlog::flush_on(spdlog::level::warn);
+}
+
+int run(const Cli& cli) {
+  // Block the shutdown signals before any thread exists, so that every
+  // thread inherits the mask and only sigwait() below receives them.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  eng::LoadedConfig loaded;
+  if (!cli.config.empty()) loaded = eng::load_config_file(cli.config);
+  eng::EngineConfig& cfg = loaded.config;
+  if (cli.listen) cfg.listen = *cli.listen;
+  if (cli.status_listen) cfg.status_listen = *cli.status_listen;
+  if (cli.param_cache) cfg.param_cache = *cli.param_cache;
+  if (cli.log_level) cfg.log_level = *cli.log_level;
+  const auto grace = eng::parse_duration(cli.shutdown_grace);
+
+  setup_logging(cfg.log_level);
+  for (const auto& w : loaded.warnings) spdlog::warn("config: {}", w);
+  spdlog::info("cuzk-daemon starting (config: {}, params: {})",
+               cli.config.empty() ? std::string("built-in defaults") : cli.config, cfg.param_cache);
+
+  auto engine = std::make_unique<eng::Engine>(cfg, eng::default_handlers(cfg));
+
+  srv::GrpcServerOptions gopts;
+  gopts.listen = cfg.listen;
+  srv::GrpcServer grpc_server(*engine, gopts);
+  grpc_server.start();
+
+  std::unique_ptr<srv::HttpStatusServer> http;
+  if (!cfg.status_listen.empty()) {
+    http = std::make_unique<srv::HttpStatusServer>(*engine, cfg.status_listen);
+    http->start();
+  }
+  spdlog::info("ready: gRPC on {}{}", grpc_server.bound_address(),
+               http ? ", HTTP status on " + http->bound_address() : std::string());
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  spdlog::info("{} received: draining (grace {} ms)", sig == SIGINT ? "SIGINT" : "SIGTERM",
+               grace.count());
+
+  // A second signal: leave now, but do not leave the socket behind.
+  std::string unix_path;
+  try {
+    auto a = srv::parse_address(cfg.listen);
+    if (a.is_unix) unix_path = a.path;
+  } catch (...) {
+  }
+  std::thread([sigs, unix_path]() mutable {
+    int s2 = 0;
+    sigwait(&sigs, &s2);
+    std::fprintf(stderr, "cuzk-daemon: second signal, exiting immediately\n");
+    if (!unix_path.empty()) srv::remove_unix_socket(unix_path);
+    std::_Exit(130);
+  }).detach();
+
+  grpc_server.stop_accepting();  // SubmitProof/Prove -> UNAVAILABLE
+  engine->shutdown(grace);       // finishes or cancels work; answers every waiter
+  grpc_server.shutdown(5s);      // waiters have their answers; close and remove the socket
+  if (http) http->stop();
+  engine.reset();
+  spdlog::info("cuzk-daemon stopped");
+  spdlog::shutdown();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk-daemon: Groth16 proving daemon (cuzk.v1 gRPC)"};
+  Cli cli;
+  app.add_option("-c,--config", cli.config, "configuration file (cuzk.toml)")->check(CLI::ExistingFile);
+  app.add_option("-l,--listen", cli.listen, "gRPC address: unix:///path/to.sock or host:port");
+  app.add_option("--status-listen", cli.status_listen, "HTTP address for GET /status and /metrics");
+  app.add_option("--param-cache", cli.param_cache, "parameter directory (srs.param_cache)");
+  app.add_option("--log-level", cli.log_level, "trace, debug, info, warn, error, critical, off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_option("--shutdown-grace", cli.shutdown_grace,
+                 "how long running partitions may finish after SIGINT/SIGTERM")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return run(cli);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuzk-daemon: error: %s\n", e.what());
+    return 1;
+  }
+}
