@@ -1,0 +1,215 @@
+// Cache-blocked, multi-threaded radix-2/4 NTT (ntt_nr / ntt_rn).
+//
+// Natural -> bit-reversed (Cooley-Tukey). View a block of 2^L elements as an
+// n1 x n2 row-major matrix (n1 = 2^L1 rows). The first L1 stages pair
+// elements in the same column with a twiddle that depends only on the row
+// block, so they are n2 independent column transforms of size n1 sharing all
+// twiddles: groups of 16 adjacent columns are copied into a contiguous
+// 2^L1 x 16 buffer (512 KiB at most; the copy also avoids the cache-set
+// conflicts of power-of-two strides), transformed there as one block of
+// 16-lane elements, and copied back. The last L - L1 stages stay inside each
+// contiguous row: row p is sub-block p at depth L1, so it is the same
+// transform with the twiddle table offset (see kernels.hpp), recursively
+// blocked if the row is still large. Every stage reads its twiddles
+// sequentially from the bit-reversed power table; no transposition, no
+// diagonal twiddle pass.
+//
+// When the domain keeps only a short table, the top level uses the four-step
+// identity instead: row p (the factor x^n2 - eta_p^n2 with
+// eta_p = w^brev_L1(p)) is evaluated by twisting it by eta_p^c and running the
+// plain size-n2 transform. This costs one extra multiplication per element.
+//
+// Bit-reversed -> natural (Gentleman-Sande) is the same data flow backwards:
+// rows first, then column groups.
+#include <algorithm>
+#include <vector>
+
+#include "ntt/exec.hpp"
+#include "ntt/kernels.hpp"
+#include "ntt/ntt.hpp"
+#include "ntt/plan.hpp"
+
+namespace cuzk::ntt {
+namespace detail {
+
+Plan& plan() {
+  static Plan p;
+  return p;
+}
+
+namespace {
+
+struct Split {
+  unsigned L1, L2;
+  size_t n1, n2, C;
+};
+
+Split split(unsigned L) {
+  Split s;
+  s.L1 = column_bits(L);
+  s.L2 = L - s.L1;
+  s.n1 = size_t(1) << s.L1;
+  s.n2 = size_t(1) << s.L2;
+  s.C = std::min(kColumnGroup, s.n2);
+  return s;
+}
+
+void gather(Fr* buf, const Fr* a, const Split& s, size_t c0) {
+  for (size_t r = 0; r < s.n1; r++) std::copy_n(a + r * s.n2 + c0, s.C, buf + r * s.C);
+}
+void scatter(Fr* a, const Fr* buf, const Split& s, size_t c0) {
+  for (size_t r = 0; r < s.n1; r++) std::copy_n(buf + r * s.C, s.C, a + r * s.n2 + c0);
+}
+
+// Four-step twist factors eta_p^c for the rows p < n1 of a split of 2^L:
+// eta_p = w^brev_L1(p), w of order 2^L.
+class Twist {
+ public:
+  Twist(const Fr& w, const Split& s) : s_(s), pw_(s.n1 * (s.C + 1)) {
+    // eta[p + 2^j] = eta[p] * w^(2^(L1-1-j)) (disjoint bits of brev).
+    std::vector<Fr> eta(s.n1);
+    eta[0] = Fr::one();
+    for (unsigned j = 0; (size_t(1) << j) < s.n1; j++) {
+      Fr step = w;
+      for (unsigned i = 0; i + 1 + j < s.L1; i++) step = step.square();
+      for (size_t p = 0; p < (size_t(1) << j); p++) eta[p + (size_t(1) << j)] = eta[p] * step;
+    }
+    for (size_t p = 0; p < s.n1; p++) {
+      Fr* row = &pw_[p * (s.C + 1)];
+      row[0] = Fr::one();
+      for (size_t i = 1; i <= s.C; i++) row[i] = row[i - 1] * eta[p];
+    }
+    eta_ = std::move(eta);
+  }
+  // Start factors eta_p^c0 for a range of column groups beginning at c0.
+  void start(std::vector<Fr>& st, size_t c0) const {
+    st.resize(s_.n1);
+    for (size_t p = 0; p < s_.n1; p++) st[p] = eta_[p].pow_vartime(uint64_t(c0));
+  }
+  // Multiplies buffer row p, columns c0..c0+C, by eta_p^c, and advances st to
+  // the next group.
+  void apply(Fr* buf, std::vector<Fr>& st) const {
+    const size_t C = s_.C;
+    for (size_t p = 0; p < s_.n1; p++) {
+      const Fr* pw = &pw_[p * (C + 1)];
+      const Fr f = st[p];
+      Fr* x = buf + p * C;
+      x[0] *= f;
+      for (size_t i = 1; i < C; i++) x[i] *= f * pw[i];
+      st[p] = f * pw[C];
+    }
+  }
+
+ private:
+  Split s_;
+  std::vector<Fr> pw_;   // n1 x (C+1): eta_p^i, i <= C
+  std::vector<Fr> eta_;  // n1
+};
+
+// Natural -> bit-reversed on 2^L contiguous elements, block `off` of its size.
+void ct_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
+  if (L <= plan().block_log) {
+    ct_block(a, L, 1, tw, off);
+    return;
+  }
+  const Split s = split(L);
+  for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
+    std::vector<Fr> buf(s.n1 * s.C);
+    for (size_t g = g0; g < g1; g++) {
+      gather(buf.data(), a, s, g * s.C);
+      ct_block(buf.data(), s.L1, s.C, tw, off);
+      scatter(a, buf.data(), s, g * s.C);
+    }
+  });
+  for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; r++) ct_rec(a + r * s.n2, s.L2, tw, (off << s.L1) + r, false);
+  });
+}
+
+void gs_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
+  if (L <= plan().block_log) {
+    gs_block(a, L, 1, tw, off);
+    return;
+  }
+  const Split s = split(L);
+  for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; r++) gs_rec(a + r * s.n2, s.L2, tw, (off << s.L1) + r, false);
+  });
+  for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
+    std::vector<Fr> buf(s.n1 * s.C);
+    for (size_t g = g0; g < g1; g++) {
+      gather(buf.data(), a, s, g * s.C);
+      gs_block(buf.data(), s.L1, s.C, tw, off);
+      scatter(a, buf.data(), s, g * s.C);
+    }
+  });
+}
+
+// Top level with a short table: four-step twist between the column and row
+// phases.
+void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
+  const Split s = split(L);
+  const Twist twist(w, s);
+  for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
+    std::vector<Fr> buf(s.n1 * s.C), st;
+    twist.start(st, g0 * s.C);
+    for (size_t g = g0; g < g1; g++) {
+      gather(buf.data(), a, s, g * s.C);
+      ct_block(buf.data(), s.L1, s.C, tw, 0);
+      twist.apply(buf.data(), st);
+      scatter(a, buf.data(), s, g * s.C);
+    }
+  });
+  for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; r++) ct_rec(a + r * s.n2, s.L2, tw, 0, false);
+  });
+}
+
+void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
+  const Split s = split(L);
+  const Twist twist(w, s);
+  for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; r++) gs_rec(a + r * s.n2, s.L2, tw, 0, false);
+  });
+  for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
+    std::vector<Fr> buf(s.n1 * s.C), st;
+    twist.start(st, g0 * s.C);
+    for (size_t g = g0; g < g1; g++) {
+      gather(buf.data(), a, s, g * s.C);
+      twist.apply(buf.data(), st);
+      gs_block(buf.data(), s.L1, s.C, tw, 0);
+      scatter(a, buf.data(), s, g * s.C);
+    }
+  });
+}
+
+}  // namespace
+}  // namespace detail
+
+void ntt_nr(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
+  detail::check_size(a, d, "ntt_nr");
+  const unsigned L = d.log_size();
+  const Fr* tw = d.twiddles(dir).data();
+  detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
+    if (L <= detail::plan().block_log || d.full_twiddles())
+      detail::ct_rec(a.data(), L, tw, 0, par);
+    else
+      detail::ct_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(),
+                       par);
+  });
+}
+
+void ntt_rn(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
+  detail::check_size(a, d, "ntt_rn");
+  const unsigned L = d.log_size();
+  const Fr* tw = d.twiddles(dir).data();
+  detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
+    if (L <= detail::plan().block_log || d.full_twiddles())
+      detail::gs_rec(a.data(), L, tw, 0, par);
+    else
+      detail::gs_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(),
+                       par);
+  });
+}
+
+}  // namespace cuzk::ntt
