@@ -1,0 +1,83 @@
+#pragma once
+// The Groth16 prover, split the way the proving pipeline runs it
+// (filecoin.md §1.5, bellperson prover/native.rs):
+//
+//   synthesize(circuit)        CPU: witness + a = A·w, b = B·w, c = C·w
+//   prove_start(assignment)    device part: H via NTTs, then the G1 MSMs
+//                              (H, L, A, B in G1); releases a, b, c early
+//   prove_finish(pending)      CPU tail: the B-in-G2 MSM and the assembly
+//
+//   A = α + Σ w·A_query + r·δ₁          B = β₂ + Σ w·B_query₂ + s·δ₂
+//   C = s·ΣwA + r·ΣwB₁ + r·s·δ₁ + s·α₁ + r·β₁ + Σ h_j·H_j + Σ_aux w·L
+//
+// The A/B queries are multiexp'ed only over the variables of the densities
+// recorded at synthesis, matching the filtered parameter queries.
+#include <span>
+#include <vector>
+
+#include "groth16/params.hpp"
+#include "msm/msm.hpp"
+#include "ntt/ntt.hpp"
+#include "r1cs/proving_assignment.hpp"
+
+namespace cuzk::groth16 {
+
+using Assignment = r1cs::ProvingAssignment;
+using Scalar = arith::Limbs<4>;  // canonical (non-Montgomery) Fr, as the MSM takes it
+
+struct ProverOptions {
+  msm::Options msm;
+  ntt::Options ntt;
+};
+
+// Appends input·0 = 0 for every input (bellperson's synthesize_circuits_batch
+// and generator); an assignment built another way (e.g. r1cs::evaluate on an
+// R1cs without R1cs::add_input_constraints) needs it before prove_start.
+void add_input_constraints(Assignment& pa);
+// Runs the circuit on a ProvingAssignment, then add_input_constraints.
+Assignment synthesize(const r1cs::Circuit& circuit);
+// One assignment per circuit, synthesized in parallel.
+std::vector<Assignment> synthesize_batch(std::span<const r1cs::Circuit* const> circuits);
+
+// Coefficients h_0..h_{m-2} of (a·b - c)/Z, canonical; consumes pa.a/b/c.
+std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts = {});
+
+// State between prove_start and prove_finish. `params` must outlive it.
+struct Pending {
+  const Parameters* params = nullptr;
+  Fr r, s;
+  std::vector<Scalar> b_scalars;  // scalars of the B query (inputs, aux in B)
+  ec::G1Jacobian g_a, g_c;        // final A and C (only B is missing)
+};
+
+// Throws std::invalid_argument if the parameters do not fit the assignment or
+// the assignment does not end with the input constraints.
+Pending prove_start(Assignment&& pa, const Parameters& params, const Fr& r, const Fr& s,
+                    const ProverOptions& opts = {});
+Proof prove_finish(Pending&& pending, const ProverOptions& opts = {});
+
+// r and s drawn from `rng` (use SecureRng in production), then the above.
+template <class Rng>
+Pending prove_start(Assignment&& pa, const Parameters& params, Rng& rng, const ProverOptions& opts = {}) {
+  Fr r = Fr::random(rng), s = Fr::random(rng);
+  return prove_start(std::move(pa), params, r, s, opts);
+}
+
+template <class Rng>
+Proof prove(const r1cs::Circuit& circuit, const Parameters& params, Rng& rng,
+            const ProverOptions& opts = {}) {
+  return prove_finish(prove_start(synthesize(circuit), params, rng, opts), opts);
+}
+
+// Several circuits sharing one parameter set: parallel synthesis, then each
+// proof in turn (every MSM and NTT is itself multi-threaded).
+template <class Rng>
+std::vector<Proof> prove_batch(std::span<const r1cs::Circuit* const> circuits, const Parameters& params,
+                               Rng& rng, const ProverOptions& opts = {}) {
+  std::vector<Assignment> as = synthesize_batch(circuits);
+  std::vector<Proof> out;
+  for (auto& a : as) out.push_back(prove_finish(prove_start(std::move(a), params, rng, opts), opts));
+  return out;
+}
+
+}  // namespace cuzk::groth16
