@@ -347,6 +347,7 @@ void run_stress(const StressOpts& o) {
   }
 
   for (auto& t : dispatchers) t.join();
+  std::this_thread::sleep_until(end);  // the last arrival may come before the end
   const auto dispatch_end = Clock::now();
   {
     std::lock_guard<std::mutex> lk(mu);
