@@ -3,7 +3,7 @@
 // (time per point) / (Fp multiplication latency), the latency measured in the
 // same process right before (dependent chain, as in `micro field`).
 //
-//   cuzk-bench micro msm --group g1 --log-n 16 18 --threads 1 2 \
+//   cuzk-bench micro msm --group g1 --log-n 16 18 --threads 1 2
 //       --scalars uniform filecoin --reps 3 --json [--compare-naive-xyzz]
 //
 // Scalars: uniform = uniform in Fr; filecoin = 45% zero, 45% one, 10% uniform

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "ec/point.hpp"
+#include "msm/field_ops.hpp"
 
 namespace cuzk::msm::detail {
 
@@ -131,15 +132,24 @@ class TreeSummer {
   std::vector<Seg> nseg_;
   std::vector<Job> jobs_;
   std::vector<Pt<C>> arena_;
-  std::vector<Base> scratch_;
+  std::vector<Base> pre_, den_;
 
   static constexpr size_t PF = 6;
 
   // jobs_[first, first + cnt): out[first + i] = a + b, nref_[slot] = its ref.
+  //
+  // Signs cost no field operation: with both operands negated the sum of the
+  // magnitudes is computed and its reference negated; with one negated
+  // operand it is made the second one (B) and, for lambda' = (yA + yB) /
+  // (xB - xA) = -lambda, y3 = lambda' * (x3 - xA) - yA.
   void exec(size_t first, size_t cnt, Pt<C>* out) {
-    if (scratch_.size() < cnt) scratch_.resize(cnt);
+    if (pre_.size() < cnt) {
+      pre_.resize(cnt);
+      den_.resize(cnt);
+    }
     Job* jobs = jobs_.data() + first;
-    Base* pre = scratch_.data();
+    Base* pre = pre_.data();
+    Base* dens = den_.data();
     for (size_t i = 0; i < PF && i < cnt; i++) {
       prefetch_pt(ref_ptr<C>(jobs[i].a));
       prefetch_pt(ref_ptr<C>(jobs[i].b));
@@ -151,12 +161,15 @@ class TreeSummer {
         prefetch_pt(ref_ptr<C>(jobs[i + PF].b));
       }
       Job& j = jobs[i];
+      if (ref_neg(j.a) && !ref_neg(j.b)) std::swap(j.a, j.b);
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
-      pre[i] = acc;
+      Base& ac = acc;
+      pre[i] = ac;
       if (A->x != B->x) [[likely]] {
         j.kind = ADD;
-        acc *= B->x - A->x;
+        dens[i] = fops::sub(B->x, A->x);
+        ac = fops::mul(ac, dens[i]);
         continue;
       }
       // Same x: the points are equal or opposite (after the signs).
@@ -164,8 +177,8 @@ class TreeSummer {
       bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
       if (equal && !A->y.is_zero()) {
         j.kind = DBL;
-        Base d = A->y.dbl();
-        acc *= sa ? -d : d;
+        dens[i] = sa ? fops::neg(fops::dbl(A->y)) : fops::dbl(A->y);
+        ac = fops::mul(ac, dens[i]);
       } else {
         j.kind = INF;
       }
@@ -173,29 +186,36 @@ class TreeSummer {
     Base inv = acc.inverse();
     for (size_t i = cnt; i-- > 0;) {
       const Job& j = jobs[i];
-      if (j.kind == INF) {
+      if (j.kind == INF) [[unlikely]] {
         nref_[j.slot] = 0;
         continue;
       }
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
-      Base ya = ref_neg(j.a) ? -A->y : A->y;
-      Base den, num;
-      if (j.kind == ADD) [[likely]] {
-        den = B->x - A->x;
-        num = ref_neg(j.b) ? -(B->y + ya) : B->y - ya;
-      } else {
-        den = ya.dbl();
-        Base xx = A->x.square();
-        num = xx.dbl() + xx;
-      }
-      Base inv_i = inv * pre[i];
-      inv *= den;
-      Base lam = num * inv_i;
       Pt<C>& o = out[first + i];
-      o.x = lam.square() - A->x - B->x;
-      o.y = lam * (A->x - o.x) - ya;
-      nref_[j.slot] = make_ref<C>(&o, false);
+      Base inv_i = fops::mul(inv, pre[i]);
+      inv = fops::mul(inv, dens[i]);
+      if (j.kind == ADD) [[likely]] {
+        const bool na = ref_neg(j.a), nb = ref_neg(j.b);  // (na, nb) is never (1, 0)
+        if (na == nb) {
+          Base lam = fops::mul(fops::sub(B->y, A->y), inv_i);
+          o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
+          o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), A->y);
+          nref_[j.slot] = make_ref<C>(&o, na);
+        } else {
+          Base lam = fops::mul(fops::add(B->y, A->y), inv_i);
+          o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
+          o.y = fops::sub(fops::mul(lam, fops::sub(o.x, A->x)), A->y);
+          nref_[j.slot] = make_ref<C>(&o, false);
+        }
+      } else {
+        Base ya = ref_neg(j.a) ? fops::neg(A->y) : A->y;
+        Base xx = fops::sqr(A->x);
+        Base lam = fops::mul(fops::add(fops::dbl(xx), xx), inv_i);
+        o.x = fops::sub(fops::sqr(lam), fops::dbl(A->x));
+        o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), ya);
+        nref_[j.slot] = make_ref<C>(&o, false);
+      }
     }
   }
 };
