@@ -58,6 +58,22 @@ void add_analysis_args(CLI::App* c, Opts& o) {
   c->add_option("--workers-per-device", o.analyze.workers_per_device,
                 "device workers per device (worker w is on device w / this)")
       ->capture_default_str();
+  auto* g = "verdict rules (docs/TIMELINE.md)";
+  c->add_option("--device-bound-utilization", o.analyze.device_bound_utilization,
+                "device-bound: utilization at least this (0..1)")
+      ->capture_default_str()->group(g);
+  c->add_option("--device-bound-tolerance", o.analyze.device_bound_tolerance,
+                "device-bound: s/proof within this fraction of serial device time")
+      ->capture_default_str()->group(g);
+  c->add_option("--contention-rise", o.analyze.contention_rise,
+                "contention: device ms per partition this fraction above the baseline run")
+      ->capture_default_str()->group(g);
+  c->add_option("--contention-concurrency-rise", o.analyze.contention_concurrency_rise,
+                "contention: synthesis parallelism this fraction above the baseline run")
+      ->capture_default_str()->group(g);
+  c->add_option("--starved-share", o.analyze.starved_share,
+                "synthesis-bound: share of idle time with nothing waiting")
+      ->capture_default_str()->group(g);
 }
 
 void write_out(const std::string& path, const std::string& text) {

@@ -21,20 +21,20 @@ struct TableRow {
 };
 std::vector<TableRow> table_rows(const Log& log, bool by_job);
 std::string format_table(const Log& log, bool by_job, bool full_ids);
-nlohmann::json table_json(const Log& log, bool by_job);
+nlohmann::ordered_json table_json(const Log& log, bool by_job);
 
 // ---- `timeline jobs`: one row per job, averages, throughput ----
 std::string format_jobs(const Timeline& t, bool full_ids);
-nlohmann::json jobs_json(const Timeline& t);
+nlohmann::ordered_json jobs_json(const Timeline& t);
 
 // ---- `timeline analyze` ----
 std::string format_analysis(const Timeline& t, bool full_ids);
 // {log, options, runs[], jobs[], job_summary, warnings[]} (docs/TIMELINE.md).
-nlohmann::json analysis_json(const Timeline& t);
-nlohmann::json run_json(const Timeline& t, const Run& r);
+nlohmann::ordered_json analysis_json(const Timeline& t);
+nlohmann::ordered_json run_json(const Timeline& t, const Run& r);
 
 // JSON text that never throws on bytes that are not UTF-8 (they are replaced).
-std::string dump_json(const nlohmann::json& j, int indent = 2);
+std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
 
 // ---- pictures ----
 struct SvgOptions {

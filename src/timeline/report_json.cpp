@@ -5,7 +5,7 @@
 namespace cuzk::timeline {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 json opt_offset(const Log& log, const std::optional<int64_t>& t) {
   return t ? json(log.offset_at(*t)) : json(nullptr);
@@ -49,11 +49,11 @@ json log_json(const Log& log) {
 
 }  // namespace
 
-std::string dump_json(const nlohmann::json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string dump_json(const nlohmann::ordered_json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-nlohmann::json table_json(const Log& log, bool by_job) {
+nlohmann::ordered_json table_json(const Log& log, bool by_job) {
   json rows = json::array();
   for (const TableRow& r : table_rows(log, by_job)) {
     rows.push_back(json{{"job", log.jobs[r.job].id},
@@ -66,14 +66,14 @@ nlohmann::json table_json(const Log& log, bool by_job) {
   return json{{"log", log_json(log)}, {"events", rows}, {"warnings", log.warnings.lines()}};
 }
 
-nlohmann::json jobs_json(const Timeline& t) {
+nlohmann::ordered_json jobs_json(const Timeline& t) {
   json rows = json::array();
   for (const JobRow& r : t.analysis.jobs) rows.push_back(job_row_json(t.log, r));
   return json{{"jobs", rows}, {"job_summary", summary_json(t.analysis.job_summary)},
               {"warnings", t.analysis.warnings.lines()}};
 }
 
-nlohmann::json run_json(const Timeline& t, const Run& r) {
+nlohmann::ordered_json run_json(const Timeline& t, const Run& r) {
   const Log& log = t.log;
   json gaps_list = json::array(), gaps_ms = json::array();
   for (const IdleGap& g : r.idle.gaps) {
@@ -153,7 +153,7 @@ nlohmann::json run_json(const Timeline& t, const Run& r) {
   };
 }
 
-nlohmann::json analysis_json(const Timeline& t) {
+nlohmann::ordered_json analysis_json(const Timeline& t) {
   const AnalyzeOptions& o = t.analysis.options;
   json runs = json::array();
   for (const Run& r : t.analysis.runs) runs.push_back(run_json(t, r));

@@ -266,7 +266,7 @@ std::string render_svg(const Timeline& tl, const SvgOptions& o) {
                    ga, y_dev, std::max(1.0, gb - ga), dev_h, starved ? "starved" : "waited", g.ms() / 1000.0,
                    log.offset_at(g.start) / 1000.0, g.starved_ms / 1000.0);
       std::string lbl = strf("%.1f s", g.ms() / 1000.0);
-      if (text_w(lbl, 10) + 4 <= gb - ga)
+      if (text_w(lbl, 10) <= gb - ga)
         body += strf("<text x='%.1f' y='%.0f' class='gaplbl %s'>%s</text>\n", (ga + gb) / 2, y_gaplbl,
                      starved ? "st" : "wt", lbl.c_str());
     }

@@ -92,11 +92,11 @@ TEST(TimelineReport, JsonSurvivesBytesThatAreNotUtf8) {
 
 TEST(TimelineReport, TableAndJobsJson) {
   auto t = two_jobs().build();
-  json tab = table_json(t.log, false);
+  auto tab = table_json(t.log, false);
   ASSERT_EQ(tab["events"].size(), 21u);
   EXPECT_EQ(tab["events"][0]["event"], "SYNTH_START");
   EXPECT_EQ(tab["events"][0]["offset_ms"], 0);
-  json jobs = jobs_json(t);
+  auto jobs = jobs_json(t);
   EXPECT_EQ(jobs["job_summary"]["jobs"], 2);
   EXPECT_EQ(jobs["job_summary"]["wall_ms"], 3500);
 }
