@@ -12,8 +12,7 @@ void forward(std::span<Fr> a, const Domain& d, const Options& o) {
 
 void inverse(std::span<Fr> a, const Domain& d, const Options& o) {
   ntt_nr(a, d, Direction::inverse, o);
-  bit_reverse(a, o);
-  scale(a, d.size_inv(), o);
+  detail::bit_reverse_scaled(a, &d.size_inv(), o);  // 1/n folded into the permutation
 }
 
 void coset_forward(std::span<Fr> a, const Domain& d, const Options& o) {

@@ -25,17 +25,34 @@ constexpr unsigned kTileBits = 3;
 
 }  // namespace
 
-void bit_reverse(std::span<Fr> a, const Options& o) {
+namespace detail {
+
+// The permutation, optionally multiplying every element by *c on the way.
+void bit_reverse_scaled(std::span<Fr> a, const Fr* c, const Options& o) {
   const size_t n = a.size();
   if (n == 0 || !std::has_single_bit(n))
     throw std::invalid_argument("ntt::bit_reverse: size " + std::to_string(n) +
                                 " is not a power of two");
+  // Exchanges x and y (x != y), scaling both; scales x alone when x == y.
+  auto move = [c](Fr& x, Fr& y) {
+    if (&x == &y) {
+      if (c) x *= *c;
+      return;
+    }
+    if (c) {
+      const Fr t = x * *c;
+      x = y * *c;
+      y = t;
+    } else {
+      std::swap(x, y);
+    }
+  };
   const unsigned L = unsigned(std::countr_zero(n));
   Fr* p = a.data();
   if (L < 2 * kTileBits + 2) {
     for (size_t i = 0; i < n; i++) {
       size_t j = brev(i, L);
-      if (i < j) std::swap(p[i], p[j]);
+      if (i <= j) move(p[i], p[j]);
     }
     return;
   }
@@ -54,13 +71,17 @@ void bit_reverse(std::span<Fr> a, const Options& o) {
           Fr* row = tile + (hi << (L - t));
           for (size_t lo = 0; lo < T; lo++) {
             Fr* other = tile_r + (rev_t[lo] << (L - t)) + rev_t[hi];
-            if (mr == m && other <= row + lo) continue;
-            std::swap(row[lo], *other);
+            if (mr == m && other < row + lo) continue;
+            move(row[lo], *other);
           }
         }
       }
     });
   });
 }
+
+}  // namespace detail
+
+void bit_reverse(std::span<Fr> a, const Options& o) { detail::bit_reverse_scaled(a, nullptr, o); }
 
 }  // namespace cuzk::ntt

@@ -20,6 +20,9 @@ inline void check_size(std::span<const Fr> a, const Domain& d, const char* what)
                                 std::to_string(d.size()));
 }
 
+// Bit reversal that also multiplies every element by *c (when c != nullptr).
+void bit_reverse_scaled(std::span<Fr> a, const Fr* c, const Options& o);
+
 // Runs f(parallel) inside an arena of o.threads threads (all when 0), or
 // directly on the caller when one thread is asked for or the work is small.
 template <class F>

@@ -11,9 +11,9 @@ struct Plan {
   unsigned block_log = 12;
   // Longest column transform: 2^10 rows x 16 columns = 512 KiB of buffer.
   unsigned max_column_log = 10;
+  // Columns copied together into the column buffer: 16 Fr = 512 bytes per row.
+  size_t column_group = 16;
 };
-// Columns copied together into the column buffer: 16 Fr = 512 bytes per row.
-inline constexpr size_t kColumnGroup = 16;
 
 // The plan in force. Tests shrink it to exercise the multi-level recursion on
 // small sizes; set it only while no transform runs, and construct domains

@@ -50,7 +50,7 @@ Split split(unsigned L) {
   s.L2 = L - s.L1;
   s.n1 = size_t(1) << s.L1;
   s.n2 = size_t(1) << s.L2;
-  s.C = std::min(kColumnGroup, s.n2);
+  s.C = std::min(plan().column_group, s.n2);
   return s;
 }
 
@@ -61,49 +61,50 @@ void scatter(Fr* a, const Fr* buf, const Split& s, size_t c0) {
   for (size_t r = 0; r < s.n1; r++) std::copy_n(buf + r * s.C, s.C, a + r * s.n2 + c0);
 }
 
-// Four-step twist factors eta_p^c for the rows p < n1 of a split of 2^L:
-// eta_p = w^brev_L1(p), w of order 2^L.
+// Four-step twist factors w^(brev_L1(p) * c) for row p < n1 and column c of a
+// split of 2^L (w of order 2^L): per column group, the factor of (p, c0 + i)
+// is start_p * eta_p^i with eta_p = w^brev_L1(p) and start_p = (w^c0)^brev_L1(p).
 class Twist {
  public:
-  Twist(const Fr& w, const Split& s) : s_(s), pw_(s.n1 * (s.C + 1)) {
-    // eta[p + 2^j] = eta[p] * w^(2^(L1-1-j)) (disjoint bits of brev).
+  Twist(const Fr& w, const Split& s) : w_(w), s_(s), pw_(s.n1 * s.C) {
     std::vector<Fr> eta(s.n1);
-    eta[0] = Fr::one();
-    for (unsigned j = 0; (size_t(1) << j) < s.n1; j++) {
-      Fr step = w;
-      for (unsigned i = 0; i + 1 + j < s.L1; i++) step = step.square();
-      for (size_t p = 0; p < (size_t(1) << j); p++) eta[p + (size_t(1) << j)] = eta[p] * step;
-    }
+    bitrev_powers(eta.data(), w);
     for (size_t p = 0; p < s.n1; p++) {
-      Fr* row = &pw_[p * (s.C + 1)];
+      Fr* row = &pw_[p * s.C];
       row[0] = Fr::one();
-      for (size_t i = 1; i <= s.C; i++) row[i] = row[i - 1] * eta[p];
+      for (size_t i = 1; i < s.C; i++) row[i] = row[i - 1] * eta[p];
     }
-    eta_ = std::move(eta);
   }
-  // Start factors eta_p^c0 for a range of column groups beginning at c0.
-  void start(std::vector<Fr>& st, size_t c0) const {
-    st.resize(s_.n1);
-    for (size_t p = 0; p < s_.n1; p++) st[p] = eta_[p].pow_vartime(uint64_t(c0));
-  }
-  // Multiplies buffer row p, columns c0..c0+C, by eta_p^c, and advances st to
-  // the next group.
-  void apply(Fr* buf, std::vector<Fr>& st) const {
+  // Multiplies the gathered column group starting at column c0.
+  void apply(Fr* buf, size_t c0, std::vector<Fr>& scratch) const {
     const size_t C = s_.C;
+    scratch.resize(s_.n1);
+    bitrev_powers(scratch.data(), w_.pow_vartime(uint64_t(c0)));
     for (size_t p = 0; p < s_.n1; p++) {
-      const Fr* pw = &pw_[p * (C + 1)];
-      const Fr f = st[p];
+      const Fr* pw = &pw_[p * C];
+      const Fr f = scratch[p];
       Fr* x = buf + p * C;
-      x[0] *= f;
-      for (size_t i = 1; i < C; i++) x[i] *= f * pw[i];
-      st[p] = f * pw[C];
+      for (size_t i = 0; i < C; i++) x[i] *= f * pw[i];
     }
   }
 
  private:
+  // out[p] = b^brev_L1(p): out[p + 2^j] = out[p] * b^(2^(L1-1-j)).
+  void bitrev_powers(Fr* out, const Fr& b) const {
+    Fr sq[64];
+    sq[0] = b;
+    for (unsigned k = 1; k < s_.L1; k++) sq[k] = sq[k - 1].square();
+    out[0] = Fr::one();
+    for (unsigned j = 0; j < s_.L1; j++) {
+      const size_t h = size_t(1) << j;
+      const Fr m = sq[s_.L1 - 1 - j];
+      for (size_t p = 0; p < h; p++) out[p + h] = out[p] * m;
+    }
+  }
+
+  Fr w_;
   Split s_;
-  std::vector<Fr> pw_;   // n1 x (C+1): eta_p^i, i <= C
-  std::vector<Fr> eta_;  // n1
+  std::vector<Fr> pw_;  // n1 x C: eta_p^i
 };
 
 // Natural -> bit-reversed on 2^L contiguous elements, block `off` of its size.
@@ -151,12 +152,11 @@ void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
   const Split s = split(L);
   const Twist twist(w, s);
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C), st;
-    twist.start(st, g0 * s.C);
+    std::vector<Fr> buf(s.n1 * s.C), scratch;
     for (size_t g = g0; g < g1; g++) {
       gather(buf.data(), a, s, g * s.C);
       ct_block(buf.data(), s.L1, s.C, tw, 0);
-      twist.apply(buf.data(), st);
+      twist.apply(buf.data(), g * s.C, scratch);
       scatter(a, buf.data(), s, g * s.C);
     }
   });
@@ -172,11 +172,10 @@ void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
     for (size_t r = r0; r < r1; r++) gs_rec(a + r * s.n2, s.L2, tw, 0, false);
   });
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C), st;
-    twist.start(st, g0 * s.C);
+    std::vector<Fr> buf(s.n1 * s.C), scratch;
     for (size_t g = g0; g < g1; g++) {
       gather(buf.data(), a, s, g * s.C);
-      twist.apply(buf.data(), st);
+      twist.apply(buf.data(), g * s.C, scratch);
       gs_block(buf.data(), s.L1, s.C, tw, 0);
       scatter(a, buf.data(), s, g * s.C);
     }
