@@ -1,0 +1,123 @@
+#include "filecoin/hash/poseidon.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace cuzk::filecoin {
+
+namespace {
+
+Fr pow2(unsigned k) { return Fr::from_u64(2).pow_vartime(uint64_t(k)); }
+
+inline Fr quintic(const Fr& x) { return x.square().square() * x; }
+
+// new[j] = Σ_i s[i]·M[i][j] (neptune's row-vector product).
+void product_mds(const FrMatrix& m, std::span<Fr> s, std::vector<Fr>& tmp) {
+  const size_t t = m.n;
+  tmp.assign(t, Fr::zero());
+  for (size_t i = 0; i < t; i++) {
+    const Fr si = s[i];
+    for (size_t j = 0; j < t; j++) tmp[j] += si * m(i, j);
+  }
+  std::copy(tmp.begin(), tmp.end(), s.begin());
+}
+
+void product_sparse(const PoseidonSparseMatrix& m, std::span<Fr> s) {
+  Fr s0 = s[0], r0 = Fr::zero();
+  for (size_t i = 0; i < s.size(); i++) r0 += m.w_hat[i] * s[i];
+  for (size_t j = 1; j < s.size(); j++) s[j] += m.v_rest[j - 1] * s0;
+  s[0] = r0;
+}
+
+Fr hash_with(void (*perm)(const PoseidonConstants&, std::span<Fr>), const PoseidonConstants& c,
+             std::span<const Fr> preimage, const Fr& tag) {
+  if (preimage.size() > c.arity) throw std::invalid_argument("poseidon: preimage longer than arity");
+  std::vector<Fr> state(c.width, Fr::zero());
+  state[0] = tag;
+  std::copy(preimage.begin(), preimage.end(), state.begin() + 1);
+  perm(c, state);
+  return state[1];
+}
+
+}  // namespace
+
+Fr poseidon_tag_merkle_tree(size_t arity) { return pow2(unsigned(arity)) - Fr::one(); }
+Fr poseidon_tag_constant_length(uint64_t len) { return Fr::from_u64(len) * pow2(64); }
+Fr poseidon_tag_encryption() { return pow2(32); }
+Fr poseidon_tag_custom(uint64_t id) {
+  if (id < 1 || id > 256) throw std::invalid_argument("poseidon: custom domain tag id out of range");
+  return Fr::from_u64(id) * pow2(40);
+}
+
+void poseidon_permute_correct(const PoseidonConstants& c, std::span<Fr> s) {
+  const size_t t = c.width;
+  std::vector<Fr> tmp;
+  size_t off = 0;
+  auto full = [&] {
+    for (size_t i = 0; i < t; i++) s[i] = quintic(s[i] + c.round_constants[off + i]);
+    off += t;
+    product_mds(c.mds, s, tmp);
+  };
+  for (size_t r = 0; r < c.half_full_rounds; r++) full();
+  for (size_t r = 0; r < c.partial_rounds; r++) {
+    for (size_t i = 0; i < t; i++) s[i] += c.round_constants[off + i];
+    off += t;
+    s[0] = quintic(s[0]);
+    product_mds(c.mds, s, tmp);
+  }
+  for (size_t r = 0; r < c.half_full_rounds; r++) full();
+}
+
+void poseidon_permute(const PoseidonConstants& c, std::span<Fr> s) {
+  const size_t t = c.width, half = c.half_full_rounds;
+  const Fr* k = c.compressed_round_constants.data();
+  std::vector<Fr> tmp;
+  for (size_t i = 0; i < t; i++) s[i] += *k++;
+  // First half: post-round keys; the last of these rounds mixes with the
+  // pre-sparse matrix so that the partial rounds can use sparse ones.
+  for (size_t r = 0; r < half; r++) {
+    for (size_t i = 0; i < t; i++) s[i] = quintic(s[i]) + *k++;
+    product_mds(r + 1 == half ? c.pre_sparse : c.mds, s, tmp);
+  }
+  for (size_t r = 0; r < c.partial_rounds; r++) {
+    s[0] = quintic(s[0]) + *k++;
+    product_sparse(c.sparse[r], s);
+  }
+  for (size_t r = 0; r < half; r++) {
+    const bool last = r + 1 == half;
+    for (size_t i = 0; i < t; i++) s[i] = last ? quintic(s[i]) : quintic(s[i]) + *k++;
+    product_mds(c.mds, s, tmp);
+  }
+}
+
+Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, const Fr& tag) {
+  return hash_with(&poseidon_permute, c, preimage, tag);
+}
+
+Fr poseidon_hash_correct(const PoseidonConstants& c, std::span<const Fr> preimage, const Fr& tag) {
+  return hash_with(&poseidon_permute_correct, c, preimage, tag);
+}
+
+Fr poseidon_hash(std::span<const Fr> preimage) {
+  const auto& c = poseidon_constants(preimage.size());
+  return poseidon_hash(c, preimage, poseidon_tag_merkle_tree(preimage.size()));
+}
+
+Fr poseidon_hash_md(std::span<const Fr> input) {
+  if (input.size() < 2) throw std::invalid_argument("poseidon_hash_md needs more than one element");
+  constexpr size_t kArity = 36;
+  const auto& c = poseidon_constants(kArity);
+  const Fr tag = poseidon_tag_merkle_tree(kArity);
+  Fr acc = input[0];
+  std::vector<Fr> pre;
+  for (size_t i = 1; i < input.size(); i += kArity - 1) {
+    size_t n = std::min(kArity - 1, input.size() - i);
+    pre.assign(1, acc);
+    pre.insert(pre.end(), input.begin() + i, input.begin() + i + n);
+    acc = poseidon_hash(c, pre, tag);
+  }
+  return acc;
+}
+
+}  // namespace cuzk::filecoin

@@ -1,0 +1,52 @@
+#pragma once
+// The constants of one Poseidon instance (neptune v11, filecoin.md §3): plain
+// data shared by the native hash (src/filecoin/hash, which derives them) and
+// the circuit gadget (gadgets/poseidon.hpp, which turns them into R1CS
+// coefficients). Matrices are t×t, row-major.
+#include <cstddef>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+
+namespace cuzk::gadgets {
+
+using ff::Fr;
+
+enum class PoseidonStrength { Standard, Strengthened };
+
+struct FrMatrix {
+  size_t n = 0;
+  std::vector<Fr> a;  // row-major
+
+  FrMatrix() = default;
+  explicit FrMatrix(size_t size) : n(size), a(size * size) {}
+  Fr& operator()(size_t i, size_t j) { return a[i * n + j]; }
+  const Fr& operator()(size_t i, size_t j) const { return a[i * n + j]; }
+  friend bool operator==(const FrMatrix&, const FrMatrix&) = default;
+};
+
+// neptune's SparseMatrix: the M'' factor of a partial round, whose minor at
+// (0,0) is the identity; w_hat is column 0 (length t), v_rest row 0 without
+// its first entry (length t-1).
+struct PoseidonSparseMatrix {
+  std::vector<Fr> w_hat;
+  std::vector<Fr> v_rest;
+  friend bool operator==(const PoseidonSparseMatrix&, const PoseidonSparseMatrix&) = default;
+};
+
+struct PoseidonConstants {
+  size_t arity = 0;
+  size_t width = 0;  // arity + 1
+  PoseidonStrength strength = PoseidonStrength::Standard;
+  size_t full_rounds = 0, half_full_rounds = 0, partial_rounds = 0;
+  std::vector<Fr> round_constants;  // Grain LFSR output, (RF+RP)·t
+  FrMatrix mds, mds_inv;
+  // The optimized ("static") form: RF·t + RP compressed constants, the dense
+  // matrix used before the first partial round, one sparse matrix per
+  // partial round.
+  std::vector<Fr> compressed_round_constants;
+  FrMatrix pre_sparse;
+  std::vector<PoseidonSparseMatrix> sparse;
+};
+
+}  // namespace cuzk::gadgets
