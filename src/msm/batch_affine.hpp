@@ -24,6 +24,7 @@
 // identity. Results of a round live in an arena owned by the summer.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ec/point.hpp"
@@ -132,29 +133,58 @@ class TreeSummer {
   std::vector<Seg> nseg_;
   std::vector<Job> jobs_;
   std::vector<Pt<C>> arena_;
-  std::vector<Base> pre_, den_;
+  std::vector<ff::Fp> pre_, nrm_;
+  std::vector<Base> den_;
 
   static constexpr size_t PF = 6;
 
   // jobs_[first, first + cnt): out[first + i] = a + b, nref_[slot] = its ref.
   //
+  // Montgomery's trick runs over Fp for both curves: for G2 the denominator
+  // d in Fp2 is inverted as conj(d) / N(d) with N(d) = d0^2 + d1^2 in Fp,
+  // so the prefix products and the inversion are Fp operations (7 Fp
+  // multiplications per element instead of 9).
+  //
   // Signs cost no field operation: with both operands negated the sum of the
   // magnitudes is computed and its reference negated; with one negated
   // operand it is made the second one (B) and, for lambda' = (yA + yB) /
   // (xB - xA) = -lambda, y3 = lambda' * (x3 - xA) - yA.
+  static constexpr bool kExt = !std::is_same_v<Base, ff::Fp>;
+  CUZK_MSM_INLINE static ff::Fp norm(const Base& d) {
+    if constexpr (kExt)
+      return fops::add(fops::sqr(d.c0), fops::sqr(d.c1));
+    else
+      return d;
+  }
+  // 1/d from 1/N(d).
+  CUZK_MSM_INLINE static Base inv_from_norm(const Base& d, const ff::Fp& inv_n) {
+    if constexpr (kExt)
+      return {fops::mul(d.c0, inv_n), fops::neg(fops::mul(d.c1, inv_n))};
+    else
+      return inv_n;
+  }
+
   void exec(size_t first, size_t cnt, Pt<C>* out) {
     if (pre_.size() < cnt) {
       pre_.resize(cnt);
       den_.resize(cnt);
+      if constexpr (kExt) nrm_.resize(cnt);
     }
     Job* jobs = jobs_.data() + first;
-    Base* pre = pre_.data();
+    ff::Fp* pre = pre_.data();
     Base* dens = den_.data();
+    ff::Fp* nrm = nullptr;
+    if constexpr (kExt) nrm = nrm_.data();
     for (size_t i = 0; i < PF && i < cnt; i++) {
       prefetch_pt(ref_ptr<C>(jobs[i].a));
       prefetch_pt(ref_ptr<C>(jobs[i].b));
     }
-    Base acc = Base::one();
+    ff::Fp acc = ff::Fp::one();
+    auto push = [&](size_t i) CUZK_MSM_LAMBDA_INLINE {
+      ff::Fp nv = norm(dens[i]);
+      if constexpr (kExt) nrm[i] = nv;
+      acc = fops::mul(acc, nv);
+    };
     for (size_t i = 0; i < cnt; i++) {
       if (i + PF < cnt) {
         prefetch_pt(ref_ptr<C>(jobs[i + PF].a));
@@ -164,12 +194,11 @@ class TreeSummer {
       if (ref_neg(j.a) && !ref_neg(j.b)) std::swap(j.a, j.b);
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
-      Base& ac = acc;
-      pre[i] = ac;
+      pre[i] = acc;
       if (A->x != B->x) [[likely]] {
         j.kind = ADD;
         dens[i] = fops::sub(B->x, A->x);
-        ac = fops::mul(ac, dens[i]);
+        push(i);
         continue;
       }
       // Same x: the points are equal or opposite (after the signs).
@@ -178,12 +207,12 @@ class TreeSummer {
       if (equal && !A->y.is_zero()) {
         j.kind = DBL;
         dens[i] = sa ? fops::neg(fops::dbl(A->y)) : fops::dbl(A->y);
-        ac = fops::mul(ac, dens[i]);
+        push(i);
       } else {
         j.kind = INF;
       }
     }
-    Base inv = acc.inverse();
+    ff::Fp inv = acc.inverse();
     for (size_t i = cnt; i-- > 0;) {
       const Job& j = jobs[i];
       if (j.kind == INF) [[unlikely]] {
@@ -193,8 +222,11 @@ class TreeSummer {
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
       Pt<C>& o = out[first + i];
-      Base inv_i = fops::mul(inv, pre[i]);
-      inv = fops::mul(inv, dens[i]);
+      Base inv_i = inv_from_norm(dens[i], fops::mul(inv, pre[i]));
+      if constexpr (kExt)
+        inv = fops::mul(inv, nrm[i]);
+      else
+        inv = fops::mul(inv, dens[i]);
       if (j.kind == ADD) [[likely]] {
         const bool na = ref_neg(j.a), nb = ref_neg(j.b);  // (na, nb) is never (1, 0)
         if (na == nb) {

@@ -25,6 +25,7 @@ using ff::Fp;
 using ff::Fp2;
 
 #define CUZK_MSM_INLINE [[gnu::always_inline]] inline
+#define CUZK_MSM_LAMBDA_INLINE __attribute__((always_inline))
 
 #if defined(__x86_64__)
 template <size_t N>

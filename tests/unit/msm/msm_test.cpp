@@ -63,6 +63,8 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
   ASSERT_EQ(msm::msm<C>(in.pts, in.k), want) << what << " msm()";
   ASSERT_EQ(msm::msm_canonical<C>(in.pts, can), want) << what << " msm_canonical()";
   for (const auto& cf : configs()) {
+    // Tiny forced windows (hundreds of windows) only on small inputs.
+    if (cf.opt.window_bits > 0 && cf.opt.window_bits <= 3 && in.pts.size() > 70) continue;
     msm::detail::Plan plan;
     auto got = msm::detail::msm_tuned<C>(in.pts, can, cf.opt, cf.tu, &plan);
     ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name << " (c=" << plan.window_bits
