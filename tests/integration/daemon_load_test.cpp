@@ -1,0 +1,262 @@
+// The real cuzk-daemon under load: started as a process on a unix socket,
+// ≥100 small generic-R1CS jobs from 8 concurrent gRPC clients with mixed
+// priorities and random cancels. Checks: every job reaches exactly one final
+// state, every COMPLETED proof verifies (independently, with the .vk file),
+// no proof is lost or duplicated, CRITICAL jobs overtake NORMAL jobs queued
+// before them, and the daemon's peak budget use stays within the budget.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "circuits/install.hpp"
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "groth16/io.hpp"
+#include "groth16/verifier.hpp"
+
+namespace fs = std::filesystem;
+namespace pb = cuzk::v1;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+const cuzk::circuits::CubeChain::Shape kShape{60, 2, 5};
+
+struct Daemon {
+  fs::path dir;
+  std::string sock;
+  pid_t pid = -1;
+  fs::path log;
+
+  explicit Daemon(const std::string& extra_toml) {
+    dir = fs::temp_directory_path() / ("cuzk-load-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "params");
+    cuzk::circuits::install_cube_chain((dir / "params").string(), kShape);
+    sock = (dir / "cuzk.sock").string();
+    log = dir / "daemon.log";
+    std::ofstream(dir / "cuzk.toml") << "[daemon]\nlisten = \"unix://" << sock << "\"\n"
+                                     << "[srs]\nparam_cache = \"" << (dir / "params").string() << "\"\n"
+                                     << extra_toml;
+    pid = ::fork();
+    if (pid == 0) {
+      FILE* f = std::freopen(log.c_str(), "w", stderr);
+      (void)f;
+      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", (dir / "cuzk.toml").c_str(), "--log-level", "warn",
+              (char*)nullptr);
+      ::_exit(127);
+    }
+    for (int i = 0; i < 200 && !fs::exists(sock); i++) std::this_thread::sleep_for(50ms);
+  }
+  // Peak resident set (VmHWM) of the daemon process, bytes.
+  uint64_t peak_rss() const {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    while (in >> key) {
+      if (key == "VmHWM:") {
+        uint64_t kb = 0;
+        in >> kb;
+        return kb * 1024;
+      }
+      std::getline(in, key);
+    }
+    return 0;
+  }
+  int stop() {
+    if (pid <= 0) return -1;
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    pid = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  ~Daemon() {
+    stop();
+    fs::remove_all(dir);
+  }
+  std::unique_ptr<pb::ProvingEngine::Stub> stub() const {
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(256 << 20);
+    args.SetMaxSendMessageSize(256 << 20);
+    return pb::ProvingEngine::NewStub(grpc::CreateCustomChannel("unix://" + sock, grpc::InsecureChannelCredentials(), args));
+  }
+};
+
+struct Outcome {
+  pb::AwaitProofResponse::Status status = pb::AwaitProofResponse::UNKNOWN;
+  std::string proof;
+  std::vector<uint64_t> xs;
+  pb::Priority priority = pb::NORMAL;
+  Clock::time_point submitted, finished;
+  int finals = 0;
+};
+
+pb::SubmitProofRequest make_request(const std::string& id, const std::vector<uint64_t>& xs, pb::Priority pr) {
+  pb::SubmitProofRequest r;
+  r.set_request_id(id);
+  r.set_proof_kind(pb::GENERIC_R1CS);
+  r.set_circuit_id(cuzk::circuits::cube_chain_id(kShape));
+  r.set_priority(pr);
+  for (uint64_t x : xs) r.add_vanilla_proofs(cuzk::circuits::cube_chain_witness(kShape, x));
+  return r;
+}
+
+}  // namespace
+
+TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
+  Daemon d(
+      "[memory]\ntotal_budget = \"512MiB\"\n[gpus]\ngpu_workers_per_device = 2\n"
+      "[pipeline]\nmax_parallel_synthesis = 2\nsynthesis_concurrency = 2\n");
+  ASSERT_TRUE(fs::exists(d.sock)) << "daemon did not start";
+  constexpr int kClients = 8, kJobsPerClient = 14;  // 112 jobs
+  std::mutex mu;
+  std::map<std::string, Outcome> out;
+  std::atomic<int> rpc_errors{0};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; c++) {
+    clients.emplace_back([&, c] {
+      auto stub = d.stub();
+      std::mt19937_64 rng(1000 + c);
+      for (int j = 0; j < kJobsPerClient; j++) {
+        std::string id = "c" + std::to_string(c) + "-j" + std::to_string(j);
+        std::vector<uint64_t> xs;
+        int parts = 1 + int(rng() % 3);
+        for (int p = 0; p < parts; p++) xs.push_back(rng() % 1000000);
+        pb::Priority pr = (rng() % 4 == 0) ? pb::HIGH : (rng() % 3 == 0 ? pb::LOW : pb::NORMAL);
+        Outcome o;
+        o.xs = xs;
+        o.priority = pr;
+        o.submitted = Clock::now();
+        grpc::ClientContext sctx;
+        pb::SubmitProofResponse sres;
+        auto st = stub->SubmitProof(&sctx, make_request(id, xs, pr), &sres);
+        if (!st.ok()) {
+          rpc_errors++;
+          continue;
+        }
+        bool cancel = rng() % 6 == 0;
+        if (cancel) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 40));
+          grpc::ClientContext cctx;
+          pb::CancelProofRequest creq;
+          creq.set_job_id(sres.job_id());
+          pb::CancelProofResponse cres;
+          if (!stub->CancelProof(&cctx, creq, &cres).ok()) rpc_errors++;
+        }
+        grpc::ClientContext actx;
+        pb::AwaitProofRequest areq;
+        areq.set_job_id(sres.job_id());
+        pb::AwaitProofResponse ares;
+        if (!stub->AwaitProof(&actx, areq, &ares).ok()) {
+          rpc_errors++;
+          continue;
+        }
+        o.status = ares.status();
+        o.proof = ares.proof();
+        o.finished = Clock::now();
+        // A second await returns the same final state (kept results).
+        grpc::ClientContext actx2;
+        pb::AwaitProofResponse ares2;
+        if (stub->AwaitProof(&actx2, areq, &ares2).ok() && ares2.status() == ares.status() &&
+            ares2.proof() == ares.proof())
+          o.finals = 1;
+        std::lock_guard lk(mu);
+        out[id] = o;
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(rpc_errors.load(), 0);
+  ASSERT_EQ(out.size(), size_t(kClients * kJobsPerClient));
+
+  auto vk = cuzk::groth16::read_verifying_key_file((d.dir / "params" / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
+  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
+  int completed = 0, cancelled = 0;
+  std::set<std::string> all_proofs;
+  for (auto& [id, o] : out) {
+    EXPECT_EQ(o.finals, 1) << id;
+    if (o.status == pb::AwaitProofResponse::COMPLETED) {
+      completed++;
+      ASSERT_EQ(o.proof.size(), 192 * o.xs.size()) << id;
+      auto proofs = cuzk::groth16::decode_proofs(
+          std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()));
+      for (size_t p = 0; p < proofs.size(); p++) {
+        auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(o.xs[p]));
+        EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, proofs[p], pub)) << id << " partition " << p;
+        EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
+      }
+    } else {
+      EXPECT_EQ(o.status, pb::AwaitProofResponse::CANCELLED) << id;
+      cancelled++;
+    }
+  }
+  EXPECT_GT(completed, 80);
+  EXPECT_GT(cancelled, 0);
+
+  // Status agrees with what the clients saw.
+  auto stub = d.stub();
+  grpc::ClientContext sctx;
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(stub->GetStatus(&sctx, pb::GetStatusRequest(), &st).ok());
+  EXPECT_EQ(st.total_proofs_completed(), uint64_t(completed));
+  EXPECT_EQ(st.total_proofs_failed(), 0u);
+  EXPECT_LE(st.pinned_memory_bytes(), st.pinned_memory_limit_bytes());
+  // Peak RSS within the 512 MiB budget plus a stated overhead of 256 MiB
+  // (binary, thread stacks, gRPC buffers, allocator slack).
+  const uint64_t rss = d.peak_rss();
+  std::printf("daemon peak RSS: %.1f MiB (budget 512 MiB)\n", rss / 1048576.0);
+  EXPECT_GT(rss, 0u);
+  EXPECT_LE(rss, (512ull + 256ull) << 20);
+  EXPECT_EQ(d.stop(), 0);
+}
+
+TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
+  Daemon d("[pipeline]\nmax_parallel_synthesis = 1\nsynthesis_concurrency = 1\n[gpus]\ngpu_workers_per_device = 1\n");
+  ASSERT_TRUE(fs::exists(d.sock));
+  auto stub = d.stub();
+  std::vector<std::string> normal;
+  for (int i = 0; i < 16; i++) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    std::string id = "n" + std::to_string(i);
+    ASSERT_TRUE(stub->SubmitProof(&ctx, make_request(id, {uint64_t(i + 1), uint64_t(i + 100)}, pb::NORMAL), &res).ok());
+    normal.push_back(id);
+  }
+  {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    ASSERT_TRUE(stub->SubmitProof(&ctx, make_request("crit", {7}, pb::CRITICAL), &res).ok());
+  }
+  std::mutex mu;
+  std::vector<std::string> order;
+  std::vector<std::thread> ws;
+  auto ids = normal;
+  ids.push_back("crit");
+  for (auto& id : ids)
+    ws.emplace_back([&, id] {
+      auto s = d.stub();
+      grpc::ClientContext ctx;
+      pb::AwaitProofRequest req;
+      req.set_job_id(id);
+      pb::AwaitProofResponse res;
+      s->AwaitProof(&ctx, req, &res);
+      std::lock_guard lk(mu);
+      order.push_back(id);
+    });
+  for (auto& t : ws) t.join();
+  size_t crit_pos = std::find(order.begin(), order.end(), "crit") - order.begin();
+  // At most the few NORMAL jobs already in flight may finish before it.
+  EXPECT_LE(crit_pos, 4u) << "CRITICAL finished at position " << crit_pos;
+  EXPECT_EQ(d.stop(), 0);
+}
