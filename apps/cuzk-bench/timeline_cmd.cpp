@@ -212,45 +212,46 @@ void cmd_bench(const BenchOpts& b) {
   s.target_lines = b.lines;
   s.jobs = 20;
   const std::string text = tl::generate_synthetic(s);
-  std::vector<double> parse_ms, analyze_ms, json_ms, total_ms, cpu_ms;
   auto cpu_now = [] {
     timespec ts{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
   };
+  auto wall_now = [] { return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count(); };
+  // Per phase: wall and CPU milliseconds.
+  std::vector<double> wall[4], cpu[4];
   size_t events = 0, runs = 0;
   for (int i = 0; i < std::max(1, b.reps); i++) {
-    const double c0 = cpu_now();
-    auto t0 = clock::now();
+    double w[5], c[5];
+    w[0] = wall_now(), c[0] = cpu_now();
     tl::Log log = tl::parse_text(text);
-    auto t1 = clock::now();
+    w[1] = wall_now(), c[1] = cpu_now();
     events = log.events.size();
     auto t = tl::build_timeline(std::move(log));
-    auto t2 = clock::now();
+    w[2] = wall_now(), c[2] = cpu_now();
     std::string j = tl::dump_json(tl::analysis_json(t));
-    auto t3 = clock::now();
-    cpu_ms.push_back(cpu_now() - c0);
+    w[3] = wall_now(), c[3] = cpu_now();
     runs = t.analysis.runs.size();
-    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    parse_ms.push_back(ms(t0, t1));
-    analyze_ms.push_back(ms(t1, t2));
-    json_ms.push_back(ms(t2, t3));
-    total_ms.push_back(ms(t0, t3));
+    for (int k = 0; k < 3; k++) wall[k].push_back(w[k + 1] - w[k]), cpu[k].push_back(c[k + 1] - c[k]);
+    wall[3].push_back(w[3] - w[0]);
+    cpu[3].push_back(c[3] - c[0]);
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
   };
+  const char* names[] = {"parse", "analyze", "json", "total"};
   if (b.json) {
-    std::printf("{\"bench\":\"timeline\",\"lines\":%llu,\"bytes\":%zu,\"events\":%zu,\"runs\":%zu,\"reps\":%d,"
-                "\"parse_ms\":%.1f,\"analyze_ms\":%.1f,\"json_ms\":%.1f,\"total_ms\":%.1f,\"cpu_ms\":%.1f}\n",
-                (unsigned long long)b.lines, text.size(), events, runs, b.reps, median(parse_ms),
-                median(analyze_ms), median(json_ms), median(total_ms), median(cpu_ms));
+    std::printf("{\"bench\":\"timeline\",\"lines\":%llu,\"bytes\":%zu,\"events\":%zu,\"runs\":%zu,\"reps\":%d",
+                (unsigned long long)b.lines, text.size(), events, runs, b.reps);
+    for (int k = 0; k < 4; k++)
+      std::printf(",\"%s_ms\":%.1f,\"%s_cpu_ms\":%.1f", names[k], median(wall[k]), names[k], median(cpu[k]));
+    std::printf("}\n");
   } else {
     std::printf("timeline analysis of %llu lines (%.1f MB, %zu events, %zu runs), median of %d:\n",
                 (unsigned long long)b.lines, text.size() / 1e6, events, runs, b.reps);
-    std::printf("  parse    %8.1f ms\n  analyze  %8.1f ms\n  json     %8.1f ms\n  total    %8.1f ms wall, %.1f ms CPU\n",
-                median(parse_ms), median(analyze_ms), median(json_ms), median(total_ms), median(cpu_ms));
+    for (int k = 0; k < 4; k++)
+      std::printf("  %-8s %8.1f ms wall %8.1f ms CPU\n", names[k], median(wall[k]), median(cpu[k]));
   }
 }
 

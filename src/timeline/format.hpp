@@ -41,6 +41,9 @@ inline std::string xml_escape(std::string_view s) {
   return out;
 }
 
+// "850 ms" below a second, "12.3 s" above.
+inline std::string human_ms(double ms) { return ms < 1000 ? strf("%.0f ms", ms) : strf("%.1f s", ms / 1000); }
+
 // Seconds with one decimal from milliseconds ("12.3").
 inline std::string secs(double ms, int decimals = 1) { return strf("%.*f", decimals, ms / 1000.0); }
 

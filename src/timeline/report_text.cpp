@@ -17,6 +17,8 @@ std::string opt_ms(const Log& log, const std::optional<int64_t>& t) {
 }
 std::string opt_len(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "-"; }
 
+std::string dur(double ms) { return human_ms(ms); }
+
 size_t max_width(const std::vector<std::string>& v, size_t at_least) {
   size_t w = at_least;
   for (const auto& s : v) w = std::max(w, s.size());
@@ -86,8 +88,8 @@ std::string format_jobs(const Timeline& t, bool full_ids) {
   const JobSummary& s = a.job_summary;
   out += "\n";
   out += strf("jobs with device work: %zu of %zu\n", s.jobs, a.jobs.size());
-  out += strf("average synthesis: %.1f s   average device: %.1f s   average idle gap: %.1f s\n",
-              s.avg_synth_ms / 1000, s.avg_device_ms / 1000, s.avg_idle_gap_ms / 1000);
+  out += strf("average synthesis: %s   average device: %s   average idle gap: %s\n", dur(s.avg_synth_ms).c_str(),
+              dur(s.avg_device_ms).c_str(), dur(s.avg_idle_gap_ms).c_str());
   out += strf("wall (first start to last device end): %.1f s\n", s.wall_ms / 1000.0);
   out += strf("throughput: %.3f proofs/min (%.1f s/proof)\n", s.throughput_proofs_per_min, s.s_per_proof);
   return out;
@@ -131,9 +133,10 @@ std::string format_analysis(const Timeline& t, const bool full_ids) {
                   w.partitions, w.busy_ms / 1000.0, w.gap_count, w.gap_total_ms / 1000.0,
                   w.gap_largest_ms / 1000.0);
     const SynthStats& s = r.synth;
-    out += strf("  synthesis: %zu items, avg %.1f s (min %.1f, max %.1f), in parallel %.2f avg / %d max",
-                s.count, s.avg_ms / 1000, s.min_ms / 1000.0, s.max_ms / 1000.0, s.parallel_avg, s.parallel_max);
-    if (s.lead_ms) out += strf(", lead %.1f s", *s.lead_ms / 1000.0);
+    out += strf("  synthesis: %zu items, avg %s (min %s, max %s), in parallel %.2f avg / %d max", s.count,
+                dur(s.avg_ms).c_str(), dur(double(s.min_ms)).c_str(), dur(double(s.max_ms)).c_str(), s.parallel_avg,
+                s.parallel_max);
+    if (s.lead_ms) out += ", lead " + dur(double(*s.lead_ms));
     out += "\n";
     if (!r.transitions.empty()) {
       out += "  transitions (prev 2nd-last end / last end -> next first start: delta, overlap):\n";

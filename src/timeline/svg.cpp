@@ -311,7 +311,7 @@ std::string render_svg(const Timeline& tl, const SvgOptions& o) {
     if (peak <= 0) return;
     body += strf("<path d='%s' class='%s'/>\n",
                  area_path(vals, f.x0, (f.x1 - f.x0) / cols, y0 + strip_h, (strip_h - 4) / peak).c_str(), cls);
-    body += strf("<text x='%.0f' y='%.0f' class='peak'>max %.1f %s</text>\n", f.x1 - 2, y0 + 8, peak, what);
+    body += strf("<text x='%.0f' y='%.0f' class='peak'>peak %.1f %s</text>\n", f.x1 - 2, y0 + 8, peak, what);
   };
   std::vector<Span> waiting, synth_spans;
   for (const DeviceWork& d : m.device)

@@ -106,8 +106,8 @@ void assign_verdicts(std::vector<Run>& runs, const AnalyzeOptions& o) {
         ev.push_back(strf("%zu idle gap(s) > %lld ms: %.1f s in total, largest %.1f s", r.idle.count,
                           (long long)r.idle.threshold_ms, r.idle.total_ms / 1000.0, r.idle.largest_ms / 1000.0));
       if (r.synth.count)
-        ev.push_back(strf("synthesis %.1f s per item on average (%zu items, %.2f in parallel on average, max %d) vs %.0f ms device time per partition",
-                          r.synth.avg_ms / 1000.0, r.synth.count, r.synth.parallel_avg,
+        ev.push_back(strf("synthesis %s per item on average (%zu items, %.2f in parallel on average, max %d) vs %.0f ms device time per partition",
+                          human_ms(r.synth.avg_ms).c_str(), r.synth.count, r.synth.parallel_avg,
                           r.synth.parallel_max, r.avg_device_ms_per_partition));
       ev.push_back(perf_s);
     } else {
