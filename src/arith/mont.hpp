@@ -2,18 +2,56 @@
 // Montgomery kernel dispatch: the MULX/ADX assembly where the CPU has it
 // (checked once at start-up, switchable for tests), else the portable twin.
 #include "arith/mont_portable.hpp"
+#include "arith/mont_x86_64.hpp"
 #include "platform/cpu_features.hpp"
 
 namespace cuzk::arith {
 
+#if defined(__x86_64__)
 template <size_t N>
-inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                     uint64_t inv) {
+inline constexpr bool has_asm_kernel = N == 4 || N == 6;
+#else
+template <size_t N>
+inline constexpr bool has_asm_kernel = false;
+#endif
+
+namespace detail {
+// Where the assembly exists the portable kernel is the rare path: keep it out
+// of line so each call site inlines only the assembly and a flag test.
+template <size_t N>
+[[gnu::noinline]] void mont_mul_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                              const uint64_t* p, uint64_t inv) {
+  portable::mont_mul<N>(r, a, b, p, inv);
+}
+}  // namespace detail
+
+template <size_t N>
+[[gnu::always_inline]] inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                            const uint64_t* p, uint64_t inv) {
+#if defined(__x86_64__)
+  if constexpr (has_asm_kernel<N>) {
+    if (__builtin_expect(platform::detail::g_use_adx, 1))
+      x86::mont_mul<N>(r, a, b, p, inv);
+    else
+      detail::mont_mul_portable_call<N>(r, a, b, p, inv);
+    return;
+  }
+#endif
   portable::mont_mul<N>(r, a, b, p, inv);
 }
 
 template <size_t N>
-inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
+[[gnu::always_inline]] inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p,
+                                            uint64_t inv) {
+#if defined(__x86_64__)
+  if constexpr (has_asm_kernel<N>) {
+    if (__builtin_expect(platform::detail::g_use_adx, 1))
+      x86::mont_sqr<N>(r, a, p, inv);
+    else
+      detail::mont_mul_portable_call<N>(r, a, a, p, inv);
+    return;
+  }
+#endif
   mont_mul<N>(r, a, a, p, inv);
 }
 
