@@ -346,17 +346,20 @@ void Engine::synthesis_loop() {
   }
 }
 
+std::unique_ptr<PartitionItem> Engine::take_live(std::unique_ptr<PartitionItem> item) {
+  if (!item->job->ended) return item;
+  dealloc_.defer(std::move(item->work));  // freed off the hot path
+  return nullptr;
+}
+
 void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
   const size_t local = w % slot.workers.size();
   while (auto next = device_queue_.pop()) {
     synth_queue_.notify();  // the pacer's gate depends on the device queue
-    std::unique_ptr<PartitionItem> item = std::move(*next);
+    std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
+    if (!item) continue;
     auto job = item->job;
     const uint32_t p = item->partition;
-    if (job->ended) {
-      dealloc_.defer(std::move(item->work));
-      continue;
-    }
     tl_.emit("GPU_PICKUP", job->id, worker_detail(w, p));
     {
       std::lock_guard lk(mu_);
@@ -403,13 +406,10 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
 
 void Engine::finalizer_loop(DeviceSlot& slot) {
   while (auto next = slot.final_queue.pop()) {
-    std::unique_ptr<PartitionItem> item = std::move(*next);
+    std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
+    if (!item) continue;
     auto job = item->job;
     const uint32_t p = item->partition;
-    if (job->ended) {
-      dealloc_.defer(std::move(item->work));
-      continue;
-    }
     tails_running_++;
     std::string proof, error;
     try {

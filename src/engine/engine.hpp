@@ -65,6 +65,8 @@ class Engine final : public ProvingService {
   void synthesis_loop();
   void device_loop(DeviceSlot& dev, uint32_t worker_id);
   void finalizer_loop(DeviceSlot& dev);
+  // The item if its job is still alive; otherwise it is dropped (nullptr).
+  std::unique_ptr<PartitionItem> take_live(std::unique_ptr<PartitionItem> item);
   void partition_done(const std::shared_ptr<Job>& job, uint32_t p, std::string proof,
                       Device& dev);
   void fail_job(const std::shared_ptr<Job>& job, const std::string& msg);
