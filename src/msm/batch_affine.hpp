@@ -92,7 +92,14 @@ class TreeSummer {
       nref_.clear();
       nseg_.clear();
       jobs_.clear();
-      for (const Seg& s : segs) {
+      const size_t nsegs = segs.size();
+      for (size_t si = 0; si < nsegs; si++) {
+        // Finished segments are copied out by fin(): fetch their point early.
+        if (si + 8 < nsegs) {
+          const Seg& f = segs[si + 8];
+          if (f.end - f.begin == 1 && refs[f.begin]) prefetch_pt(ref_ptr<C>(refs[f.begin]));
+        }
+        const Seg& s = segs[si];
         if (s.end - s.begin == 1) {
           fin(s.id, refs[s.begin]);
           continue;

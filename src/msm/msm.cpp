@@ -11,19 +11,13 @@ template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points,
                           std::span<const arith::Limbs<4>> scalars, const Options& opt,
                           const Tuning& tuning, Plan* plan) {
-  auto at = [scalars](size_t i) {
-    arith::Limbs<4> k = scalars[i];
-    reduce_mod_r(k);
-    return k;
-  };
-  return run_engine<C>(points, scalars.size(), at, opt, tuning, plan);
+  return run_engine<C>(points, scalars.size(), CanonicalScalars{scalars}, opt, tuning, plan);
 }
 
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan) {
-  auto at = [scalars](size_t i) { return scalars[i].to_canonical(); };
-  return run_engine<C>(points, scalars.size(), at, opt, tuning, plan);
+  return run_engine<C>(points, scalars.size(), FrScalars{scalars}, opt, tuning, plan);
 }
 
 template ec::Jacobian<ec::G1Curve> msm_tuned<ec::G1Curve>(std::span<const ec::G1Affine>,

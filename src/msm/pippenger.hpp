@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -61,9 +62,46 @@ class RawArray {
   size_t n_ = 0;
 };
 
+class StageTimer {
+ public:
+  StageTimer() : t_(std::chrono::steady_clock::now()) {}
+  // Milliseconds since construction or the previous lap.
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - t_).count();
+    t_ = now;
+    return ms;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t_;
+};
+
 inline void reduce_mod_r(Limbs<4>& k) {
   while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
 }
+
+// Scalar sources: operator()(i) gives the canonical integer (< r); quick(i)
+// classifies without conversion where it can: 0 (zero), 1 (one), -1 (other).
+struct FrScalars {
+  std::span<const ff::Fr> s;
+  Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
+  int quick(size_t i) const {
+    const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
+    if (arith::is_zero(v)) return 0;
+    if (v == ff::Fr::R1) return 1;
+    return -1;
+  }
+};
+struct CanonicalScalars {
+  std::span<const Limbs<4>> s;
+  Limbs<4> operator()(size_t i) const {
+    Limbs<4> k = s[i];
+    reduce_mod_r(k);
+    return k;
+  }
+  int quick(size_t) const { return -1; }
+};
 
 template <size_t K>
 inline uint64_t bits_at(const Limbs<K>& k, unsigned pos, unsigned len) {
@@ -116,10 +154,13 @@ class Engine {
       if (plan) *plan = pl;
       return Jac::identity();
     }
+    StageTimer tm;
     classify(scalar_at, pl);
+    pl.ms_classify = tm.lap();
 
     Jac ones_sum = Jac::identity();
     if (!ones_.empty()) ones_sum = sum_points(ones_);
+    pl.ms_ones = tm.lap();
 
     Jac big_sum = Jac::identity();
     if (!big_.empty()) big_sum = run_big(scalar_at, pl);
@@ -158,7 +199,12 @@ class Engine {
       uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
       for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
         uint8_t k = 0;
-        if (!pts_[i].infinity) {
+        const int q = pts_[i].infinity ? 0 : scalar_at.quick(i);
+        if (q == 0) {
+          k = 0;
+        } else if (q == 1 && split_ones) {
+          k = 1;
+        } else {
           Limbs<4> s = scalar_at(i);
           size_t bl = arith::bit_length(s);
           if (bl == 0) {
@@ -333,6 +379,7 @@ class Engine {
     tbb::enumerable_thread_specific<AccWork> work;
     const size_t MINI = tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16);
 
+    StageTimer tm;
     for (size_t s0 = 0; s0 < nbig; s0 += SC) {
       const size_t ns = std::min(SC, nbig - s0);
       const size_t E = ns * eps;
@@ -366,6 +413,7 @@ class Engine {
           }
         }
       });
+      pl.ms_split += tm.lap();
       // Stage B: accumulate.
       tbb::parallel_for(
           tbb::blocked_range<size_t>(0, tasks.size(), 1),
@@ -380,6 +428,7 @@ class Engine {
             }
           },
           tbb::simple_partitioner());
+      pl.ms_accumulate += tm.lap();
     }
 
     // Stage 3: per-window reduction.
@@ -393,6 +442,7 @@ class Engine {
                               : reduce_xyzz(xbk[w]);
         },
         tbb::simple_partitioner());
+    pl.ms_reduce = tm.lap();
     // Stage 4: Horner.
     Jac r = wsum[W_ - 1];
     for (int w = W_ - 2; w >= 0; w--) {
