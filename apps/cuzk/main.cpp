@@ -1,0 +1,277 @@
+// cuzk: Groth16 over BLS12-381 from the command line, for snarkjs/circom and
+// bellperson users.
+//
+//   cuzk prove  --zkey C.zkey --wtns W.wtns --proof proof.json --public public.json
+//   cuzk prove  --params C.params --r1cs C.r1cs --wtns W.wtns --proof proof.bin [--public public.json]
+//   cuzk verify --vk VK.json|VK.vk --proof proof.json|proof.bin --public public.json
+//   cuzk info   C.r1cs|C.cuzk-r1cs|C.zkey
+//   cuzk export --from C.zkey|C.vk|C.params --to VK.json|VK.vk
+//   cuzk setup  --r1cs C.r1cs --params OUT.params --vk OUT.vk [--vk-json OUT.json]
+//
+// `setup` makes DEVELOPMENT parameters from local randomness: not a trusted
+// setup ceremony (whoever runs it can forge proofs).
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "formats/circom.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/zkey.hpp"
+#include "groth16/io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/rng.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "r1cs/evaluate.hpp"
+
+namespace fmt_ = cuzk::formats;
+namespace g16 = cuzk::groth16;
+using cuzk::ff::Fr;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Progress {
+  bool quiet = false;
+  Clock::time_point t0 = Clock::now(), last = t0;
+  void step(const std::string& what) {
+    if (quiet) return;
+    auto now = Clock::now();
+    std::fprintf(stderr, "[cuzk %8.3fs] %s\n", std::chrono::duration<double>(now - t0).count(), what.c_str());
+    last = now;
+  }
+  void stage(std::string_view st, size_t done, size_t total) {
+    if (quiet) return;
+    auto now = Clock::now();
+    if (done != 0 && done != total && now - last < std::chrono::seconds(1)) return;  // throttle
+    std::fprintf(stderr, "[cuzk %8.3fs]   %.*s %zu/%zu\n", std::chrono::duration<double>(now - t0).count(),
+                 int(st.size()), st.data(), done, total);
+    last = now;
+  }
+};
+
+bool looks_like_json(const std::string& path) {
+  auto b = fmt_::read_binary_file(path);
+  for (uint8_t c : b) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    return c == '{' || c == '[';
+  }
+  return false;
+}
+
+bool has_magic(const std::string& path, const char* magic, size_t n) {
+  auto b = fmt_::read_binary_file(path);
+  return b.size() >= n && std::memcmp(b.data(), magic, n) == 0;
+}
+
+bool ends_with(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+g16::VerifyingKey load_vk(const std::string& path) {
+  if (looks_like_json(path)) return fmt_::vk_from_snarkjs_json(fmt_::read_text_file(path), path);
+  if (has_magic(path, "zkey", 4)) return fmt_::read_zkey_file(path).vk;
+  auto b = fmt_::read_binary_file(path);
+  // A bellperson .vk is 868 + 96·n bytes; anything else is tried as .params.
+  try {
+    return g16::decode_verifying_key(b, path);
+  } catch (const g16::FormatError& vk_err) {
+    try {
+      return g16::decode_parameters(b, path).vk;
+    } catch (const g16::FormatError&) {
+      throw vk_err;
+    }
+  }
+}
+
+int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::string& proof_out,
+                   const std::string& public_out, Progress& pr) {
+  pr.step("reading " + zkey);
+  fmt_::Zkey zk = fmt_::read_zkey_file(zkey);
+  pr.step("reading " + wtns);
+  auto w = fmt_::read_any_witness_file(wtns);
+  pr.step("proving: nVars " + std::to_string(zk.n_vars) + ", nPublic " + std::to_string(zk.n_public) +
+          ", domain " + std::to_string(zk.domain_size));
+  g16::SecureRng rng;
+  fmt_::ZkeyProveOptions o;
+  o.progress = [&](std::string_view st, size_t d, size_t t) { pr.stage(st, d, t); };
+  g16::Proof p = fmt_::prove_zkey(zk, w, rng, o);
+  fmt_::write_text_file(proof_out, fmt_::proof_to_snarkjs_json(p));
+  if (!public_out.empty()) fmt_::write_text_file(public_out, fmt_::public_to_snarkjs_json(fmt_::zkey_public_signals(zk, w)));
+  pr.step("wrote " + proof_out + (public_out.empty() ? "" : " and " + public_out));
+  return 0;
+}
+
+int cmd_prove_params(const std::string& params, const std::string& r1cs_path, const std::string& wtns,
+                     const std::string& proof_out, const std::string& public_out, Progress& pr) {
+  pr.step("reading " + r1cs_path);
+  auto circ = fmt_::read_any_r1cs_file(r1cs_path);
+  pr.step("reading " + params);
+  g16::Parameters P = g16::read_parameters_file(params);
+  if (P.vk.num_inputs() != circ.r1cs.num_inputs || P.l.size() != circ.r1cs.num_aux)
+    throw std::runtime_error(params + ": parameters do not match circuit " + r1cs_path);
+  pr.step("reading " + wtns);
+  auto z = fmt_::read_any_witness_file(wtns);
+  if (z.size() != circ.r1cs.num_variables())
+    throw std::runtime_error(wtns + ": witness has " + std::to_string(z.size()) + " values, the circuit has " +
+                             std::to_string(circ.r1cs.num_variables()) + " variables");
+  if (size_t row = circ.r1cs.first_unsatisfied(z); row != circ.r1cs.num_constraints())
+    throw std::runtime_error(wtns + ": witness does not satisfy constraint " + std::to_string(row));
+  pr.step("synthesis (evaluating " + std::to_string(circ.r1cs.num_constraints()) + " constraints)");
+  auto dens = cuzk::r1cs::ShapeDensities::of(circ.r1cs);
+  g16::Assignment a = cuzk::r1cs::evaluate(circ.r1cs, dens, z);
+  g16::add_input_constraints(a);
+  pr.step("prove_start (NTTs, G1 MSMs)");
+  g16::SecureRng rng;
+  auto pend = g16::prove_start(std::move(a), P, rng);
+  pr.step("prove_finish (G2 MSM)");
+  g16::Proof p = g16::prove_finish(std::move(pend));
+  if (ends_with(proof_out, ".json")) fmt_::write_text_file(proof_out, fmt_::proof_to_snarkjs_json(p));
+  else g16::write_file(proof_out, g16::encode_proof(p));
+  std::vector<Fr> pub(z.begin() + 1, z.begin() + circ.r1cs.num_inputs);
+  if (!public_out.empty()) fmt_::write_text_file(public_out, fmt_::public_to_snarkjs_json(pub));
+  pr.step("wrote " + proof_out);
+  return 0;
+}
+
+int cmd_verify(const std::string& vk_path, const std::string& proof_path, const std::string& public_path,
+               Progress& pr) {
+  g16::VerifyingKey vk = load_vk(vk_path);
+  g16::Proof p = looks_like_json(proof_path) ? fmt_::proof_from_snarkjs_json(fmt_::read_text_file(proof_path), proof_path)
+                                             : g16::decode_proof(fmt_::read_binary_file(proof_path), proof_path);
+  auto pub = fmt_::public_from_snarkjs_json(fmt_::read_text_file(public_path), public_path);
+  if (pub.size() + 1 != vk.num_inputs()) {
+    std::fprintf(stderr, "cuzk verify: %s has %zu public inputs, the key expects %zu\n", public_path.c_str(),
+                 pub.size(), vk.num_inputs() - 1);
+    return 1;
+  }
+  bool ok = g16::verify_proof(g16::prepare_verifying_key(vk), p, pub);
+  std::printf("%s\n", ok ? "OK: proof is valid" : "INVALID: proof does not verify");
+  return ok ? 0 : 1;
+}
+
+void print_r1cs_info(const cuzk::r1cs::R1cs& r, const std::string& kind) {
+  auto dens = cuzk::r1cs::ShapeDensities::of(r);
+  size_t rows = r.num_constraints() + r.num_inputs;  // with Groth16's input constraints
+  size_t m = 1;
+  while (m < rows) m <<= 1;
+  std::printf("format:            %s\n", kind.c_str());
+  std::printf("constraints:       %zu\n", r.num_constraints());
+  std::printf("public inputs:     %zu (plus ONE)\n", r.num_inputs - 1);
+  std::printf("private variables: %zu\n", r.num_aux);
+  std::printf("non-zeros A/B/C:   %zu / %zu / %zu\n", r.a.nnz(), r.b.nnz(), r.c.nnz());
+  std::printf("A aux density:     %zu / %zu\n", dens.a_aux.total(), r.num_aux);
+  std::printf("B density:         inputs %zu / %zu, aux %zu / %zu\n", dens.b_input.total(), r.num_inputs,
+              dens.b_aux.total(), r.num_aux);
+  std::printf("bellperson domain: 2^%d (%zu rows with the input constraints)\n", std::countr_zero(m), rows);
+}
+
+int cmd_info(const std::string& path) {
+  if (has_magic(path, "zkey", 4)) {
+    fmt_::Zkey z = fmt_::read_zkey_file(path, {cuzk::ec::Check::None});
+    std::printf("format:            snarkjs zkey (groth16, bls12381)\n");
+    std::printf("variables:         %u (nPublic %u)\n", z.n_vars, z.n_public);
+    std::printf("domain:            %u\n", z.domain_size);
+    std::printf("coefficients:      %zu\n", z.coeffs.size());
+    return 0;
+  }
+  auto c = fmt_::read_any_r1cs_file(path);
+  if (!c.r1cs.num_constraints() && !c.r1cs.num_aux) std::printf("(empty circuit)\n");
+  print_r1cs_info(c.r1cs, c.kind);
+  return 0;
+}
+
+int cmd_export(const std::string& from, const std::string& to, Progress& pr) {
+  g16::VerifyingKey vk = load_vk(from);
+  if (ends_with(to, ".json")) {
+    fmt_::write_text_file(to, fmt_::vk_to_snarkjs_json(vk));
+  } else {
+    if (vk.beta_g1.is_identity() || vk.delta_g1.is_identity())
+      throw std::runtime_error(from + ": has no beta_g1/delta_g1 (a snarkjs JSON key); cannot write a bellperson .vk");
+    g16::write_file(to, g16::encode_verifying_key(vk));
+  }
+  pr.step("wrote " + to);
+  return 0;
+}
+
+int cmd_setup(const std::string& r1cs_path, const std::string& params_out, const std::string& vk_out,
+              const std::string& vk_json, Progress& pr) {
+  pr.step("reading " + r1cs_path);
+  auto circ = fmt_::read_any_r1cs_file(r1cs_path);
+  pr.step("generating DEVELOPMENT parameters (not a ceremony): " + std::to_string(circ.r1cs.num_constraints()) +
+          " constraints");
+  g16::SecureRng rng;
+  auto tw = g16::ToxicWaste::random(rng);
+  g16::SetupOptions so;
+  so.progress = [&](std::string_view st, size_t d, size_t t) { pr.stage(st, d, t); };
+  g16::Parameters P = g16::generate_parameters(std::move(circ.r1cs), tw, so);
+  g16::write_file(params_out, g16::encode_parameters(P));
+  if (!vk_out.empty()) g16::write_file(vk_out, g16::encode_verifying_key(P.vk));
+  if (!vk_json.empty()) fmt_::write_text_file(vk_json, fmt_::vk_to_snarkjs_json(P.vk));
+  pr.step("wrote " + params_out);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk: Groth16 (BLS12-381) prover/verifier, snarkjs- and bellperson-compatible"};
+  app.require_subcommand(1);
+  app.fallthrough();  // -q also after the subcommand
+  bool quiet = false;
+  app.add_flag("-q,--quiet", quiet, "no progress output");
+
+  std::string zkey, wtns, proof, pub, params, r1cs, vk, from, to, vk_json, info_path;
+  auto* prove = app.add_subcommand("prove", "make a proof (snarkjs .zkey or bellperson .params)");
+  prove->add_option("--zkey", zkey, "snarkjs Groth16 proving key");
+  prove->add_option("--params", params, "bellperson .params (needs --r1cs)");
+  prove->add_option("--r1cs", r1cs, "circuit (.r1cs or .cuzk-r1cs) for --params");
+  prove->add_option("--wtns", wtns, "witness (.wtns or .cuzk-wtns)")->required();
+  prove->add_option("--proof", proof, "output proof: .json (snarkjs) or binary (192-byte bellperson)")->required();
+  prove->add_option("--public", pub, "output public signals (snarkjs JSON)");
+
+  auto* verify = app.add_subcommand("verify", "verify a proof; exit status 0 iff valid");
+  verify->add_option("--vk", vk, "verifying key: snarkjs JSON, bellperson .vk/.params, or .zkey")->required();
+  verify->add_option("--proof", proof, "proof: snarkjs JSON or 192-byte binary")->required();
+  verify->add_option("--public", pub, "public signals (snarkjs JSON array)")->required();
+
+  auto* info = app.add_subcommand("info", "circuit statistics");
+  info->add_option("file", info_path, ".r1cs, .cuzk-r1cs or .zkey")->required();
+
+  auto* exp = app.add_subcommand("export", "export a verifying key");
+  exp->add_option("--from", from, ".zkey, bellperson .vk or .params")->required();
+  exp->add_option("--to", to, "output: .json (snarkjs) or bellperson .vk")->required();
+
+  auto* setup = app.add_subcommand("setup", "development parameters for a circuit (NOT a ceremony)");
+  setup->add_option("--r1cs", r1cs, "circuit (.r1cs or .cuzk-r1cs)")->required();
+  setup->add_option("--params", params, "output bellperson .params")->required();
+  setup->add_option("--vk", vk, "output bellperson .vk");
+  setup->add_option("--vk-json", vk_json, "output snarkjs verification key JSON");
+
+  CLI11_PARSE(app, argc, argv);
+  Progress pr;
+  pr.quiet = quiet;
+  try {
+    if (*prove) {
+      if (!zkey.empty() == !params.empty()) throw CLI::ValidationError("prove: give exactly one of --zkey, --params");
+      if (!zkey.empty()) return cmd_prove_zkey(zkey, wtns, proof, pub, pr);
+      if (r1cs.empty()) throw CLI::ValidationError("prove --params needs --r1cs");
+      return cmd_prove_params(params, r1cs, wtns, proof, pub, pr);
+    }
+    if (*verify) return cmd_verify(vk, proof, pub, pr);
+    if (*info) return cmd_info(info_path);
+    if (*exp) return cmd_export(from, to, pr);
+    if (*setup) return cmd_setup(r1cs, params, vk, vk_json, pr);
+  } catch (const CLI::Error& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuzk: error: %s\n", e.what());
+    return 2;
+  }
+  return 2;
+}

@@ -1,0 +1,86 @@
+#pragma once
+// snarkjs's Groth16 proving key (.zkey, iden3 binfile "zkey", version 1),
+// BLS12-381 only:
+//   1  protocol: u32 (1 = groth16)
+//   2  header: u32 n8q, q, u32 n8r, r, u32 nVars, u32 nPublic, u32 domainSize,
+//      alpha1, beta1 (G1), beta2, gamma2 (G2), delta1 (G1), delta2 (G2)
+//   3  IC: nPublic+1 G1                      4  coefficients (see below)
+//   5  A: nVars G1    6  B1: nVars G1    7  B2: nVars G2
+//   8  C: nVars-nPublic-1 G1 (private signals only)
+//   9  H: domainSize G1                      10 MPC contributions (ignored)
+// Points are affine (x, y) with every Fp coordinate in Montgomery form
+// (R = 2^384), little-endian; G2 coordinates are (c0, c1); (0, 0) is the
+// point at infinity. Coefficients: u32 count, then (u32 matrix 0=A/1=B,
+// u32 constraint, u32 signal, 32-byte value) with value = coef·R² mod r
+// (R = 2^256), so that a Montgomery product with a canonical witness value
+// yields the Montgomery form of coef·w. The constraint list includes
+// snarkjs's extra rows nConstraints+i: A[signal i] = 1 for i = 0..nPublic.
+//
+// snarkjs's H query differs from bellperson's: H[i] = L_i-weighted odd
+// powers, so the prover evaluates a·b - c on the "odd" coset
+// {inc·ω^i} (inc a primitive 2n-th root, ω = inc²) instead of dividing by Z
+// on bellperson's coset 7·ω^i. Roots follow ffjavascript: the 2^32-th root
+// is nqr^t with nqr = 5 the smallest quadratic non-residue (not 7).
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ec/encoding.hpp"
+#include "formats/binfile.hpp"
+#include "groth16/params.hpp"
+
+namespace cuzk::formats {
+
+struct ZkeyCoef {
+  uint32_t matrix;      // 0 = A, 1 = B
+  uint32_t constraint;  // row < domainSize
+  uint32_t signal;      // < nVars
+  ff::Fr value;         // the plain coefficient
+};
+
+struct Zkey {
+  uint32_t n_vars = 0, n_public = 0, domain_size = 0;
+  groth16::VerifyingKey vk;  // alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic
+  std::vector<ZkeyCoef> coeffs;
+  std::vector<ec::G1Affine> a, b1, c, h;
+  std::vector<ec::G2Affine> b2;
+};
+
+struct ZkeyReadOptions {
+  // Full: every point on the curve and in the subgroup (parallel). Skip the
+  // subgroup checks only for keys you trust.
+  ec::Check check = ec::Check::Full;
+};
+
+Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey", const ZkeyReadOptions& = {});
+Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
+
+// ---- proving with a zkey (the snarkjs way) ----
+struct ZkeyProveOptions {
+  // progress(stage, done, total): "abc", "ntt", "msm A", "msm B1", "msm B2", "msm C", "msm H".
+  std::function<void(std::string_view stage, size_t done, size_t total)> progress;
+};
+
+// Evaluations on the odd coset of (A·w)(B·w) - (A·w∘B·w interpolated), i.e.
+// the scalars of the H multiexp, canonical. Exposed for tests.
+std::vector<ff::Fr> zkey_h_scalars(const Zkey& zk, std::span<const ff::Fr> witness);
+
+// Throws std::invalid_argument if the witness length does not match nVars or
+// witness[0] != 1. (The zkey holds no C matrix, so an unsatisfying witness is
+// not detected here: it yields a proof that does not verify, as in snarkjs.)
+groth16::Proof prove_zkey(const Zkey& zk, std::span<const ff::Fr> witness, const ff::Fr& r, const ff::Fr& s,
+                          const ZkeyProveOptions& = {});
+
+template <class Rng>
+groth16::Proof prove_zkey(const Zkey& zk, std::span<const ff::Fr> witness, Rng& rng,
+                          const ZkeyProveOptions& o = {}) {
+  ff::Fr r = ff::Fr::random(rng), s = ff::Fr::random(rng);
+  return prove_zkey(zk, witness, r, s, o);
+}
+
+// The public signals (witness[1..=nPublic]).
+std::vector<ff::Fr> zkey_public_signals(const Zkey& zk, std::span<const ff::Fr> witness);
+
+}  // namespace cuzk::formats
