@@ -1,0 +1,73 @@
+#include "gadgets/num.hpp"
+
+#include <array>
+
+namespace cuzk::gadgets {
+
+const Fr& pow2(size_t i) {
+  static const std::array<Fr, 256> table = [] {
+    std::array<Fr, 256> t;
+    t[0] = Fr::one();
+    for (size_t k = 1; k < t.size(); k++) t[k] = t[k - 1].dbl();
+    return t;
+  }();
+  return table.at(i);
+}
+
+AllocatedNum AllocatedNum::alloc(ConstraintSystem& cs, std::optional<Fr> value) {
+  Variable v = cs.alloc("num", [&] { return value_or_missing(value); });
+  return {v, value};
+}
+
+AllocatedNum AllocatedNum::alloc_input(ConstraintSystem& cs, std::optional<Fr> value) {
+  Variable v = cs.alloc_input("input num", [&] { return value_or_missing(value); });
+  return {v, value};
+}
+
+void AllocatedNum::inputize(ConstraintSystem& cs) const {
+  Variable in = cs.alloc_input("input variable", [&] { return value_or_missing(value); });
+  cs.enforce("enforce input is correct", in, Variable::one(), var);
+}
+
+std::vector<Boolean> AllocatedNum::to_bits_le(ConstraintSystem& cs) const {
+  auto bits = field_into_allocated_bits_le(cs, value);
+  LC lc;
+  for (size_t i = 0; i < bits.size(); i++) lc.add(pow2(i), bits[i].var);
+  lc -= var;
+  cs.enforce("unpacking constraint", LC(), LC(), std::move(lc));
+  return {bits.begin(), bits.end()};
+}
+
+AllocatedNum AllocatedNum::add(ConstraintSystem& cs, const AllocatedNum& o) const {
+  std::optional<Fr> r;
+  if (value && o.value) r = *value + *o.value;
+  Variable v = cs.alloc("sum num", [&] { return value_or_missing(r); });
+  cs.enforce("addition constraint", LC(var) + o.var, Variable::one(), v);
+  return {v, r};
+}
+
+AllocatedNum AllocatedNum::mul(ConstraintSystem& cs, const AllocatedNum& o) const {
+  std::optional<Fr> r;
+  if (value && o.value) r = *value * *o.value;
+  Variable v = cs.alloc("product num", [&] { return value_or_missing(r); });
+  cs.enforce("multiplication constraint", var, o.var, v);
+  return {v, r};
+}
+
+AllocatedNum AllocatedNum::square(ConstraintSystem& cs) const {
+  std::optional<Fr> r;
+  if (value) r = value->square();
+  Variable v = cs.alloc("squared num", [&] { return value_or_missing(r); });
+  cs.enforce("squaring constraint", var, var, v);
+  return {v, r};
+}
+
+Num& Num::scale(const Fr& s) {
+  LC scaled;
+  scaled.add_scaled(s, lc);  // keeps the term layout, zero coefficients included
+  lc = std::move(scaled);
+  if (value) *value *= s;
+  return *this;
+}
+
+}  // namespace cuzk::gadgets
