@@ -54,6 +54,14 @@ Split split(unsigned L) {
   return s;
 }
 
+// Per-thread column buffer, kept between calls (at most 2^max_column_log x 16
+// elements, 512 KiB) so the hot loop neither allocates nor zero-fills it.
+Fr* column_buffer(size_t n) {
+  thread_local std::vector<Fr> buf;
+  if (buf.size() < n) buf.resize(n);
+  return buf.data();
+}
+
 void gather(Fr* buf, const Fr* a, const Split& s, size_t c0) {
   for (size_t r = 0; r < s.n1; r++) std::copy_n(a + r * s.n2 + c0, s.C, buf + r * s.C);
 }
@@ -115,11 +123,11 @@ void ct_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
   }
   const Split s = split(L);
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C);
+    Fr* buf = column_buffer(s.n1 * s.C);
     for (size_t g = g0; g < g1; g++) {
-      gather(buf.data(), a, s, g * s.C);
-      ct_block(buf.data(), s.L1, s.C, tw, off);
-      scatter(a, buf.data(), s, g * s.C);
+      gather(buf, a, s, g * s.C);
+      ct_block(buf, s.L1, s.C, tw, off);
+      scatter(a, buf, s, g * s.C);
     }
   });
   for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
@@ -137,11 +145,11 @@ void gs_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
     for (size_t r = r0; r < r1; r++) gs_rec(a + r * s.n2, s.L2, tw, (off << s.L1) + r, false);
   });
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C);
+    Fr* buf = column_buffer(s.n1 * s.C);
     for (size_t g = g0; g < g1; g++) {
-      gather(buf.data(), a, s, g * s.C);
-      gs_block(buf.data(), s.L1, s.C, tw, off);
-      scatter(a, buf.data(), s, g * s.C);
+      gather(buf, a, s, g * s.C);
+      gs_block(buf, s.L1, s.C, tw, off);
+      scatter(a, buf, s, g * s.C);
     }
   });
 }
@@ -152,12 +160,13 @@ void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
   const Split s = split(L);
   const Twist twist(w, s);
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C), scratch;
+    Fr* buf = column_buffer(s.n1 * s.C);
+    std::vector<Fr> scratch;
     for (size_t g = g0; g < g1; g++) {
-      gather(buf.data(), a, s, g * s.C);
-      ct_block(buf.data(), s.L1, s.C, tw, 0);
-      twist.apply(buf.data(), g * s.C, scratch);
-      scatter(a, buf.data(), s, g * s.C);
+      gather(buf, a, s, g * s.C);
+      ct_block(buf, s.L1, s.C, tw, 0);
+      twist.apply(buf, g * s.C, scratch);
+      scatter(a, buf, s, g * s.C);
     }
   });
   for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
@@ -172,12 +181,13 @@ void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
     for (size_t r = r0; r < r1; r++) gs_rec(a + r * s.n2, s.L2, tw, 0, false);
   });
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
-    std::vector<Fr> buf(s.n1 * s.C), scratch;
+    Fr* buf = column_buffer(s.n1 * s.C);
+    std::vector<Fr> scratch;
     for (size_t g = g0; g < g1; g++) {
-      gather(buf.data(), a, s, g * s.C);
-      twist.apply(buf.data(), g * s.C, scratch);
-      gs_block(buf.data(), s.L1, s.C, tw, 0);
-      scatter(a, buf.data(), s, g * s.C);
+      gather(buf, a, s, g * s.C);
+      twist.apply(buf, g * s.C, scratch);
+      gs_block(buf, s.L1, s.C, tw, 0);
+      scatter(a, buf, s, g * s.C);
     }
   });
 }
