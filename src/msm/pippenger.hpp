@@ -163,7 +163,7 @@ class Engine {
     pl.ms_ones = tm.lap();
 
     Jac big_sum = Jac::identity();
-    if (!big_.empty()) big_sum = run_big(scalar_at, pl);
+    if (nbig_) big_sum = run_big(scalar_at, pl);
     if (plan) *plan = pl;
     return big_sum.add(ones_sum);
   }
@@ -175,7 +175,9 @@ class Engine {
   unsigned T_ = 1;
   size_t batch_ = 2048;
 
-  std::vector<uint32_t> ones_, big_;
+  std::vector<uint32_t> ones_, big_;  // big_ stays empty when every scalar is big
+  size_t nbig_ = 0;
+  uint32_t big_at(size_t s) const { return big_.empty() ? uint32_t(s) : big_[s]; }
   unsigned max_bits_ = 0;
 
   // window plan
@@ -237,12 +239,13 @@ class Engine {
       max_bits_ = std::max(max_bits_, mb[b]);
     }
     ones_.resize(t1);
-    big_.resize(tb);
+    nbig_ = tb;
+    if (tb != n) big_.resize(tb);
     tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
       size_t p1 = o1[b], pb = ob[b];
       for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
         if (cls[i] == 1) ones_[p1++] = uint32_t(i);
-        if (cls[i] == 2) big_[pb++] = uint32_t(i);
+        if (cls[i] == 2 && tb != n) big_[pb++] = uint32_t(i);
       }
     });
     pl.zeros = tz;
@@ -302,7 +305,7 @@ class Engine {
   // ------------------------------------------------------------- big MSM
   template <class ScalarAt>
   Jac run_big(const ScalarAt& scalar_at, Plan& pl) {
-    const size_t nbig = big_.size();
+    const size_t nbig = nbig_;
     glv_ = tu_.glv && max_bits_ > 127;
     bits_ = glv_ ? 127 : max_bits_;
     const size_t eps = glv_ ? 2 : 1;
@@ -386,7 +389,7 @@ class Engine {
       // Stage A: entries and digits.
       tbb::parallel_for(tbb::blocked_range<size_t>(0, ns, 1024), [&](const auto& rg) {
         for (size_t s = rg.begin(); s < rg.end(); s++) {
-          const uint32_t idx = big_[s0 + s];
+          const uint32_t idx = big_at(s0 + s);
           const Aff& a = pts_[idx];
           Limbs<4> k = scalar_at(idx);
           if (glv_) {
@@ -608,6 +611,8 @@ template <class C, class ScalarAt>
 ec::Jacobian<C> run_engine(std::span<const ec::Affine<C>> points, size_t nscalars, const ScalarAt& at,
                            const Options& opt, const Tuning& tu, Plan* plan) {
   if (points.size() != nscalars) throw std::invalid_argument("msm: points and scalars differ in length");
+  if (nscalars > UINT32_MAX) throw std::length_error("msm: more than 2^32 - 1 points");
+  if (opt.window_bits < 0 || opt.window_bits > 16) throw std::invalid_argument("msm: window_bits must be 0..16");
   auto body = [&] {
     Engine<C> e(points, opt, tu);
     return e.run(at, plan);

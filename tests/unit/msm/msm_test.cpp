@@ -82,11 +82,15 @@ TYPED_TEST(Msm, EmptyIsIdentity) {
   EXPECT_TRUE(msm::msm<C>(p, k, {2, 0}).is_identity());
 }
 
-TYPED_TEST(Msm, LengthMismatchThrows) {
+TYPED_TEST(Msm, InvalidArguments) {
   using C = TypeParam;
   std::vector<ec::Affine<C>> p(2, C::generator());
   std::vector<ff::Fr> k(1, ff::Fr::one());
   EXPECT_THROW(msm::msm<C>(p, k), std::invalid_argument);
+  k.push_back(ff::Fr::one());
+  EXPECT_THROW(msm::msm<C>(p, k, {1, 17}), std::invalid_argument);
+  EXPECT_THROW(msm::msm<C>(p, k, {1, -1}), std::invalid_argument);
+  EXPECT_EQ(msm::msm<C>(p, k, {3, 16}), ec::Jacobian<C>::from_affine(C::generator()).dbl());
 }
 
 TYPED_TEST(Msm, SmallSizesRandom) {
