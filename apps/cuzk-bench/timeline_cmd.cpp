@@ -162,6 +162,7 @@ void follow(const Opts& o) {
 }
 
 void cmd_analyze(const Opts& o) {
+  if (o.follow && o.log == "-") throw std::runtime_error("--follow needs a file, not standard input");
   if (o.follow) return follow(o);
   auto t = load(o);
   write_out("", o.json ? tl::dump_json(tl::analysis_json(t)) + "\n" : tl::format_analysis(t, o.full_ids));

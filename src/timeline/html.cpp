@@ -143,10 +143,10 @@ std::string render_html(const Timeline& t, const HtmlOptions& o) {
   }
   h += "</table></div>\n";
   const JobSummary& s = a.job_summary;
-  h += strf("<p class='small'>average synthesis %.1f s · average device %.1f s · average idle gap %.1f s · "
+  h += strf("<p class='small'>average synthesis %s · average device %s · average idle gap %s · "
             "%.3f proofs/min (%.1f s/proof) over %.1f s</p>\n",
-            s.avg_synth_ms / 1000, s.avg_device_ms / 1000, s.avg_idle_gap_ms / 1000, s.throughput_proofs_per_min,
-            s.s_per_proof, s.wall_ms / 1000.0);
+            human_ms(s.avg_synth_ms).c_str(), human_ms(s.avg_device_ms).c_str(), human_ms(s.avg_idle_gap_ms).c_str(),
+            s.throughput_proofs_per_min, s.s_per_proof, s.wall_ms / 1000.0);
 
   const auto w = a.warnings.lines();
   h += strf("<h2>Warnings (%llu)</h2>\n", (unsigned long long)a.warnings.total());

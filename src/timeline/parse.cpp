@@ -10,6 +10,8 @@ namespace cuzk::timeline {
 namespace {
 
 constexpr std::string_view kTag = "TIMELINE,";
+// A thousand years of milliseconds: keeps every sum of offsets far from overflow.
+constexpr int64_t kMaxOffsetMs = 31'557'600'000'000;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -46,6 +48,17 @@ std::string excerpt(std::string_view s) {
 Parser::Parser(ParseOptions opts) : opts_(opts) {
   log_.epoch_base.push_back(0);
   seen_.assign(1024, 0);
+}
+
+void Parser::reserve_for(size_t bytes) {
+  const size_t lines = bytes / 80 + 16;  // TIMELINE lines are 60-110 bytes
+  log_.events.reserve(lines);
+  log_.details.reserve(bytes / 4);
+  if (seen_count_ == 0) {
+    size_t cap = 1024;
+    while (cap < lines * 2) cap *= 2;
+    seen_.assign(cap, 0);
+  }
 }
 
 void Parser::feed(std::string_view chunk) {
@@ -144,6 +157,7 @@ void Parser::record(std::string_view rec, bool cut_short) {
   if (c1 == std::string_view::npos) return bad("truncated record");
   int64_t offset = 0;
   if (!to_int(s.substr(0, c1), offset) || offset < 0) return bad("offset is not a whole number");
+  if (offset > kMaxOffsetMs) return bad("offset out of range");
   std::string_view rest = s.substr(c1 + 1);
   size_t c2 = rest.find(',');
   if (c2 == std::string_view::npos) return bad("truncated record (no job id)");
@@ -262,6 +276,7 @@ Log Parser::take() {
 
 Log parse_text(std::string_view text, const ParseOptions& opts) {
   Parser p(opts);
+  p.reserve_for(text.size());
   p.feed(text);
   p.finish();
   return p.take();
@@ -271,6 +286,11 @@ Log parse_file(const std::string& path, const ParseOptions& opts) {
   FILE* f = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!f) throw std::runtime_error("cannot open timeline log '" + path + "': " + std::strerror(errno));
   Parser p(opts);
+  if (f != stdin && std::fseek(f, 0, SEEK_END) == 0) {
+    long size = std::ftell(f);
+    if (size > 0) p.reserve_for(size_t(size));
+    std::rewind(f);
+  }
   std::string buf(1 << 20, '\0');
   size_t n;
   while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) p.feed(std::string_view(buf.data(), n));

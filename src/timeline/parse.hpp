@@ -27,6 +27,8 @@ class Parser {
  public:
   explicit Parser(ParseOptions opts = {});
   void feed(std::string_view chunk);
+  // Optional: sizes the tables for an input of about this many bytes.
+  void reserve_for(size_t bytes);
   // Reads a last line that has no newline (a truncated tail).
   void finish();
   // The events so far, sorted. snapshot() keeps the parser going.

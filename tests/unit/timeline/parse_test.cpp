@@ -126,10 +126,11 @@ TEST(TimelineParse, TruncatedAndGarbledRecordsBecomeWarnings) {
       "TIMELINE,100,GPU_START,\n"
       "TIMELINE,100,gpu start,j,\n"
       "TIMELINE,-5,GPU_START,j,worker=0\n"
+      "TIMELINE,9223372036854775807,GPU_START,j,worker=0\n"
       "TIMELINE,100,GPU_START,j,worker=0,partition=\n"
       "TIMELINE,150,GPU_START,k,worker=x1,partition=2\n");
-  EXPECT_EQ(log.malformed, 6u);
-  EXPECT_EQ(log.warnings.count(WarnKind::kMalformed), 6u);
+  EXPECT_EQ(log.malformed, 7u);
+  EXPECT_EQ(log.warnings.count(WarnKind::kMalformed), 7u);
   ASSERT_EQ(log.events.size(), 2u);
   EXPECT_EQ(log.events[0].partition, -1);  // "partition=" cut short
   EXPECT_EQ(log.events[1].worker, -1);
