@@ -30,7 +30,14 @@
 //   v = a*b - c; divide_by_vanishing_on_coset(v)
 //   ntt_nr(v, d, inverse); scale_bitrev_powers(v, 1/n, 1/g); bit_reverse(v)
 // which produces exactly coset_inverse(coset_forward-ed data) with one bit
-// reversal instead of seven.
+// reversal instead of seven (1/(g^n - 1) can be folded into the last scaling
+// constant instead of a separate divide_by_vanishing_on_coset pass).
+//
+// Threads: every function takes Options; threads = 1 runs on the caller,
+// otherwise a oneTBB task_arena of that many threads (0 = all) is used for
+// sizes above 2^12. Results are bit-identical for every thread count. A
+// Domain is immutable after construction and may be shared by any number of
+// concurrent transforms.
 #include <cstddef>
 #include <memory>
 #include <span>

@@ -1,4 +1,4 @@
-// Cache-blocked, multi-threaded radix-2/4 NTT (ntt_nr / ntt_rn).
+// Cache-blocked, multi-threaded radix-2 NTT (ntt_nr / ntt_rn).
 //
 // Natural -> bit-reversed (Cooley-Tukey). View a block of 2^L elements as an
 // n1 x n2 row-major matrix (n1 = 2^L1 rows). The first L1 stages pair
@@ -14,10 +14,16 @@
 // sequentially from the bit-reversed power table; no transposition, no
 // diagonal twiddle pass.
 //
+// Threads: the column groups, then the rows, are spread over the arena with
+// tbb::parallel_for; the two phases are the only synchronisation points.
+// Every element is computed by the same operations whatever the thread count,
+// so results are bit-identical for any Options::threads.
+//
 // When the domain keeps only a short table, the top level uses the four-step
 // identity instead: row p (the factor x^n2 - eta_p^n2 with
 // eta_p = w^brev_L1(p)) is evaluated by twisting it by eta_p^c and running the
-// plain size-n2 transform. This costs one extra multiplication per element.
+// plain size-n2 transform. This costs two extra multiplications per element
+// (forming the factor and applying it).
 //
 // Bit-reversed -> natural (Gentleman-Sande) is the same data flow backwards:
 // rows first, then column groups.
