@@ -171,6 +171,15 @@ class TreeSummer {
       return inv_n;
   }
 
+  // P + P given 1/(2y) (rare: out of line).
+  [[gnu::noinline]] static void finish_double(const Pt<C>* A, bool neg, const Base& inv_i, Pt<C>& o) {
+    Base ya = neg ? fops::neg(A->y) : A->y;
+    Base xx = fops::sqr(A->x);
+    Base lam = fops::mul(fops::add(fops::dbl(xx), xx), inv_i);
+    o.x = fops::sub(fops::sqr(lam), fops::dbl(A->x));
+    o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), ya);
+  }
+
   void exec(size_t first, size_t cnt, Pt<C>* out) {
     if (pre_.size() < cnt) {
       pre_.resize(cnt);
@@ -235,24 +244,18 @@ class TreeSummer {
       else
         inv = fops::mul(inv, dens[i]);
       if (j.kind == ADD) [[likely]] {
-        const bool na = ref_neg(j.a), nb = ref_neg(j.b);  // (na, nb) is never (1, 0)
-        if (na == nb) {
-          Base lam = fops::mul(fops::sub(B->y, A->y), inv_i);
-          o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
-          o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), A->y);
-          nref_[j.slot] = make_ref<C>(&o, na);
-        } else {
-          Base lam = fops::mul(fops::add(B->y, A->y), inv_i);
-          o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
-          o.y = fops::sub(fops::mul(lam, fops::sub(o.x, A->x)), A->y);
-          nref_[j.slot] = make_ref<C>(&o, false);
-        }
+        // One code path for the sign cases (the kernel is large: keep it
+        // small enough for the instruction cache).
+        const bool na = ref_neg(j.a), same = na == ref_neg(j.b);  // (na, nb) is never (1, 0)
+        Base num = same ? fops::sub(B->y, A->y) : fops::add(B->y, A->y);
+        Base lam = fops::mul(num, inv_i);
+        o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
+        const Base* u = same ? &A->x : &o.x;
+        const Base* v = same ? &o.x : &A->x;
+        o.y = fops::sub(fops::mul(lam, fops::sub(*u, *v)), A->y);
+        nref_[j.slot] = make_ref<C>(&o, same && na);
       } else {
-        Base ya = ref_neg(j.a) ? fops::neg(A->y) : A->y;
-        Base xx = fops::sqr(A->x);
-        Base lam = fops::mul(fops::add(fops::dbl(xx), xx), inv_i);
-        o.x = fops::sub(fops::sqr(lam), fops::dbl(A->x));
-        o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), ya);
+        finish_double(A, ref_neg(j.a), inv_i, o);
         nref_[j.slot] = make_ref<C>(&o, false);
       }
     }
