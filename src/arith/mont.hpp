@@ -1,6 +1,7 @@
 #pragma once
-// Montgomery kernel dispatch: the MULX/ADX assembly where the CPU has it
-// (checked once at start-up, switchable for tests), else the portable twin.
+// Kernel dispatch: the x86-64 assembly (arith/mont_x86_64.hpp) where the CPU
+// has BMI2+ADX (checked once at start-up, switchable for tests), else the
+// portable twins.
 #include "arith/mont_portable.hpp"
 #include "arith/mont_x86_64.hpp"
 #include "platform/cpu_features.hpp"
@@ -55,7 +56,49 @@ template <size_t N>
   mont_mul<N>(r, a, a, p, inv);
 }
 
-using portable::add_mod;
-using portable::sub_mod;
+// Addition and subtraction need no ADX, but follow the same switch so that
+// "portable" (tests, --portable, CUZK_NO_ASM) means no assembly at all.
+namespace detail {
+template <size_t N>
+[[gnu::noinline]] void add_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                             const uint64_t* p) {
+  portable::add_mod<N>(r, a, b, p);
+}
+template <size_t N>
+[[gnu::noinline]] void sub_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                             const uint64_t* p) {
+  portable::sub_mod<N>(r, a, b, p);
+}
+}  // namespace detail
+
+template <size_t N>
+[[gnu::always_inline]] inline void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                           const uint64_t* p) {
+#if defined(__x86_64__)
+  if constexpr (has_asm_kernel<N>) {
+    if (__builtin_expect(platform::detail::g_use_adx, 1))
+      x86::add_mod<N>(r, a, b, p);
+    else
+      detail::add_mod_portable_call<N>(r, a, b, p);
+    return;
+  }
+#endif
+  portable::add_mod<N>(r, a, b, p);
+}
+
+template <size_t N>
+[[gnu::always_inline]] inline void sub_mod(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                           const uint64_t* p) {
+#if defined(__x86_64__)
+  if constexpr (has_asm_kernel<N>) {
+    if (__builtin_expect(platform::detail::g_use_adx, 1))
+      x86::sub_mod<N>(r, a, b, p);
+    else
+      detail::sub_mod_portable_call<N>(r, a, b, p);
+    return;
+  }
+#endif
+  portable::sub_mod<N>(r, a, b, p);
+}
 
 }  // namespace cuzk::arith

@@ -338,6 +338,114 @@ CUZK_ASM_INLINE void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t*
   r[3] = r3;
 }
 
+// ---- modular addition and subtraction ----
+// Plain ADD/ADC/SBB/CMOV (no ADX needed), branch-free. The compiler turns the
+// unsigned __int128 twins into long flag-juggling sequences; these are one
+// carry chain plus a trial chain that the core overlaps with the first.
+#define CUZK_LDOP(op, j, t) \
+  "mov " CUZK_a(j) ", " CUZK_OP(t) "\n\t" op " 8*" #j "(%[b]), " CUZK_OP(t) "\n\t"
+// s = t + p (for subtraction), into a register or in place after saving t.
+#define CUZK_TADD(op, j, t, s) \
+  "mov " CUZK_OP(t) ", " CUZK_OP(s) "\n\t" op " " CUZK_p(j) ", " CUZK_OP(s) "\n\t"
+#define CUZK_TADD_SAVED(j, t, slot) \
+  "mov " CUZK_OP(t) ", " CUZK_OP(slot) "\n\t" "adc " CUZK_p(j) ", " CUZK_OP(t) "\n\t"
+
+template <size_t N>
+void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p);
+template <size_t N>
+void sub_mod(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p);
+
+// r = a + b mod p: t = a + b, s = t - p, keep t where that borrowed.
+template <>
+CUZK_ASM_INLINE void add_mod<4>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                const uint64_t* p) {
+  uint64_t t0, t1, t2, t3, s0, s1, s2, s3;
+  asm inline(CUZK_LDOP("add", 0, t0) CUZK_LDOP("adc", 1, t1) CUZK_LDOP("adc", 2, t2)
+      CUZK_LDOP("adc", 3, t3)
+      CUZK_TSUB("sub", 0, t0, s0) CUZK_TSUB("sbb", 1, t1, s1) CUZK_TSUB("sbb", 2, t2, s2)
+      CUZK_TSUB("sbb", 3, t3, s3)
+      CUZK_CMOV(t0, s0) CUZK_CMOV(t1, s1) CUZK_CMOV(t2, s2) CUZK_CMOV(t3, s3)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [a] "r"(a), [b] "r"(b), CUZK_P_IN4 CUZK_AB_IN(4)
+      : CUZK_CLOBBERS);
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+}
+
+template <>
+CUZK_ASM_INLINE void add_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                const uint64_t* p) {
+  uint64_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3, slot0, slot1;
+  asm inline(CUZK_LDOP("add", 0, t0) CUZK_LDOP("adc", 1, t1) CUZK_LDOP("adc", 2, t2)
+      CUZK_LDOP("adc", 3, t3) CUZK_LDOP("adc", 4, t4) CUZK_LDOP("adc", 5, t5)
+      CUZK_TSUB("sub", 0, t0, s0) CUZK_TSUB("sbb", 1, t1, s1) CUZK_TSUB("sbb", 2, t2, s2)
+      CUZK_TSUB("sbb", 3, t3, s3) CUZK_TSUB_SAVED(4, t4, slot0) CUZK_TSUB_SAVED(5, t5, slot1)
+      CUZK_CMOV(t0, s0) CUZK_CMOV(t1, s1) CUZK_CMOV(t2, s2) CUZK_CMOV(t3, s3)
+      CUZK_CMOV(slot0, t4) CUZK_CMOV(slot1, t5)
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
+        [slot0] "=m"(slot0), [slot1] "=m"(slot1)
+      : [a] "r"(a), [b] "r"(b), CUZK_P_IN6 CUZK_AB_IN(6)
+      : CUZK_CLOBBERS);
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+  r[4] = t4;
+  r[5] = t5;
+}
+
+// r = a - b mod p: t = a - b, m = -borrow, s = t + p; keep s where m != 0.
+template <>
+CUZK_ASM_INLINE void sub_mod<4>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                const uint64_t* p) {
+  uint64_t t0, t1, t2, t3, s0, s1, s2, s3, m;
+  asm inline(CUZK_LDOP("sub", 0, t0) CUZK_LDOP("sbb", 1, t1) CUZK_LDOP("sbb", 2, t2)
+      CUZK_LDOP("sbb", 3, t3)
+      "sbb %[m], %[m]\n\t"
+      CUZK_TADD("add", 0, t0, s0) CUZK_TADD("adc", 1, t1, s1) CUZK_TADD("adc", 2, t2, s2)
+      CUZK_TADD("adc", 3, t3, s3)
+      "test %[m], %[m]\n\t"
+      "cmovnz %[s0], %[t0]\n\t" "cmovnz %[s1], %[t1]\n\t"
+      "cmovnz %[s2], %[t2]\n\t" "cmovnz %[s3], %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [m] "=&r"(m)
+      : [a] "r"(a), [b] "r"(b), CUZK_P_IN4 CUZK_AB_IN(4)
+      : CUZK_CLOBBERS);
+  r[0] = t0;
+  r[1] = t1;
+  r[2] = t2;
+  r[3] = t3;
+}
+
+template <>
+CUZK_ASM_INLINE void sub_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                const uint64_t* p) {
+  uint64_t t0, t1, t2, t3, t4, t5, s0, s1, s2, m, slot3, slot4, slot5;
+  asm inline(CUZK_LDOP("sub", 0, t0) CUZK_LDOP("sbb", 1, t1) CUZK_LDOP("sbb", 2, t2)
+      CUZK_LDOP("sbb", 3, t3) CUZK_LDOP("sbb", 4, t4) CUZK_LDOP("sbb", 5, t5)
+      "sbb %[m], %[m]\n\t"
+      CUZK_TADD("add", 0, t0, s0) CUZK_TADD("adc", 1, t1, s1) CUZK_TADD("adc", 2, t2, s2)
+      CUZK_TADD_SAVED(3, t3, slot3) CUZK_TADD_SAVED(4, t4, slot4) CUZK_TADD_SAVED(5, t5, slot5)
+      "test %[m], %[m]\n\t"
+      "cmovnz %[s0], %[t0]\n\t" "cmovnz %[s1], %[t1]\n\t" "cmovnz %[s2], %[t2]\n\t"
+      "cmovz %[slot3], %[t3]\n\t" "cmovz %[slot4], %[t4]\n\t" "cmovz %[slot5], %[t5]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [m] "=&r"(m),
+        [slot3] "=m"(slot3), [slot4] "=m"(slot4), [slot5] "=m"(slot5)
+      : [a] "r"(a), [b] "r"(b), CUZK_P_IN6 CUZK_AB_IN(6)
+      : CUZK_CLOBBERS);
+  r[0] = t0;
+  r[1] = t1;
+  r[2] = t2;
+  r[3] = t3;
+  r[4] = t4;
+  r[5] = t5;
+}
+
 #undef CUZK_ASM_INLINE
 #undef CUZK_OP
 #undef CUZK_a
@@ -367,6 +475,9 @@ CUZK_ASM_INLINE void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t*
 #undef CUZK_TSUB
 #undef CUZK_TSUB_SAVED
 #undef CUZK_CMOV
+#undef CUZK_LDOP
+#undef CUZK_TADD
+#undef CUZK_TADD_SAVED
 
 }  // namespace cuzk::arith::x86
 

@@ -1,5 +1,6 @@
-// The x86-64 MULX/ADX Montgomery kernels against the portable twin and GMP,
-// for both BLS12-381 moduli, on edge values and many random inputs.
+// The x86-64 kernels (MULX/ADX Montgomery multiplication and squaring,
+// modular addition and subtraction) against the portable twins and GMP, for
+// both BLS12-381 moduli, on edge values and many random inputs.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -122,6 +123,27 @@ class MontKernels : public ::testing::Test {
     }
 #endif
     // The dispatching entry points, whichever path is selected.
+    // a + b and a - b mod p, the same three ways.
+    {
+      const mpz_class A = to_mpz<N>(a), B = to_mpz<N>(b);
+      const mpz_class sum = (A + B) % p_, diff = ((A - B) % p_ + p_) % p_;
+      L ps, pd, ds, dd;
+      portable::add_mod<N>(ps.data(), a.data(), b.data(), M::p.data());
+      portable::sub_mod<N>(pd.data(), a.data(), b.data(), M::p.data());
+      ASSERT_EQ(to_mpz<N>(ps), sum) << "portable add";
+      ASSERT_EQ(to_mpz<N>(pd), diff) << "portable sub";
+#if defined(__x86_64__)
+      L as, ad;
+      x86::add_mod<N>(as.data(), a.data(), b.data(), M::p.data());
+      x86::sub_mod<N>(ad.data(), a.data(), b.data(), M::p.data());
+      ASSERT_EQ(as, ps) << "asm add a=" << A << " b=" << B;
+      ASSERT_EQ(ad, pd) << "asm sub a=" << A << " b=" << B;
+#endif
+      add_mod<N>(ds.data(), a.data(), b.data(), M::p.data());
+      sub_mod<N>(dd.data(), a.data(), b.data(), M::p.data());
+      ASSERT_EQ(ds, ps);
+      ASSERT_EQ(dd, pd);
+    }
     L disp;
     mont_mul<N>(disp.data(), a.data(), b.data(), M::p.data(), inv);
     ASSERT_EQ(disp, port);
@@ -206,6 +228,13 @@ TYPED_TEST(MontKernels, AsmAliasing) {
     L q = a;
     x86::mont_sqr<N>(q.data(), q.data(), p, inv);
     ASSERT_EQ(q, sq_want);
+    L sum, diff, u = a, v = b;
+    portable::add_mod<N>(sum.data(), a.data(), b.data(), p);
+    portable::sub_mod<N>(diff.data(), a.data(), b.data(), p);
+    x86::add_mod<N>(u.data(), u.data(), b.data(), p);
+    ASSERT_EQ(u, sum);
+    x86::sub_mod<N>(v.data(), a.data(), v.data(), p);
+    ASSERT_EQ(v, diff);
   }
 }
 #endif
