@@ -316,3 +316,63 @@ TEST(Engine, PipelineDisabledRunsOneJobAtATime) {
   for (auto& l : lines) if (l.find(",p2,") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
   EXPECT_LE(last_p1, first_p2);
 }
+
+TEST(Engine, IdleParametersAreEvictedWhenTheBudgetNeedsRoom) {
+  EngineConfig c = small_config();
+  // Room for one circuit's parameters (4 MiB) plus a partition, not two circuits.
+  c.total_budget_bytes = (4ull << 20) + (2ull << 20);
+  Fixture f(c, 1ull << 20);
+  f.engine->submit(req({"1,1"}, "first"));
+  ASSERT_EQ(f.engine->await("first", std::nullopt).status, JobStatus::Completed);
+  ProofRequest second = req({"1,1"}, "second");
+  second.circuit_id = "fake2";
+  f.engine->submit(second);
+  ASSERT_EQ(f.engine->await("second", std::nullopt).status, JobStatus::Completed);
+  std::map<std::string, SrsTier> tiers;
+  for (auto& s : f.engine->status().loaded_srs) tiers[s.circuit_id] = s.tier;
+  EXPECT_EQ(tiers["fake2"], SrsTier::Hot);
+  EXPECT_EQ(tiers["fake"], SrsTier::Warm);  // evicted (still mapped) to make room
+  EXPECT_EQ(f.handler->loads.load(), 2);
+  EXPECT_LE(f.engine->budget().peak(), c.total_budget_bytes);
+}
+
+TEST(Engine, BatchCollectorGroupsSameKindJobs) {
+  EngineConfig c = small_config();
+  c.max_batch_size = 3;
+  c.max_batch_wait = 300ms;
+  Fixture f(c);
+  auto t0 = std::chrono::steady_clock::now();
+  f.engine->submit(req({"1,1"}, "b1"));
+  f.engine->submit(req({"1,1"}, "b2"));
+  f.engine->submit(req({"1,1"}, "b3"));
+  for (auto id : {"b1", "b2", "b3"}) ASSERT_EQ(f.engine->await(id, std::nullopt).status, JobStatus::Completed);
+  // A full batch is flushed at once, not after max_batch_wait.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 250ms);
+  auto batches = f.events.of("BATCH");
+  ASSERT_EQ(batches.size(), 1u);
+  EXPECT_NE(batches[0].find("jobs=3"), std::string::npos);
+  // A lone job waits for max_batch_wait, then goes alone.
+  t0 = std::chrono::steady_clock::now();
+  f.engine->submit(req({"1,1"}, "lone"));
+  ASSERT_EQ(f.engine->await("lone", std::nullopt).status, JobStatus::Completed);
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 280ms);
+}
+
+TEST(Engine, PacerBoundsSynthesizedPartitionsWaitingForTheDevice) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 4;
+  c.max_gpu_queue_depth = 1;
+  c.gpu_workers_per_device = 1;
+  Fixture f(c);
+  f.engine->submit(req({"1,30", "1,30", "1,30", "1,30", "1,30", "1,30"}, "paced"));
+  ASSERT_EQ(f.engine->await("paced", std::nullopt).status, JobStatus::Completed);
+  // Count, over time, partitions synthesized but not yet picked up.
+  std::vector<std::pair<uint64_t, int>> deltas;
+  auto ts = [](const std::string& l) -> uint64_t { return std::stoull(l.substr(9, l.find(',', 9) - 9)); };
+  for (auto& l : f.events.of("SYNTH_END")) deltas.push_back({ts(l), +1});
+  for (auto& l : f.events.of("GPU_PICKUP")) deltas.push_back({ts(l), -1});
+  std::sort(deltas.begin(), deltas.end(), [](auto& a, auto& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+  int waiting = 0, peak = 0;
+  for (auto& [t, d] : deltas) peak = std::max(peak, waiting += d);
+  EXPECT_LE(peak, 2);  // depth 1 (+1 for millisecond ties between events)
+}

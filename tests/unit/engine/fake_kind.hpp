@@ -4,7 +4,7 @@
 // string, so ordering, cancellation and failure handling can be checked
 // exactly. (Real Groth16 jobs are tested in the generic-R1CS suite.)
 //
-// Request: kind = GenericR1cs, circuit_id = "fake", vanilla_proofs[p] =
+// Request: kind = GenericR1cs, circuit_id = "fake" or "fake2", vanilla_proofs[p] =
 // "<synth_ms>,<device_ms>[,fail-synth|fail-device|fail-finish]".
 #include <atomic>
 #include <chrono>
@@ -50,11 +50,12 @@ struct FakeWork : PartitionWork {
 };
 
 struct FakeJob : PreparedJob {
+  std::string circuit = "fake";
   std::vector<std::string> specs;
   uint64_t bytes = 1 << 20;
   std::atomic<int>* active;
   std::atomic<int>* max_active;
-  std::string circuit_id() const override { return "fake"; }
+  std::string circuit_id() const override { return circuit; }
   uint32_t num_partitions() const override { return uint32_t(specs.size()); }
   uint64_t partition_bytes() const override { return bytes; }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources&) override {
@@ -92,9 +93,10 @@ struct FakeHandler : KindHandler {
   std::string param_file;  // a real file to map
   ProofKind kind() const override { return ProofKind::GenericR1cs; }
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) override {
-    if (req.circuit_id != "fake")
+    if (req.circuit_id != "fake" && req.circuit_id != "fake2")
       throw ServiceError(ServiceError::Code::NotFound, "unknown circuit " + req.circuit_id);
     auto j = std::make_unique<FakeJob>();
+    j->circuit = req.circuit_id;
     j->specs = req.vanilla_proofs;
     j->bytes = partition_bytes;
     j->active = &active;
@@ -107,7 +109,7 @@ struct FakeHandler : KindHandler {
     return std::make_shared<FakeResources>(srs_bytes);
   }
   uint64_t estimate_size(const std::string&) override { return srs_bytes; }
-  std::vector<std::string> list_circuits() override { return {"fake"}; }
+  std::vector<std::string> list_circuits() override { return {"fake", "fake2"}; }
 };
 
 }  // namespace cuzk::engine::test
