@@ -40,28 +40,6 @@ namespace cuzk::msm::detail {
 
 using arith::Limbs;
 
-// Uninitialised, 64-byte aligned array of implicit-lifetime objects.
-template <class T>
-class RawArray {
- public:
-  RawArray() = default;
-  explicit RawArray(size_t n) { reset(n); }
-  void reset(size_t n) {
-    p_.reset(n ? static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t(64))) : nullptr);
-    n_ = n;
-  }
-  T* data() const { return p_.get(); }
-  T& operator[](size_t i) const { return p_.get()[i]; }
-  size_t size() const { return n_; }
-
- private:
-  struct Free {
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
-  };
-  std::unique_ptr<T, Free> p_;
-  size_t n_ = 0;
-};
-
 class StageTimer {
  public:
   StageTimer() : t_(std::chrono::steady_clock::now()) {}
@@ -358,12 +336,21 @@ class Engine {
     int g = int(std::clamp<size_t>((32768 + Esc_max - 1) / Esc_max, 1, size_t(W_)));
     int ngroups = (W_ + g - 1) / g;
     uint32_t Mmax = uint32_t(1) << (c_ - 1);
+    // Bucket ranges per window group: the smallest R giving a task count that is
+    // a multiple of the thread count and at least two tasks per thread (equal
+    // tasks, nothing left for one thread at the end), within limits: a range
+    // of >= 256 buckets, and >= ~4096 entries per task and mini-chunk.
     uint32_t R = 1;
     if (T_ > 1) {
-      R = uint32_t((8 * T_ + ngroups - 1) / ngroups);
-      R = std::min<uint32_t>(R, std::max<uint32_t>(1, Mmax / 256));
-      // at least ~4096 entries per task and mini-chunk
-      R = std::max<uint32_t>(1, std::min<uint32_t>(R, uint32_t(Esc_max * g / 4096)));
+      const uint32_t cap = std::max<uint32_t>(
+          1, std::min<uint32_t>(Mmax / 256, uint32_t(std::max<size_t>(1, Esc_max * g / 4096))));
+      R = std::min<uint32_t>(cap, uint32_t((4 * T_ + ngroups - 1) / ngroups));
+      for (uint32_t r = 1; r <= cap; r++) {
+        if ((uint64_t(ngroups) * r) % T_ == 0 && uint64_t(ngroups) * r >= 2 * T_) {
+          R = r;
+          break;
+        }
+      }
     }
     struct Task {
       int w0, w1;
