@@ -108,6 +108,30 @@ inline const CurveCosts& curve_costs() {
     return G2_COSTS;
 }
 
+// acc += (neg ? -q : q), XYZZ += affine, madd-2008-s (8M + 2S) over the
+// inlined field helpers; the rare cases (identity, equal x) go to ec::Xyzz.
+template <class C>
+inline void xyzz_madd(ec::Xyzz<C>& acc, const Pt<C>& q, bool neg) {
+  using Base = typename C::Base;
+  if (acc.is_identity()) [[unlikely]] {
+    acc = {q.x, neg ? fops::neg(q.y) : q.y, Base::one(), Base::one()};
+    return;
+  }
+  const Base qy = neg ? fops::neg(q.y) : q.y;
+  const Base P = fops::sub(fops::mul(q.x, acc.ZZ), acc.X);
+  const Base R = fops::sub(fops::mul(qy, acc.ZZZ), acc.Y);
+  if (P.is_zero()) [[unlikely]] {
+    acc = acc.add_mixed(ec::Affine<C>::from_xy(q.x, qy));
+    return;
+  }
+  const Base PP = fops::sqr(P), PPP = fops::mul(P, PP), Q = fops::mul(acc.X, PP);
+  Base X3 = fops::sub(fops::sub(fops::sqr(R), PPP), fops::dbl(Q));
+  acc.Y = fops::sub(fops::mul(R, fops::sub(Q, X3)), fops::mul(acc.Y, PPP));
+  acc.X = X3;
+  acc.ZZ = fops::mul(acc.ZZ, PP);
+  acc.ZZZ = fops::mul(acc.ZZZ, PPP);
+}
+
 template <class C>
 class Engine {
  public:
@@ -517,9 +541,12 @@ class Engine {
         int32_t d = dg[j];
         uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;
         if (b >= span) continue;
-        const P& p = entries[j];
-        Aff a = Aff::from_xy(p.x, d < 0 ? -p.y : p.y);
-        bk[lo + b] = bk[lo + b].add_mixed(a);
+        if (j + 8 < E) {
+          int32_t dn = dg[j + 8];
+          uint32_t bn = uint32_t(dn < 0 ? -dn : dn) - 1 - lo;
+          if (bn < span) __builtin_prefetch(bk + lo + bn);
+        }
+        xyzz_madd(bk[lo + b], entries[j], d < 0);
       }
     }
   }
@@ -534,7 +561,7 @@ class Engine {
       Xz s = Xz::identity(), acc = Xz::identity();
       for (uint32_t t = cnt; t >= 1; t--) {
         Aff a = get(t);
-        s = s.add_mixed(a);
+        if (!a.infinity) xyzz_madd(s, P{a.x, a.y}, false);
         acc = acc.add(s);
       }
       return acc.to_jacobian();
