@@ -5,7 +5,8 @@
 # throughput plus the TIMELINE device utilization and verdict. Prints a table.
 #
 # Usage: scripts/sweep.sh [CONFIGS...] where a config is
-#   "pipeline:workers:max_synth:j"  e.g. "true:2:2:2" (default list below).
+#   "pipeline:workers:max_synth:j[:throttle]"  e.g. "true:2:2:2" or "true:2:2:2:true"
+#   (throttle = pipeline.throttle_synthesis_during_tail; default list below).
 # Environment: CUZK_SWEEP_ROUNDS, CUZK_SWEEP_PARTITIONS, CUZK_SWEEP_PROOFS, CUZK_BUILD_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,13 +29,14 @@ for ((p = 1; p <= partitions; p++)); do
 done
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=("false:1:1:1" "true:1:1:2" "true:2:1:2" "true:2:2:2" "true:2:2:4" "true:3:2:4")
+[ ${#configs[@]} -gt 0 ] || configs=("false:1:1:1" "true:1:1:2" "true:2:1:2" "true:2:2:2" "true:2:2:2:true" "true:2:2:4" "true:3:2:4")
 
-printf '%-9s %-8s %-10s %-3s  %-11s %-9s %-12s %s\n' pipeline workers max_synth j "proofs/min" "s/proof" "device util" verdict
+printf '%-9s %-8s %-10s %-3s %-9s %-11s %-9s %-12s %s\n' pipeline workers max_synth j throttle "proofs/min" "s/proof" "device util" verdict
 for cfg in "${configs[@]}"; do
-  IFS=: read -r pipe workers msynth j <<<"$cfg"
+  IFS=: read -r pipe workers msynth j throttle <<<"$cfg"
+  throttle=${throttle:-false}
   sock=$PWD/$work/sweep.sock
-  log=$work/sweep-$pipe-$workers-$msynth-$j.log
+  log=$work/sweep-$pipe-$workers-$msynth-$j-$throttle.log
   cat > "$work/sweep.toml" <<TOML
 [daemon]
 listen = "unix://$sock"
@@ -45,6 +47,7 @@ threads = 1
 [pipeline]
 enabled = $pipe
 max_parallel_synthesis = $msynth
+throttle_synthesis_during_tail = $throttle
 [srs]
 param_cache = "$PWD/$params"
 TOML
@@ -59,5 +62,5 @@ TOML
   util=$(grep -o 'device utilization [0-9.]*%' <<<"$analysis" | head -1 | awk '{print $3}')
   verdict=$(grep -o 'verdict: [A-Z-]*' <<<"$analysis" | head -1 | awk '{print $2}')
   ppm=$(awk '{print $1}' <<<"$tput"); spp=$(grep -o '([0-9.]*s' <<<"$tput" | tr -d '(s')
-  printf '%-9s %-8s %-10s %-3s  %-11s %-9s %-12s %s\n' "$pipe" "$workers" "$msynth" "$j" "$ppm" "$spp" "$util" "$verdict"
+  printf '%-9s %-8s %-10s %-3s %-9s %-11s %-9s %-12s %s\n' "$pipe" "$workers" "$msynth" "$j" "$throttle" "$ppm" "$spp" "$util" "$verdict"
 done
