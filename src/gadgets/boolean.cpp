@@ -91,10 +91,10 @@ Boolean Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean
   if (auto x = a.value(), y = b.value(), z = c.value(); x && y && z) v = (*x && *y) != (!*x && *z);
   auto is_const = [](const Boolean& x, bool val) { return x.is_constant() && x.constant_ == val; };
   if (a.is_constant() && b.is_constant() && c.is_constant()) return constant(*v);
-  if (is_const(a, false)) return c;                                // = c
-  if (is_const(b, false)) return and_(cs, a.not_(), c);            // = (NOT a) AND c
-  if (is_const(c, false)) return and_(cs, a, b);                   // = a AND b
-  if (is_const(c, true)) return and_(cs, a, b.not_()).not_();      // = NOT (a AND (NOT b))
+  if (is_const(a, false)) return c;                                   // = c
+  if (is_const(b, false)) return and_(cs, a.not_(), c);               // = (NOT a) AND c
+  if (is_const(c, false)) return and_(cs, a, b);                      // = a AND b
+  if (is_const(c, true)) return and_(cs, a, b.not_()).not_();         // = NOT (a AND (NOT b))
   if (is_const(b, true)) return and_(cs, a.not_(), c.not_()).not_();  // = NOT ((NOT a) AND (NOT c))
   // a true or all allocated: a(b - c) = ch - c
   Variable ch = cs.alloc("ch", [&] { return bit_fr(v); });
@@ -159,7 +159,8 @@ std::vector<Boolean> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional
   for (size_t i = 0; i < 64; i++) {
     std::optional<bool> b;
     if (value) b = (*value >> i) & 1;
-    bits.push_back(in_ns(cs, [&] { return bit_name(i); }, [&] { return AllocatedBit::alloc(cs, b); }));
+    bits.push_back(in_ns(
+        cs, [&] { return bit_name(i); }, [&] { return AllocatedBit::alloc(cs, b); }));
   }
   return bits;
 }
@@ -172,7 +173,8 @@ std::vector<AllocatedBit> field_into_allocated_bits_le(ConstraintSystem& cs, std
   for (size_t i = 0; i < Fr::NUM_BITS; i++) {
     std::optional<bool> b;
     if (repr) b = ((*repr)[i / 64] >> (i % 64)) & 1;
-    bits.push_back(in_ns(cs, [&] { return bit_name(i); }, [&] { return AllocatedBit::alloc(cs, b); }));
+    bits.push_back(in_ns(
+        cs, [&] { return bit_name(i); }, [&] { return AllocatedBit::alloc(cs, b); }));
   }
   return bits;
 }

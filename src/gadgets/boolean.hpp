@@ -59,7 +59,7 @@ class Boolean {
  public:
   enum class Kind : uint8_t { Constant, Is, Not };
 
-  Boolean() = default;  // constant false
+  Boolean() = default;                                          // constant false
   Boolean(const AllocatedBit& b) : kind_(Kind::Is), bit_(b) {}  // NOLINT: implicit like From
   static Boolean constant(bool c) {
     Boolean r;
@@ -74,19 +74,24 @@ class Boolean {
 
   Kind kind() const { return kind_; }
   bool is_constant() const { return kind_ == Kind::Constant; }
-  bool constant_value() const { return constant_; }          // Constant only
-  const AllocatedBit& bit() const { return bit_; }            // Is / Not only
+  bool constant_value() const { return constant_; }  // Constant only
+  const AllocatedBit& bit() const { return bit_; }   // Is / Not only
   std::optional<bool> value() const {
     switch (kind_) {
-      case Kind::Constant: return constant_;
-      case Kind::Is: return bit_.value;
-      default: return bit_.value ? std::optional<bool>(!*bit_.value) : std::nullopt;
+      case Kind::Constant:
+        return constant_;
+      case Kind::Is:
+        return bit_.value;
+      default:
+        return bit_.value ? std::optional<bool>(!*bit_.value) : std::nullopt;
     }
   }
   Boolean not_() const {
     Boolean r = *this;
-    if (kind_ == Kind::Constant) r.constant_ = !constant_;
-    else r.kind_ = kind_ == Kind::Is ? Kind::Not : Kind::Is;
+    if (kind_ == Kind::Constant)
+      r.constant_ = !constant_;
+    else
+      r.kind_ = kind_ == Kind::Is ? Kind::Not : Kind::Is;
     return r;
   }
 
@@ -96,7 +101,9 @@ class Boolean {
       case Kind::Constant:
         if (constant_) lc.add(coeff, Variable::one());
         break;
-      case Kind::Is: lc.add(coeff, bit_.var); break;
+      case Kind::Is:
+        lc.add(coeff, bit_.var);
+        break;
       case Kind::Not:
         lc.add(coeff, Variable::one());
         lc.sub(coeff, bit_.var);

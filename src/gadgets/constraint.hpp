@@ -6,7 +6,8 @@
 namespace cuzk::gadgets {
 
 // a·ONE = b.
-inline void enforce_equal(ConstraintSystem& cs, const Name& name, const AllocatedNum& a, const AllocatedNum& b) {
+inline void enforce_equal(ConstraintSystem& cs, const Name& name, const AllocatedNum& a,
+                          const AllocatedNum& b) {
   cs.enforce(name, a.var, Variable::one(), b.var);
 }
 // (a + b)·ONE = sum.
@@ -15,8 +16,8 @@ inline void enforce_sum(ConstraintSystem& cs, const Name& name, const AllocatedN
   cs.enforce(name, LC(a.var) + b.var, Variable::one(), sum.var);
 }
 // (difference + b)·ONE = a.
-inline void enforce_difference(ConstraintSystem& cs, const Name& name, const AllocatedNum& a, const AllocatedNum& b,
-                               const AllocatedNum& difference) {
+inline void enforce_difference(ConstraintSystem& cs, const Name& name, const AllocatedNum& a,
+                               const AllocatedNum& b, const AllocatedNum& difference) {
   cs.enforce(name, LC(difference.var) + b.var, Variable::one(), a.var);
 }
 // a + b: "add_num" and "sum constraint".

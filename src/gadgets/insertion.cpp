@@ -22,8 +22,9 @@ AllocatedNum select(ConstraintSystem& cs, std::span<const AllocatedNum> from, st
     const Boolean& bit = bits[bits.size() - 1 - i];
     std::vector<AllocatedNum> next;
     for (size_t j = 0; j < half; j++)
-      next.push_back(in_ns(cs, [&] { return "pick " + std::to_string(i) + ", " + std::to_string(j); },
-                           [&] { return pick(cs, bit, state[half + j], state[j]); }));
+      next.push_back(in_ns(
+          cs, [&] { return "pick " + std::to_string(i) + ", " + std::to_string(j); },
+          [&] { return pick(cs, bit, state[half + j], state[j]); }));
     state = std::move(next);
   }
   return state[0];
@@ -39,11 +40,13 @@ AllocatedNum w(ConstraintSystem& cs, const char* name, const Boolean& cond, cons
   return in_ns(cs, name, [&] { return pick(cs, cond, a, b); });
 }
 
-Nums insert_2(ConstraintSystem& cs, const AllocatedNum& x, std::span<const Boolean> bits, std::span<const AllocatedNum> e) {
+Nums insert_2(ConstraintSystem& cs, const AllocatedNum& x, std::span<const Boolean> bits,
+              std::span<const AllocatedNum> e) {
   return {w(cs, "binary insert 0", bits[0], e[0], x), w(cs, "binary insert 1", bits[0], x, e[0])};
 }
 
-Nums insert_4(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits, std::span<const AllocatedNum> e) {
+Nums insert_4(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits,
+              std::span<const AllocatedNum> e) {
   const Boolean &b0 = bits[0], &b1 = bits[1];
   const AllocatedNum &b = e[0], &c = e[1], &d = e[2];
   // p<pos>_<x..>: output position pos when the x'ed bits are still unknown.
@@ -58,7 +61,8 @@ Nums insert_4(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boole
   return {p0, p1, p2, p3};
 }
 
-Nums insert_8(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits, std::span<const AllocatedNum> el) {
+Nums insert_8(ConstraintSystem& cs, const AllocatedNum& a, std::span<const Boolean> bits,
+              std::span<const AllocatedNum> el) {
   const Boolean &b0 = bits[0], &b1 = bits[1], &b2 = bits[2];
   if (b0.kind() != Boolean::Kind::Is || b1.kind() != Boolean::Kind::Is)
     throw std::invalid_argument("insert: bits must be allocated and unnegated");
@@ -112,8 +116,8 @@ Nums insert(ConstraintSystem& cs, const AllocatedNum& element, std::span<const B
     Nums choices;
     for (size_t index = 0; index < size; index++)
       choices.push_back(pos < index ? elements[pos] : pos == index ? element : elements[pos - 1]);
-    result.push_back(in_ns(cs, [&] { return "choice at " + std::to_string(pos); },
-                           [&] { return select(cs, choices, bits); }));
+    result.push_back(in_ns(
+        cs, [&] { return "choice at " + std::to_string(pos); }, [&] { return select(cs, choices, bits); }));
   }
   return result;
 }

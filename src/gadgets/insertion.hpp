@@ -18,7 +18,7 @@ AllocatedNum select(ConstraintSystem& cs, std::span<const AllocatedNum> from, st
 
 // `elements` with `element` inserted at index(bits); elements.size() + 1
 // must be 2^bits.size(). Sizes 4 and 8 need allocated, non-negated bits.
-std::vector<AllocatedNum> insert(ConstraintSystem& cs, const AllocatedNum& element, std::span<const Boolean> bits,
-                                 std::span<const AllocatedNum> elements);
+std::vector<AllocatedNum> insert(ConstraintSystem& cs, const AllocatedNum& element,
+                                 std::span<const Boolean> bits, std::span<const AllocatedNum> elements);
 
 }  // namespace cuzk::gadgets

@@ -14,6 +14,29 @@ const Fr& pow2(size_t i) {
   return table.at(i);
 }
 
+LC merge_scaled(const LC& a, const Fr& s, const LC& b) {
+  LC r;
+  auto merge = [&](const std::vector<LC::Entry>& x, const std::vector<LC::Entry>& y, Variable::Kind kind) {
+    size_t i = 0, j = 0;
+    while (i < x.size() || j < y.size()) {
+      if (j == y.size() || (i < x.size() && x[i].index < y[j].index)) {
+        r.add(x[i].coeff, {kind, x[i].index});
+        i++;
+      } else if (i == x.size() || y[j].index < x[i].index) {
+        r.add(s * y[j].coeff, {kind, y[j].index});
+        j++;
+      } else {
+        r.add(x[i].coeff + s * y[j].coeff, {kind, x[i].index});
+        i++;
+        j++;
+      }
+    }
+  };
+  merge(a.inputs(), b.inputs(), Variable::Kind::Input);
+  merge(a.aux(), b.aux(), Variable::Kind::Aux);
+  return r;
+}
+
 AllocatedNum AllocatedNum::alloc(ConstraintSystem& cs, std::optional<Fr> value) {
   Variable v = cs.alloc("num", [&] { return value_or_missing(value); });
   return {v, value};

@@ -18,6 +18,11 @@ inline Fr value_or_missing(const std::optional<Fr>& v) {
   return *v;
 }
 
+// a + s·b as one sorted merge (LC::add_scaled inserts term by term, which
+// is quadratic when b's variables interleave with a's). Same result:
+// coefficients of shared variables summed, zero coefficients kept.
+LC merge_scaled(const LC& a, const Fr& s, const LC& b);
+
 struct AllocatedNum {
   Variable var;
   std::optional<Fr> value;
@@ -31,9 +36,9 @@ struct AllocatedNum {
   // 255 allocated bits ("bit i") and "unpacking constraint" 0·0 = Σ 2^i·b_i - self.
   // Not strict: a representation of self + r would also satisfy it.
   std::vector<Boolean> to_bits_le(ConstraintSystem& cs) const;
-  AllocatedNum add(ConstraintSystem& cs, const AllocatedNum& other) const;     // "sum num"
-  AllocatedNum mul(ConstraintSystem& cs, const AllocatedNum& other) const;     // "product num"
-  AllocatedNum square(ConstraintSystem& cs) const;                             // "squared num"
+  AllocatedNum add(ConstraintSystem& cs, const AllocatedNum& other) const;  // "sum num"
+  AllocatedNum mul(ConstraintSystem& cs, const AllocatedNum& other) const;  // "product num"
+  AllocatedNum square(ConstraintSystem& cs) const;                          // "squared num"
 };
 
 struct Num {
@@ -60,8 +65,10 @@ struct Num {
     return *this;
   }
   Num& add(const Num& o) {
-    if (value && o.value) *value += *o.value;
-    else value.reset();
+    if (value && o.value)
+      *value += *o.value;
+    else
+      value.reset();
     lc += o.lc;
     return *this;
   }

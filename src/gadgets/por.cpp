@@ -38,14 +38,15 @@ AllocatedNum sub_path(ConstraintSystem& cs, size_t arity, const std::vector<Merk
     for (size_t k = 0; k < nbits; k++) {
       std::optional<bool> b;
       if (level.index) b = (*level.index >> k) & 1;
-      index_bits.push_back(in_ns(cs, [&] { return "index bit " + std::to_string(k); },
-                                 [&] { return AllocatedBit::alloc(cs, b); }));
+      index_bits.push_back(in_ns(
+          cs, [&] { return "index bit " + std::to_string(k); }, [&] { return AllocatedBit::alloc(cs, b); }));
     }
     bits.insert(bits.end(), index_bits.begin(), index_bits.end());
     std::vector<AllocatedNum> path;
     for (size_t k = 0; k < level.siblings.size(); k++)
-      path.push_back(in_ns(cs, [&] { return "path element " + std::to_string(k); },
-                           [&] { return AllocatedNum::alloc(cs, level.siblings[k]); }));
+      path.push_back(in_ns(
+          cs, [&] { return "path element " + std::to_string(k); },
+          [&] { return AllocatedNum::alloc(cs, level.siblings[k]); }));
     std::vector<AllocatedNum> inserted = insert(cs, cur, index_bits, path);
     cur = in_ns(cs, "computation of commitment hash", [&] { return hash(cs, inserted, i); });
   }
@@ -63,13 +64,15 @@ MerkleAuthPath MerkleAuthPath::blank(size_t base_arity, size_t sub_arity, size_t
   size_t levels = 0;
   for (size_t n = 1; n < base_leaves; n *= base_arity) levels++;
   p.base.assign(levels, MerklePathLevel{std::vector<std::optional<Fr>>(base_arity - 1), std::nullopt});
-  if (sub_arity) p.sub.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(sub_arity - 1), std::nullopt});
-  if (top_arity) p.top.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(top_arity - 1), std::nullopt});
+  if (sub_arity)
+    p.sub.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(sub_arity - 1), std::nullopt});
+  if (top_arity)
+    p.top.assign(1, MerklePathLevel{std::vector<std::optional<Fr>>(top_arity - 1), std::nullopt});
   return p;
 }
 
-void por_circuit(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path, const PorValue& root,
-                 bool private_root, LevelHash hash) {
+void por_circuit(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path,
+                 const PorValue& root, bool private_root, LevelHash hash) {
   if (path.top_arity && !path.sub_arity) throw std::invalid_argument("por: a top tree needs a sub tree");
   AllocatedNum cur = allocated(cs, value, "value");
   std::vector<Boolean> bits;
@@ -83,8 +86,8 @@ void por_circuit(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPa
   if (!private_root) in_ns(cs, "root", [&] { rt.inputize(cs); });
 }
 
-void por_poseidon(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path, const PorValue& root,
-                  bool private_root, PoseidonConstantsFor constants) {
+void por_poseidon(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path,
+                  const PorValue& root, bool private_root, PoseidonConstantsFor constants) {
   auto hash = [&](ConstraintSystem& c, std::span<const AllocatedNum> children, size_t) {
     const PoseidonConstants& k = constants(children.size());
     Fr tag = pow2(children.size()) - Fr::one();  // MerkleTree domain tag 2^arity - 1

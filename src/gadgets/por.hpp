@@ -23,7 +23,7 @@ struct MerklePathLevel {
 
 struct MerkleAuthPath {
   size_t base_arity = 2, sub_arity = 0, top_arity = 0;  // 0: no such level
-  std::vector<MerklePathLevel> base, sub, top;           // sub/top hold one level when present
+  std::vector<MerklePathLevel> base, sub, top;          // sub/top hold one level when present
 
   // Without witness values, for a tree of `leaves` leaves (circuit shapes).
   static MerkleAuthPath blank(size_t base_arity, size_t sub_arity, size_t top_arity, size_t leaves);
@@ -40,14 +40,14 @@ using LevelHash = r1cs::FnRef<AllocatedNum(ConstraintSystem&, std::span<const Al
 
 // PoRCircuit::synthesize: "value", "base"/"sub"/"top", "path", "root_value",
 // "enforce root is correct", and "root" when public.
-void por_circuit(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path, const PorValue& root,
-                 bool private_root, LevelHash hash);
+void por_circuit(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path,
+                 const PorValue& root, bool private_root, LevelHash hash);
 
 // The Poseidon level hash (filecoin-hashers hash_multi_leaf_circuit):
 // MerkleTree tag, constants for each arity from `constants`.
 using PoseidonConstantsFor = const PoseidonConstants& (*)(size_t arity);
-void por_poseidon(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path, const PorValue& root,
-                  bool private_root, PoseidonConstantsFor constants);
+void por_poseidon(ConstraintSystem& cs, const PorValue& value, const MerkleAuthPath& path,
+                  const PorValue& root, bool private_root, PoseidonConstantsFor constants);
 
 // Binary SHA-256 trees (TreeD): levels hashed by sha256_hash_leaves,
 // 1 + 2 + 45,379 = 45,382 constraints per level.

@@ -18,10 +18,18 @@ struct Elt {
   static Elt from(const AllocatedNum& x) { return {true, x, {}}; }
   static Elt from(Num x) { return {false, {}, std::move(x)}; }
 
-  // Num form scaled by s (an allocated number becomes 1·var first).
-  Num scaled(const Fr& s) const {
-    Num r = allocated ? Num::from(a) : n;
-    return std::move(r.scale(s));
+  // acc += s·self (neptune: acc.add(self.scale(s)), an allocated number
+  // counting as 1·var), without materialising the scaled copy.
+  void add_scaled_to(Num& acc, const Fr& s) const {
+    const std::optional<Fr>& v = allocated ? a.value : n.value;
+    if (acc.value && v)
+      *acc.value += s * *v;
+    else
+      acc.value.reset();
+    if (allocated)
+      acc.lc.add(s, a.var);
+    else
+      acc.lc = merge_scaled(acc.lc, s, n.lc);
   }
 
   // "allocate for Elt::Num" and, if enforced,
@@ -88,13 +96,15 @@ class PoseidonCircuit {
   AllocatedNum hash(ConstraintSystem& cs) {
     in_ns(cs, "first round", [&] { full_round(cs, true, false); });
     for (size_t i = 1; i < c_.half_full_rounds; i++)
-      in_ns(cs, [&] { return "initial full round " + std::to_string(i); },
-            [&] { full_round(cs, false, false); });
+      in_ns(
+          cs, [&] { return "initial full round " + std::to_string(i); },
+          [&] { full_round(cs, false, false); });
     for (size_t i = 0; i < c_.partial_rounds; i++)
-      in_ns(cs, [&] { return "partial round " + std::to_string(i); }, [&] { partial_round(cs); });
+      in_ns(
+          cs, [&] { return "partial round " + std::to_string(i); }, [&] { partial_round(cs); });
     for (size_t i = 0; i + 1 < c_.half_full_rounds; i++)
-      in_ns(cs, [&] { return "final full round " + std::to_string(i); },
-            [&] { full_round(cs, false, false); });
+      in_ns(
+          cs, [&] { return "final full round " + std::to_string(i); }, [&] { full_round(cs, false, false); });
     in_ns(cs, "terminal full round", [&] { full_round(cs, false, true); });
     return in_ns(cs, "hash result", [&] { return e_[1].ensure_allocated(cs, true); });
   }
@@ -113,10 +123,12 @@ class PoseidonCircuit {
         e_[0] = Elt::from(Num::constant(x.square().square() * x + post[0]));
         continue;
       }
-      e_[i] = in_ns(cs, [&] { return "quintic s-box " + std::to_string(i); }, [&] {
-        return first ? quintic_s_box_pre_add(cs, e_[i], pre[i], post[i])
-                     : quintic_s_box(cs, e_[i], post ? &post[i] : nullptr);
-      });
+      e_[i] = in_ns(
+          cs, [&] { return "quintic s-box " + std::to_string(i); },
+          [&] {
+            return first ? quintic_s_box_pre_add(cs, e_[i], pre[i], post[i])
+                         : quintic_s_box(cs, e_[i], post ? &post[i] : nullptr);
+          });
     }
     product_mds();
   }
@@ -129,17 +141,19 @@ class PoseidonCircuit {
 
   void product_mds() {
     const size_t half = c_.half_full_rounds, sparse_offset = half - 1;
-    if (round_ == sparse_offset) product_dense(c_.pre_sparse);
+    if (round_ == sparse_offset)
+      product_dense(c_.pre_sparse);
     else if (round_ > sparse_offset && round_ < half + c_.partial_rounds)
       product_sparse(c_.sparse[round_ - sparse_offset - 1]);
-    else product_dense(c_.mds);
+    else
+      product_dense(c_.mds);
     round_++;
   }
 
   // Σ_i elements[i]·scalars[i], as neptune's scalar_product fold.
   Num scalar_product(const Fr* scalars, size_t stride) const {
     Num acc = Num::zero();
-    for (size_t i = 0; i < e_.size(); i++) acc.add(e_[i].scaled(scalars[i * stride]));
+    for (size_t i = 0; i < e_.size(); i++) e_[i].add_scaled_to(acc, scalars[i * stride]);
     return acc;
   }
 
@@ -156,8 +170,8 @@ class PoseidonCircuit {
     r.push_back(Elt::from(scalar_product(m.w_hat.data(), 1)));
     for (size_t j = 1; j < e_.size(); j++) {
       if (e_[j].allocated) throw std::logic_error("poseidon: sparse round on an allocated element");
-      Num x = e_[j].n;
-      x.add(e_[0].scaled(m.v_rest[j - 1]));
+      Num x = std::move(e_[j].n);  // e_ is replaced below
+      e_[0].add_scaled_to(x, m.v_rest[j - 1]);
       r.push_back(Elt::from(std::move(x)));
     }
     e_ = std::move(r);
@@ -191,10 +205,12 @@ AllocatedNum poseidon_hash_md(ConstraintSystem& cs, std::span<const AllocatedNum
     preimage[0] = hash;
     for (size_t i = 0; i < n; i++) preimage[i + 1] = elements[off + i];
     for (size_t i = n + 1; i < arity; i++)
-      preimage[i] = in_ns(cs, [&] { return "padding " + std::to_string(i); },
-                          [&] { return AllocatedNum::alloc(cs, Fr::zero()); });
-    hash = in_ns(cs, [&] { return "hash md " + std::to_string(step); },
-                 [&] { return poseidon_hash(cs, preimage, c, tag); });
+      preimage[i] = in_ns(
+          cs, [&] { return "padding " + std::to_string(i); },
+          [&] { return AllocatedNum::alloc(cs, Fr::zero()); });
+    hash = in_ns(
+        cs, [&] { return "hash md " + std::to_string(step); },
+        [&] { return poseidon_hash(cs, preimage, c, tag); });
   }
   return hash;
 }

@@ -71,8 +71,9 @@ std::vector<UInt32> sha256_compression_function(ConstraintSystem& cs, std::span<
     Namespace ns(cs, [&] { return num_name("w extension ", i); });
     UInt32 s0 = sigma(cs, w[i - 15], 7, 18, 3, true, "first xor for s0", "second xor for s0");
     UInt32 s1 = sigma(cs, w[i - 2], 17, 19, 10, true, "first xor for s1", "second xor for s1");
-    w.push_back(in_ns(cs, "computation of w[i]",
-                      [&] { return UInt32::addmany(eq, {w[i - 16], s0, w[i - 7], s1}); }));
+    w.push_back(in_ns(cs, "computation of w[i]", [&] {
+      return UInt32::addmany(eq, {w[i - 16], s0, w[i - 7], s1});
+    }));
   }
 
   Maybe a{false, h0[0], {}}, e{false, h0[4], {}};

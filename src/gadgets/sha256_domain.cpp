@@ -27,8 +27,8 @@ AllocatedNum sha256_hash_to_fr(ConstraintSystem& cs, std::span<const Boolean> bi
 AllocatedNum sha256_hash_leaves(ConstraintSystem& cs, std::span<const AllocatedNum> leaves) {
   std::vector<Boolean> bits;
   for (size_t i = 0; i < leaves.size(); i++) {
-    auto le = in_ns(cs, [&] { return std::to_string(i) + "_num_into_bits"; },
-                    [&] { return leaves[i].to_bits_le(cs); });
+    auto le = in_ns(
+        cs, [&] { return std::to_string(i) + "_num_into_bits"; }, [&] { return leaves[i].to_bits_le(cs); });
     auto be = reverse_bit_numbering(le);
     bits.insert(bits.end(), be.begin(), be.end());
   }

@@ -18,8 +18,9 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, std::optional<uint32_t> v) {
   for (size_t i = 0; i < 32; i++) {
     std::optional<bool> b;
     if (v) b = (*v >> i) & 1;
-    r.bits_.push_back(in_ns(cs, [&] { return "allocated bit " + std::to_string(i); },
-                            [&] { return AllocatedBit::alloc(cs, b); }));
+    r.bits_.push_back(in_ns(
+        cs, [&] { return "allocated bit " + std::to_string(i); },
+        [&] { return AllocatedBit::alloc(cs, b); }));
   }
   r.value_ = v;
   return r;
@@ -31,8 +32,10 @@ UInt32 UInt32::from_bits_be(const Boolean* bits) {
   std::optional<uint32_t> v = 0;
   for (int i = 0; i < 32 && v; i++) {
     auto b = bits[i].value();
-    if (!b) v.reset();
-    else v = (*v << 1) | uint32_t(*b);
+    if (!b)
+      v.reset();
+    else
+      v = (*v << 1) | uint32_t(*b);
   }
   r.value_ = v;
   return r;
@@ -44,8 +47,10 @@ UInt32 UInt32::from_bits(const Boolean* bits) {
   std::optional<uint32_t> v = 0;
   for (int i = 31; i >= 0 && v; i--) {
     auto b = bits[i].value();
-    if (!b) v.reset();
-    else v = (*v << 1) | uint32_t(*b);
+    if (!b)
+      v.reset();
+    else
+      v = (*v << 1) | uint32_t(*b);
   }
   r.value_ = v;
   return r;
@@ -75,8 +80,9 @@ UInt32 UInt32::xor_(ConstraintSystem& cs, const UInt32& o) const {
   UInt32 r;
   r.bits_.reserve(32);
   for (size_t i = 0; i < 32; i++)
-    r.bits_.push_back(in_ns(cs, [&] { return "xor of bit " + std::to_string(i); },
-                            [&] { return Boolean::xor_(cs, bits_[i], o.bits_[i]); }));
+    r.bits_.push_back(in_ns(
+        cs, [&] { return "xor of bit " + std::to_string(i); },
+        [&] { return Boolean::xor_(cs, bits_[i], o.bits_[i]); }));
   if (value_ && o.value_) r.value_ = *value_ ^ *o.value_;
   return r;
 }
@@ -85,8 +91,9 @@ UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b
   UInt32 r;
   r.bits_.reserve(32);
   for (size_t i = 0; i < 32; i++)
-    r.bits_.push_back(in_ns(cs, [&] { return "maj " + std::to_string(i); },
-                            [&] { return Boolean::sha256_maj(cs, a.bits_[i], b.bits_[i], c.bits_[i]); }));
+    r.bits_.push_back(in_ns(
+        cs, [&] { return "maj " + std::to_string(i); },
+        [&] { return Boolean::sha256_maj(cs, a.bits_[i], b.bits_[i], c.bits_[i]); }));
   if (a.value_ && b.value_ && c.value_)
     r.value_ = (*a.value_ & *b.value_) ^ (*a.value_ & *c.value_) ^ (*b.value_ & *c.value_);
   return r;
@@ -96,8 +103,9 @@ UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
   UInt32 r;
   r.bits_.reserve(32);
   for (size_t i = 0; i < 32; i++)
-    r.bits_.push_back(in_ns(cs, [&] { return "ch " + std::to_string(i); },
-                            [&] { return Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]); }));
+    r.bits_.push_back(in_ns(
+        cs, [&] { return "ch " + std::to_string(i); },
+        [&] { return Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]); }));
   if (a.value_ && b.value_ && c.value_) r.value_ = (*a.value_ & *b.value_) ^ (~*a.value_ & *c.value_);
   return r;
 }
@@ -108,31 +116,32 @@ UInt32 UInt32::addmany(MultiEq& eq, const std::vector<UInt32>& operands) {
   ConstraintSystem& cs = eq.cs();
   uint64_t max_value = uint64_t(operands.size()) * 0xffffffffull;
   uint64_t sum = 0;
-  bool known = true;
-  LC lc;
-  bool all_constants = true;
+  bool known = true, all_constants = true;
   for (const auto& op : operands) {
-    if (op.value_) sum += *op.value_;
-    else known = false;
-    for (size_t i = 0; i < 32; i++) {
-      op.bits_[i].add_to(lc, pow2(i));
-      all_constants &= op.bits_[i].is_constant();
-    }
+    if (op.value_)
+      sum += *op.value_;
+    else
+      known = false;
+    for (const auto& b : op.bits_) all_constants &= b.is_constant();
   }
   if (all_constants && known) return constant(uint32_t(sum));
 
   UInt32 r;
-  LC result_lc;
-  size_t i = 0;
-  for (; max_value != 0; max_value >>= 1, i++) {
+  std::vector<Variable> result;
+  for (size_t i = 0; max_value != 0; max_value >>= 1, i++) {
     std::optional<bool> b;
     if (known) b = (sum >> i) & 1;
-    AllocatedBit bit = in_ns(cs, [&] { return "result bit " + std::to_string(i); },
-                             [&] { return AllocatedBit::alloc(cs, b); });
-    result_lc.add(pow2(i), bit.var);
+    AllocatedBit bit = in_ns(
+        cs, [&] { return "result bit " + std::to_string(i); }, [&] { return AllocatedBit::alloc(cs, b); });
+    result.push_back(bit.var);
     if (i < 32) r.bits_.push_back(bit);  // carries are only constrained
   }
-  eq.enforce_equal(i, lc, result_lc);
+  // Σ_ops Σ_i 2^i·bit = Σ_i 2^i·result_i, reported after the result bits
+  // exist (a flush it causes comes after their constraints, as upstream).
+  size_t off = eq.reserve(result.size());
+  for (const auto& op : operands)
+    for (size_t i = 0; i < 32; i++) eq.add_lhs(pow2(off + i), op.bits_[i]);
+  for (size_t i = 0; i < result.size(); i++) eq.add_rhs(pow2(off + i), result[i]);
   if (known) r.value_ = uint32_t(sum);
   return r;
 }

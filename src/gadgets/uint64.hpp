@@ -26,14 +26,17 @@ class UInt64 {
     for (size_t i = 0; i < 64; i++) {
       std::optional<bool> b;
       if (v) b = (*v >> i) & 1;
-      r.bits_.push_back(in_ns(cs, [&] { return "allocated bit " + std::to_string(i); },
-                              [&] { return AllocatedBit::alloc(cs, b); }));
+      r.bits_.push_back(in_ns(
+          cs, [&] { return "allocated bit " + std::to_string(i); },
+          [&] { return AllocatedBit::alloc(cs, b); }));
     }
     r.value_ = v;
     return r;
   }
   // Bits most significant first.
-  static UInt64 from_bits_be(const std::vector<Boolean>& bits) { return from_bits({bits.rbegin(), bits.rend()}); }
+  static UInt64 from_bits_be(const std::vector<Boolean>& bits) {
+    return from_bits({bits.rbegin(), bits.rend()});
+  }
   // Bits least significant first.
   static UInt64 from_bits(const std::vector<Boolean>& bits) {
     if (bits.size() != 64) throw std::invalid_argument("UInt64 needs 64 bits");
@@ -42,8 +45,10 @@ class UInt64 {
     std::optional<uint64_t> v = 0;
     for (size_t i = 64; i-- > 0 && v;) {
       auto b = bits[i].value();
-      if (!b) v.reset();
-      else v = (*v << 1) | uint64_t(*b);
+      if (!b)
+        v.reset();
+      else
+        v = (*v << 1) | uint64_t(*b);
     }
     r.value_ = v;
     return r;

@@ -9,10 +9,10 @@
 namespace cuzk::filecoin {
 
 // Domain tags (neptune hash_type.rs).
-Fr poseidon_tag_merkle_tree(size_t arity);       // 2^arity - 1 (all Filecoin trees)
-Fr poseidon_tag_constant_length(uint64_t len);   // len · 2^64
-Fr poseidon_tag_encryption();                    // 2^32
-Fr poseidon_tag_custom(uint64_t id);             // id · 2^40, id in 1..=256
+Fr poseidon_tag_merkle_tree(size_t arity);      // 2^arity - 1 (all Filecoin trees)
+Fr poseidon_tag_constant_length(uint64_t len);  // len · 2^64
+Fr poseidon_tag_encryption();                   // 2^32
+Fr poseidon_tag_custom(uint64_t id);            // id · 2^40, id in 1..=256
 
 // The reference permutation (neptune HashMode::Correct), in place.
 void poseidon_permute_correct(const PoseidonConstants& c, std::span<Fr> state);

@@ -167,9 +167,9 @@ std::vector<Fr> poseidon_grain_constants(size_t t, size_t rf, size_t rp) {
   auto put = [&](uint64_t v, int bits) {
     for (int i = bits - 1; i >= 0; i--) init[pos++] = uint8_t((v >> i) & 1);
   };
-  put(1, 2);       // field: GF(p)
-  put(1, 4);       // S-box: x^5
-  put(255, 12);    // field size in bits
+  put(1, 2);     // field: GF(p)
+  put(1, 4);     // S-box: x^5
+  put(255, 12);  // field size in bits
   put(t, 12);
   put(rf, 10);
   put(rp, 10);

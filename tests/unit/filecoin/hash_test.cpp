@@ -18,9 +18,7 @@ using namespace cuzk::filecoin;
 namespace {
 
 // The 4 little-endian u64 limbs of a canonical value, as the Rust tests write them.
-Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
-  return *Fr::from_canonical({a, b, c, d});
-}
+Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return *Fr::from_canonical({a, b, c, d}); }
 Fr from_hex(const char* hex) {
   std::string s(hex + 2);
   std::array<uint8_t, 32> be{};
@@ -46,16 +44,20 @@ TEST(PoseidonConstants, RoundNumbers) {
     EXPECT_EQ(poseidon_round_numbers(c.arity, PoseidonStrength::Strengthened).second, c.rp_strong);
   }
   // round_numbers.rs known values by width t (arity = t - 1).
-  const size_t by_t[][2] = {{3, 55}, {5, 56}, {7, 56}, {9, 57}, {13, 57}, {15, 57}, {17, 59}, {25, 59}, {37, 60}};
+  const size_t by_t[][2] = {{3, 55},  {5, 56},  {7, 56},  {9, 57}, {13, 57},
+                            {15, 57}, {17, 59}, {25, 59}, {37, 60}};
   for (auto& p : by_t) EXPECT_EQ(poseidon_round_numbers(p[0] - 1, PoseidonStrength::Standard).second, p[1]);
 }
 
 TEST(PoseidonConstants, GrainRoundConstantsArity2) {
   const auto& c = poseidon_constants(2);
   ASSERT_EQ(c.round_constants.size(), (8u + 55u) * 3u);
-  EXPECT_EQ(c.round_constants[0], from_hex("0x669f064bfa3ae17a23bd51861dbb4a24501eac92a2758b36a7320a009d6ed3d8"));
-  EXPECT_EQ(c.round_constants[1], from_hex("0x0a61a8defbacca36e4537ff2c84fa66ceee67c9645ac27346e72ab842b9d3f15"));
-  EXPECT_EQ(c.round_constants[2], from_hex("0x21e9cefa24b89d09f91b1e8a45df275b17292b4e1aaa49301e234771128165d5"));
+  EXPECT_EQ(c.round_constants[0],
+            from_hex("0x669f064bfa3ae17a23bd51861dbb4a24501eac92a2758b36a7320a009d6ed3d8"));
+  EXPECT_EQ(c.round_constants[1],
+            from_hex("0x0a61a8defbacca36e4537ff2c84fa66ceee67c9645ac27346e72ab842b9d3f15"));
+  EXPECT_EQ(c.round_constants[2],
+            from_hex("0x21e9cefa24b89d09f91b1e8a45df275b17292b4e1aaa49301e234771128165d5"));
 }
 
 TEST(PoseidonConstants, MdsIsSymmetricCauchyWithInverse) {

@@ -3,13 +3,14 @@
 // trees of every tested shape with public and private roots, and the binary
 // SHA-256 tree. Public inputs are the packed path bits (= the leaf index)
 // and the root.
+#include "gadgets/por.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256.hpp"
-#include "gadgets/por.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_cs.hpp"

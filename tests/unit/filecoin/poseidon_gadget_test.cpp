@@ -31,8 +31,9 @@ HashRun hash_circuit(size_t arity, PoseidonStrength strength, std::mt19937_64& r
   std::vector<AllocatedNum> pre;
   for (size_t i = 0; i < arity; i++) {
     data.push_back(Fr::random(rng));
-    pre.push_back(in_ns(cs, [&] { return "data " + std::to_string(i); },
-                        [&] { return AllocatedNum::alloc(cs, data.back()); }));
+    pre.push_back(in_ns(
+        cs, [&] { return "data " + std::to_string(i); },
+        [&] { return AllocatedNum::alloc(cs, data.back()); }));
   }
   Fr tag = poseidon_tag_merkle_tree(arity);
   AllocatedNum out = gadgets::poseidon_hash(cs, pre, c, tag);
@@ -51,7 +52,8 @@ TEST(PoseidonGadget, NeptuneCounts) {
   std::mt19937_64 rng(11);
   struct Case {
     size_t arity, standard, strengthened;
-  } cases[] = {{2, 311, 367}, {4, 377, 433}, {8, 505, 565}, {11, 598, 0}, {16, 761, 821}, {24, 1009, 1069}, {36, 1385, 1445}};
+  } cases[] = {{2, 311, 367},  {4, 377, 433},    {8, 505, 565},   {11, 598, 0},
+               {16, 761, 821}, {24, 1009, 1069}, {36, 1385, 1445}};
   for (const auto& k : cases) {
     HashRun r = hash_circuit(k.arity, PoseidonStrength::Standard, rng);
     EXPECT_EQ(r.constraints, k.standard) << k.arity;
@@ -91,7 +93,8 @@ TEST(PoseidonGadget, ConstraintShapes) {
   EXPECT_EQ(k[2].path, "first round/quintic s-box 1/l4 * (l + rk)/mul sum constraint pre-post-add");
   EXPECT_EQ(k[2].c.inputs()[0].coeff, -q);
   // Second round: the S-box input is an LC allocated with one constraint.
-  EXPECT_EQ(k[6].path, "initial full round 1/quintic s-box 0/S-box input/enforce num allocation preserves lc");
+  EXPECT_EQ(k[6].path,
+            "initial full round 1/quintic s-box 0/S-box input/enforce num allocation preserves lc");
   EXPECT_EQ(k[6].b.inputs()[0].index, 0u);
   EXPECT_EQ(k.back().path, "hash result/enforce num allocation preserves lc");
   EXPECT_EQ(k[k.size() - 2].path, "terminal full round/quintic s-box 2/(l4 * l) + rk)/mul sum constraint");
@@ -108,8 +111,9 @@ TEST(PoseidonGadget, HashMd) {
   TestConstraintSystem cs;
   std::vector<AllocatedNum> in;
   for (size_t i = 0; i < 71; i++)
-    in.push_back(in_ns(cs, [&] { return "input " + std::to_string(i); },
-                       [&] { return AllocatedNum::alloc(cs, Fr::one()); }));
+    in.push_back(in_ns(
+        cs, [&] { return "input " + std::to_string(i); },
+        [&] { return AllocatedNum::alloc(cs, Fr::one()); }));
   AllocatedNum h = gadgets::poseidon_hash_md(cs, in, c, poseidon_tag_merkle_tree(36));
   EXPECT_EQ(cs.num_constraints(), 2770u);
   EXPECT_TRUE(cs.is_satisfied());
@@ -121,8 +125,9 @@ TEST(PoseidonGadget, HashMd) {
   std::vector<AllocatedNum> in2;
   for (size_t i = 0; i < 40; i++) {
     vals.push_back(Fr::random(rng));
-    in2.push_back(in_ns(cs2, [&] { return "input " + std::to_string(i); },
-                        [&] { return AllocatedNum::alloc(cs2, vals.back()); }));
+    in2.push_back(in_ns(
+        cs2, [&] { return "input " + std::to_string(i); },
+        [&] { return AllocatedNum::alloc(cs2, vals.back()); }));
   }
   AllocatedNum h2 = gadgets::poseidon_hash_md(cs2, in2, c, poseidon_tag_merkle_tree(36));
   EXPECT_EQ(cs2.num_constraints(), 2770u);

@@ -1,9 +1,10 @@
 // Boolean gadgets over every operand kind (constant, allocated, negated, each
 // true and false), as bellpepper's boolean.rs tests: values, satisfiability,
 // the kind of the result, and how many constraints constant folding leaves.
+#include "gadgets/boolean.hpp"
+
 #include <gtest/gtest.h>
 
-#include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/test_cs.hpp"
@@ -22,13 +23,19 @@ bool op_const(Op o) { return o == Op::True || o == Op::False; }
 
 Boolean make(ConstraintSystem& cs, Op o, const char* name) {
   switch (o) {
-    case Op::True: return Boolean::constant(true);
-    case Op::False: return Boolean::constant(false);
-    case Op::AllocTrue: return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, true)); });
-    case Op::AllocFalse: return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, false)); });
+    case Op::True:
+      return Boolean::constant(true);
+    case Op::False:
+      return Boolean::constant(false);
+    case Op::AllocTrue:
+      return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, true)); });
+    case Op::AllocFalse:
+      return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, false)); });
     // As upstream's NegatedAllocatedTrue: NOT of a true bit, so false.
-    case Op::NegTrue: return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, true)); });
-    default: return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, false)); });
+    case Op::NegTrue:
+      return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, true)); });
+    default:
+      return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, false)); });
   }
 }
 
@@ -94,7 +101,9 @@ TEST(Boolean, XorAndOrAllOperandKinds) {
         TestConstraintSystem cs;
         Boolean a = make(cs, oa, "a"), b = make(cs, ob, "b");
         size_t before = cs.num_constraints();
-        Boolean r = which == 0 ? Boolean::xor_(cs, a, b) : which == 1 ? Boolean::and_(cs, a, b) : Boolean::or_(cs, a, b);
+        Boolean r = which == 0   ? Boolean::xor_(cs, a, b)
+                    : which == 1 ? Boolean::and_(cs, a, b)
+                                 : Boolean::or_(cs, a, b);
         bool x = op_value(oa), y = op_value(ob);
         bool want = which == 0 ? x != y : which == 1 ? (x && y) : (x || y);
         EXPECT_EQ(r.value(), want);
@@ -167,8 +176,10 @@ TEST(Boolean, EnforceEqual) {
       Boolean a = make(cs, oa, "a"), b = make(cs, ob, "b");
       bool equal = op_value(oa) == op_value(ob);
       if (op_const(oa) && op_const(ob)) {
-        if (equal) EXPECT_NO_THROW(Boolean::enforce_equal(cs, a, b));
-        else EXPECT_THROW(Boolean::enforce_equal(cs, a, b), r1cs::SynthesisError);
+        if (equal)
+          EXPECT_NO_THROW(Boolean::enforce_equal(cs, a, b));
+        else
+          EXPECT_THROW(Boolean::enforce_equal(cs, a, b), r1cs::SynthesisError);
         continue;
       }
       Boolean::enforce_equal(cs, a, b);
@@ -194,7 +205,8 @@ TEST(Boolean, U64AndFieldBits) {
 // Shape-only synthesis never needs witness values.
 TEST(Boolean, NoWitnessSynthesis) {
   r1cs::CountingCS cs;
-  Boolean a = AllocatedBit::alloc(cs, std::nullopt), b = Boolean::negated(AllocatedBit::alloc(cs, std::nullopt));
+  Boolean a = AllocatedBit::alloc(cs, std::nullopt),
+          b = Boolean::negated(AllocatedBit::alloc(cs, std::nullopt));
   Boolean c = Boolean::xor_(cs, a, b);
   Boolean::sha256_maj(cs, a, b, c);
   EXPECT_FALSE(c.value().has_value());

@@ -1,11 +1,12 @@
 // insertion.rs test_select / test_insert: every index for sizes 2..16,
 // values, satisfiability and the counts (select: size - 1; insert into
 // 2/4/8: 2/8/22, 16: 16·15).
+#include "gadgets/insertion.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "gadgets/insertion.hpp"
 #include "r1cs/test_cs.hpp"
 
 using namespace cuzk;
@@ -19,14 +20,17 @@ struct Operands {
   std::vector<Boolean> bits;
 };
 
-Operands make_operands(TestConstraintSystem& cs, size_t count, size_t log_size, size_t index, std::mt19937_64& rng) {
+Operands make_operands(TestConstraintSystem& cs, size_t count, size_t log_size, size_t index,
+                       std::mt19937_64& rng) {
   Operands s;
   for (size_t i = 0; i < count; i++)
-    s.elements.push_back(in_ns(cs, [&] { return "element " + std::to_string(i); },
-                               [&] { return AllocatedNum::alloc(cs, Fr::random(rng)); }));
+    s.elements.push_back(in_ns(
+        cs, [&] { return "element " + std::to_string(i); },
+        [&] { return AllocatedNum::alloc(cs, Fr::random(rng)); }));
   for (size_t i = 0; i < log_size; i++)
-    s.bits.push_back(in_ns(cs, [&] { return "index bit " + std::to_string(i); },
-                           [&] { return Boolean(AllocatedBit::alloc(cs, bool((index >> i) & 1))); }));
+    s.bits.push_back(in_ns(
+        cs, [&] { return "index bit " + std::to_string(i); },
+        [&] { return Boolean(AllocatedBit::alloc(cs, bool((index >> i) & 1))); }));
   return s;
 }
 
@@ -65,8 +69,10 @@ TEST(Insertion, Insert) {
         EXPECT_EQ(*r[pos].value, want) << size << " " << index << " " << pos;
       }
       // A pick result that disagrees with its condition is caught.
-      cs.set(size == 8 ? "p7/pick result/num" : size == 4 ? "p3/pick result/num"
-             : size == 2 ? "binary insert 1/pick result/num" : "choice at 0/pick 0, 0/pick result/num",
+      cs.set(size == 8   ? "p7/pick result/num"
+             : size == 4 ? "p3/pick result/num"
+             : size == 2 ? "binary insert 1/pick result/num"
+                         : "choice at 0/pick 0, 0/pick result/num",
              Fr::from_u64(123456789));
       EXPECT_FALSE(cs.is_satisfied());
     }

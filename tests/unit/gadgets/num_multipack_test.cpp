@@ -60,10 +60,12 @@ TEST(Multipack, PackIntoInputsMatchesComputeMultipacking) {
     std::vector<Boolean> bits;
     for (size_t i = 0; i < nbits; i++) {
       // A mix of constants, bits and negated bits.
-      if (i % 5 == 0) bits.push_back(Boolean::constant(raw[i]));
+      if (i % 5 == 0)
+        bits.push_back(Boolean::constant(raw[i]));
       else {
-        Boolean b = in_ns(cs, [&] { return "bit " + std::to_string(i); },
-                          [&] { return Boolean(AllocatedBit::alloc(cs, i % 5 == 1 ? !raw[i] : bool(raw[i]))); });
+        Boolean b = in_ns(
+            cs, [&] { return "bit " + std::to_string(i); },
+            [&] { return Boolean(AllocatedBit::alloc(cs, i % 5 == 1 ? !raw[i] : bool(raw[i]))); });
         bits.push_back(i % 5 == 1 ? b.not_() : b);
       }
     }
@@ -81,8 +83,9 @@ TEST(Multipack, PackBitsTakes254) {
   TestConstraintSystem cs;
   std::vector<Boolean> bits;
   for (size_t i = 0; i < 256; i++)
-    bits.push_back(in_ns(cs, [&] { return "input bit " + std::to_string(i); },
-                         [&] { return Boolean(AllocatedBit::alloc(cs, true)); }));
+    bits.push_back(in_ns(
+        cs, [&] { return "input bit " + std::to_string(i); },
+        [&] { return Boolean(AllocatedBit::alloc(cs, true)); }));
   auto n = pack_bits(cs, bits);
   EXPECT_EQ(*n.value, pow2(254) - Fr::one());
   EXPECT_EQ(cs.get("input/num"), *n.value);

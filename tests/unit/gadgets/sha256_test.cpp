@@ -2,13 +2,14 @@
 // compression 25,840, full hash of 512 bits 44,874), outputs equal to
 // OpenSSL on random inputs of many lengths, satisfiability, tampering, and
 // the constraint-system hash of the full-block circuit recorded here.
+#include "gadgets/sha256.hpp"
+
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
 #include <random>
 
 #include "gadgets/multipack.hpp"
-#include "gadgets/sha256.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_cs.hpp"
@@ -31,8 +32,9 @@ std::vector<Boolean> alloc_bits(ConstraintSystem& cs, const std::vector<uint8_t>
   std::vector<Boolean> bits;
   auto raw = bytes_to_bits(data);
   for (size_t i = 0; i < raw.size(); i++)
-    bits.push_back(in_ns(cs, [&] { return "input bit " + std::to_string(i); },
-                         [&] { return Boolean(AllocatedBit::alloc(cs, bool(raw[i]))); }));
+    bits.push_back(in_ns(
+        cs, [&] { return "input bit " + std::to_string(i); },
+        [&] { return Boolean(AllocatedBit::alloc(cs, bool(raw[i]))); }));
   return bits;
 }
 

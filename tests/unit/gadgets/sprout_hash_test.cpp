@@ -56,8 +56,8 @@ std::string num(const char* p, size_t i) { return p + std::to_string(i); }
 std::vector<Boolean> witness_bits(ConstraintSystem& cs, size_t n) {
   std::vector<Boolean> bits;
   for (size_t i = 0; i < n; i++)
-    bits.push_back(in_ns(cs, [&] { return num("bit ", i); },
-                         [&] { return Boolean(AllocatedBit::alloc(cs, std::nullopt)); }));
+    bits.push_back(in_ns(
+        cs, [&] { return num("bit ", i); }, [&] { return Boolean(AllocatedBit::alloc(cs, std::nullopt)); }));
   return bits;
 }
 
@@ -66,7 +66,8 @@ struct NoteValue {
   static NoteValue alloc(ConstraintSystem& cs) {
     NoteValue v;
     for (size_t i = 0; i < 64; i++)
-      v.bits.push_back(in_ns(cs, [&] { return num("bit ", i); }, [&] { return AllocatedBit::alloc(cs, std::nullopt); }));
+      v.bits.push_back(in_ns(
+          cs, [&] { return num("bit ", i); }, [&] { return AllocatedBit::alloc(cs, std::nullopt); }));
     return v;
   }
   std::vector<Boolean> bits_le() const {  // little-endian bytes, MSB first in each
@@ -119,8 +120,8 @@ std::vector<Boolean> conditionally_swap_u256(ConstraintSystem& cs, const std::ve
 }
 
 std::pair<std::vector<Boolean>, std::vector<Boolean>> input_note(ConstraintSystem& cs, const NoteValue& value,
-                                                                 const std::vector<Boolean>& h_sig, bool nonce,
-                                                                 const std::vector<Boolean>& rt) {
+                                                                 const std::vector<Boolean>& h_sig,
+                                                                 bool nonce, const std::vector<Boolean>& rt) {
   auto a_sk = in_ns(cs, "a_sk", [&] { return witness_bits(cs, 252); });
   auto rho = in_ns(cs, "rho", [&] { return witness_bits(cs, 256); });
   auto r = in_ns(cs, "r", [&] { return witness_bits(cs, 256); });
@@ -133,7 +134,8 @@ std::pair<std::vector<Boolean>, std::vector<Boolean>> input_note(ConstraintSyste
     Namespace ns(cs, [&] { return num("layer ", i); });
     AllocatedBit right = in_ns(cs, "cur is right", [&] { return AllocatedBit::alloc(cs, std::nullopt); });
     auto sibling = in_ns(cs, "sibling", [&] { return witness_bits(cs, 256); });
-    auto pre = in_ns(cs, "conditional swap", [&] { return conditionally_swap_u256(cs, cur, sibling, right); });
+    auto pre =
+        in_ns(cs, "conditional swap", [&] { return conditionally_swap_u256(cs, cur, sibling, right); });
     cur = in_ns(cs, "hash of this layer", [&] { return sha256_block_no_padding(cs, pre); });
   }
   AllocatedBit enforce = in_ns(cs, "enforce", [&] { return AllocatedBit::alloc(cs, std::nullopt); });
@@ -144,8 +146,9 @@ std::pair<std::vector<Boolean>, std::vector<Boolean>> input_note(ConstraintSyste
   return {nf, mac};
 }
 
-std::vector<Boolean> output_note(ConstraintSystem& cs, const NoteValue& value, const std::vector<Boolean>& phi,
-                                 const std::vector<Boolean>& h_sig, bool nonce) {
+std::vector<Boolean> output_note(ConstraintSystem& cs, const NoteValue& value,
+                                 const std::vector<Boolean>& phi, const std::vector<Boolean>& h_sig,
+                                 bool nonce) {
   auto rho = in_ns(cs, "rho", [&] { return prf(cs, 0, nonce, 1, 0, phi, h_sig); });
   auto a_pk = in_ns(cs, "a_pk", [&] { return witness_bits(cs, 256); });
   auto r = in_ns(cs, "r", [&] { return witness_bits(cs, 256); });
@@ -167,7 +170,8 @@ void join_split(ConstraintSystem& cs) {
     lhs += value.lc();
   }
   NoteValue lhs_total = in_ns(cs, "total value of left hand side", [&] { return NoteValue::alloc(cs); });
-  cs.enforce("left hand side can be expressed as a 64-bit unsigned integer", lhs, Variable::one(), lhs_total.lc());
+  cs.enforce("left hand side can be expressed as a 64-bit unsigned integer", lhs, Variable::one(),
+             lhs_total.lc());
   std::vector<std::vector<Boolean>> cms;
   for (size_t i = 0; i < 2; i++) {
     Namespace ns(cs, [&] { return num("output ", i); });

@@ -1,11 +1,12 @@
 // UInt32 and MultiEq (bellperson uint32.rs tests): constants, bit orders,
 // rotations, shifts, xor, and addmany against native arithmetic, including
 // constant operands and the MultiEq packing of several sums.
+#include "gadgets/uint32.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "gadgets/uint32.hpp"
 #include "r1cs/test_cs.hpp"
 
 using namespace cuzk;
@@ -76,8 +77,11 @@ TEST(UInt32, AddmanyAgainstNative) {
     for (size_t i = 0; i < n; i++) {
       uint32_t v = rng();
       want += v;
-      if (i % 3 == 2) ops.push_back(UInt32::constant(v));
-      else ops.push_back(in_ns(cs, [&] { return "op " + std::to_string(i); }, [&] { return UInt32::alloc(cs, v); }));
+      if (i % 3 == 2)
+        ops.push_back(UInt32::constant(v));
+      else
+        ops.push_back(in_ns(
+            cs, [&] { return "op " + std::to_string(i); }, [&] { return UInt32::alloc(cs, v); }));
     }
     size_t before = cs.num_constraints();
     MultiEq eq(cs);
@@ -106,7 +110,11 @@ TEST(MultiEq, PacksUntilCapacity) {
   UInt32 y = in_ns(cs, "b", [&] { return UInt32::alloc(cs, b); });
   size_t before = cs.num_constraints();
   for (int i = 0; i < 8; i++)  // 8 × 33 bits = 264 > 253: one flush inside, one at finish
-    in_ns(cs, [&] { return "add " + std::to_string(i); }, [&] { return UInt32::addmany(eq, {x, y}); });
+    in_ns(
+        cs, [&] { return "add " + std::to_string(i); },
+        [&] {
+          return UInt32::addmany(eq, {x, y});
+        });
   eq.finish();
   EXPECT_EQ(cs.num_constraints() - before, 8u * 33u + 2u);
   EXPECT_TRUE(cs.is_satisfied());
