@@ -51,7 +51,7 @@ class RawArray {
     n_ = n;
     if (!n) return;
     const size_t bytes = n * sizeof(T);
-    const size_t align = bytes >= (size_t(4) << 20) ? (size_t(2) << 20) : 64;
+    const size_t align = bytes >= (size_t(2) << 20) ? (size_t(2) << 20) : 64;
     void* p = ::operator new[](bytes, std::align_val_t(align));
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (align > 64) madvise(p, bytes & ~(align - 1), MADV_HUGEPAGE);

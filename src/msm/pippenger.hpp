@@ -361,7 +361,7 @@ class Engine {
     int ngroups = (W_ + g - 1) / g;
     uint32_t Mmax = uint32_t(1) << (c_ - 1);
     // Bucket ranges per window group: the smallest R giving a task count that is
-    // a multiple of the thread count and at least two tasks per thread (equal
+    // a multiple of the thread count and at least four tasks per thread (equal
     // tasks, nothing left for one thread at the end), within limits: a range
     // of >= 256 buckets, and >= ~4096 entries per task and mini-chunk.
     uint32_t R = 1;
@@ -370,7 +370,7 @@ class Engine {
           1, std::min<uint32_t>(Mmax / 256, uint32_t(std::max<size_t>(1, Esc_max * g / 4096))));
       R = std::min<uint32_t>(cap, uint32_t((4 * T_ + ngroups - 1) / ngroups));
       for (uint32_t r = 1; r <= cap; r++) {
-        if ((uint64_t(ngroups) * r) % T_ == 0 && uint64_t(ngroups) * r >= 2 * T_) {
+        if ((uint64_t(ngroups) * r) % T_ == 0 && uint64_t(ngroups) * r >= 4 * T_) {
           R = r;
           break;
         }
