@@ -1,14 +1,15 @@
 #pragma once
-// x86-64 Montgomery multiplication for 4 limbs (BLS12-381 Fr) and 6 limbs
-// (BLS12-381 Fp) with MULX/ADCX/ADOX. Same contract as the portable twin in
-// arith/mont_portable.hpp: r = a*b*2^(-64N) mod p, fully reduced, for a, b < p
-// and p[N-1] < 2^63 - 1. r may alias a or b (all reads precede the writes).
+// x86-64 kernels for 4 limbs (BLS12-381 Fr) and 6 limbs (BLS12-381 Fp):
+// Montgomery multiplication and squaring with MULX/ADCX/ADOX, modular
+// addition and subtraction with plain ADC/SBB. Same contracts as the portable
+// twins in arith/mont_portable.hpp: results fully reduced for inputs < p, and
+// p[N-1] < 2^63 - 1. r may alias a or b (all reads precede the writes).
 // Only call when the CPU has BMI2+ADX (mont.hpp checks
 // platform::detail::g_use_adx); the assembler accepts these mnemonics
 // whatever -march says.
 //
-// Design (CIOS: a row t += a*b[i], then a row t = (t + m*p)/2^64, per i,
-// fully unrolled):
+// Multiplication (CIOS: a row t += a*b[i], then a row t = (t + m*p)/2^64,
+// per i, fully unrolled):
 //  * every limb of the running sum t lives in a register. t has N+1 limbs
 //    during a step; the register that held t[0] (zero after the reduction
 //    row) becomes the next step's top limb, so register names rotate instead
@@ -22,7 +23,8 @@
 //    limbs of p as RIP-relative operands once the constant modulus is
 //    inlined, of a and b through one pointer each. At most 13 registers are
 //    needed even when nothing is constant, so the kernels inline anywhere,
-//    frame pointer or not.
+//    frame pointer, sanitizers or -O0 included; a few values that do not fit
+//    go through stack slots.
 #include <cstddef>
 #include <cstdint>
 
@@ -30,8 +32,9 @@
 
 namespace cuzk::arith::x86 {
 
-// GCC sizes inline asm by its line count and would otherwise call these out
-// of line from the Field operators (costing a call and a spill per product).
+// GCC sizes inline asm by its line count and would otherwise keep these, and
+// the Field operators around them, out of line (a call and spills per
+// product): always_inline here, and `asm inline` so callers stay small.
 #define CUZK_ASM_INLINE inline __attribute__((always_inline))
 
 // ---- asm text helpers; names refer to the named operands below ----
@@ -176,7 +179,7 @@ CUZK_ASM_INLINE void mont_mul<6>(uint64_t* r, const uint64_t* a, const uint64_t*
       CUZK_CMOV(slot0, t3) CUZK_CMOV(slot1, t4)
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
         [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
-        [slot0] "=m"(slot0), [slot1] "=m"(slot1)
+        [slot0] "=&m"(slot0), [slot1] "=&m"(slot1)
       : [a] "r"(a), [b] "r"(b), [inv] "rm"(inv), CUZK_P_IN6 CUZK_AB_IN(6)
       : CUZK_CLOBBERS);
   r[0] = d;
@@ -189,18 +192,23 @@ CUZK_ASM_INLINE void mont_mul<6>(uint64_t* r, const uint64_t* a, const uint64_t*
 
 
 // ---- squaring ----
-// a^2 first (15 off-diagonal products, doubled, plus 6 squares: 21 MULX
-// instead of 36), then six reduction rows over its low half and one addition
-// of its high half: u = (T_lo + m*p)/2^384 <= p and T_hi < p/8, so the sum is
-// below 2p and one trial subtraction finishes.
+// T = a^2 first (N=6: 15 off-diagonal products, doubled, plus 6 squares, 21
+// MULX instead of 36; N=4: 10 instead of 16), then N reduction rows over its
+// low half and one addition of its high half: u = (T_lo + m*p)/2^(64N) <= p
+// and T_hi < p/8 (Fp) or p/2 (Fr), so the sum is below 2p and one trial
+// subtraction finishes. Measured against mont_mul(a, a): Fp ~10% faster in
+// both latency and throughput; Fr equal latency, ~8% more throughput.
 #define CUZK_M(x) "%[" #x "]"
 #define CUZK_ST(reg, slot) "mov " CUZK_OP(reg) ", " CUZK_M(slot) "\n\t"
 #define CUZK_LD(slot, reg) "mov " CUZK_M(slot) ", " CUZK_OP(reg) "\n\t"
 // T_k = 2*s_k + D_k with s_k in a register: one copy of s on CF, D on OF.
-#define CUZK_DBL(sk, dk) "adcx " CUZK_OP(sk) ", " CUZK_OP(sk) "\n\t" "adox " CUZK_OP(dk) ", " CUZK_OP(sk) "\n\t"
+#define CUZK_DBL(sk, dk) \
+  "adcx " CUZK_OP(sk) ", " CUZK_OP(sk) "\n\t" "adox " CUZK_OP(dk) ", " CUZK_OP(sk) "\n\t"
 // ... with s_k in a stack slot: both copies added to D_k's register.
-#define CUZK_DBL_MEM(slot, dk) "adcx " CUZK_M(slot) ", " CUZK_OP(dk) "\n\t" "adox " CUZK_M(slot) ", " CUZK_OP(dk) "\n\t"
-#define CUZK_PURE_RED6(x0, x1, x2, x3, x4, x5, x6) CUZK_RED_ROW_HEAD(x0) CUZK_ROW6(p, x0, x1, x2, x3, x4, x5, x6)
+#define CUZK_DBL_MEM(slot, dk) \
+  "adcx " CUZK_M(slot) ", " CUZK_OP(dk) "\n\t" "adox " CUZK_M(slot) ", " CUZK_OP(dk) "\n\t"
+#define CUZK_PURE_RED6(x0, x1, x2, x3, x4, x5, x6) \
+  CUZK_RED_ROW_HEAD(x0) CUZK_ROW6(p, x0, x1, x2, x3, x4, x5, x6)
 
 template <size_t N>
 void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv);
@@ -273,8 +281,8 @@ CUZK_ASM_INLINE void mont_sqr<6>(uint64_t* r, const uint64_t* a, const uint64_t*
       CUZK_CMOV(r3, r7) CUZK_CMOV(S6, r4)
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
-        [d] "=&d"(d), [S0] "=m"(S0), [S1] "=m"(S1), [S2] "=m"(S2), [S6] "=m"(S6),
-        [S7] "=m"(S7), [S8] "=m"(S8), [S9] "=m"(S9), [S10] "=m"(S10), [S11] "=m"(S11)
+        [d] "=&d"(d), [S0] "=&m"(S0), [S1] "=&m"(S1), [S2] "=&m"(S2), [S6] "=&m"(S6),
+        [S7] "=&m"(S7), [S8] "=&m"(S8), [S9] "=&m"(S9), [S10] "=&m"(S10), [S11] "=&m"(S11)
       : [a] "r"(a), [inv] "rm"(inv), CUZK_P_IN6 CUZK_A_IN(6)
       : CUZK_CLOBBERS);
   r[0] = d;
@@ -329,7 +337,7 @@ CUZK_ASM_INLINE void mont_sqr<4>(uint64_t* r, const uint64_t* a, const uint64_t*
       CUZK_CMOV(r4, d) CUZK_CMOV(r0, lo) CUZK_CMOV(r1, hi) CUZK_CMOV(r2, r3)
       : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4),
         [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), [d] "=&d"(d),
-        [S4] "=m"(S4), [S5] "=m"(S5), [S6] "=m"(S6), [S7] "=m"(S7)
+        [S4] "=&m"(S4), [S5] "=&m"(S5), [S6] "=&m"(S6), [S7] "=&m"(S7)
       : [a] "r"(a), [inv] "rm"(inv), CUZK_P_IN4 CUZK_A_IN(4)
       : CUZK_CLOBBERS);
   r[0] = d;
@@ -387,7 +395,7 @@ CUZK_ASM_INLINE void add_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* 
       CUZK_CMOV(slot0, t4) CUZK_CMOV(slot1, t5)
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
         [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3),
-        [slot0] "=m"(slot0), [slot1] "=m"(slot1)
+        [slot0] "=&m"(slot0), [slot1] "=&m"(slot1)
       : [a] "r"(a), [b] "r"(b), CUZK_P_IN6 CUZK_AB_IN(6)
       : CUZK_CLOBBERS);
   r[0] = s0;
@@ -435,7 +443,7 @@ CUZK_ASM_INLINE void sub_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* 
       "cmovz %[slot3], %[t3]\n\t" "cmovz %[slot4], %[t4]\n\t" "cmovz %[slot5], %[t5]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
         [t5] "=&r"(t5), [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [m] "=&r"(m),
-        [slot3] "=m"(slot3), [slot4] "=m"(slot4), [slot5] "=m"(slot5)
+        [slot3] "=&m"(slot3), [slot4] "=&m"(slot4), [slot5] "=&m"(slot5)
       : [a] "r"(a), [b] "r"(b), CUZK_P_IN6 CUZK_AB_IN(6)
       : CUZK_CLOBBERS);
   r[0] = t0;
