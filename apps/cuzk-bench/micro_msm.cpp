@@ -13,6 +13,8 @@
 #include <tbb/parallel_for.h>
 
 #include <chrono>
+#include <map>
+#include <tuple>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -89,6 +91,22 @@ std::vector<ff::Fr> make_scalars(size_t n, const std::string& kind, uint64_t see
     }
   }
   return k;
+}
+
+// Medians of the default variant, for the ratio lines printed at the end.
+struct Key {
+  std::string group, scalars;
+  int log_n;
+  unsigned threads;
+  int window;
+  bool operator<(const Key& o) const {
+    return std::tie(group, scalars, log_n, threads, window) <
+           std::tie(o.group, o.scalars, o.log_n, o.threads, o.window);
+  }
+};
+std::map<Key, double>& results() {
+  static std::map<Key, double> r;
+  return r;
 }
 
 const char* acc_name(msm::detail::Accumulator a) {
@@ -175,13 +193,48 @@ void run_group(const MsmOpts& o, const char* gname) {
             report("xyzz", sx, fp2, xplan, 0);
           }
           report("default", s, fp_ns, plan, gain);
+          results()[Key{gname, sk, log_n, th, wb}] = s.median;
         }
       }
     }
   }
 }
 
+// Ratios the performance targets are stated in, from the medians above:
+// g2 / g1 time, filecoin / uniform time, speed-up of t threads over 1.
+void print_ratios(const MsmOpts& o) {
+  auto& r = results();
+  auto line = [&](const char* what, const Key& k, double num, double den, const char* note) {
+    nlohmann::json j = {{"bench", "msm_ratio"}, {"what", what},       {"group", k.group},
+                        {"log_n", k.log_n},     {"threads", k.threads}, {"scalars", k.scalars},
+                        {"ratio", num / den}};
+    if (o.json)
+      std::printf("%s\n", j.dump().c_str());
+    else
+      std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", what, k.group.c_str(), k.log_n,
+                  k.threads, k.scalars.c_str(), num / den, note);
+  };
+  for (const auto& [k, ms] : r) {
+    if (k.group == "g2") {
+      Key g1 = k;
+      g1.group = "g1";
+      if (r.count(g1)) line("g2_over_g1", k, ms, r[g1], " (target <= 2.8)");
+    }
+    if (k.scalars == "filecoin") {
+      Key u = k;
+      u.scalars = "uniform";
+      if (r.count(u)) line("filecoin_over_uniform", k, ms, r[u], " (target <= 0.12)");
+    }
+    if (k.threads > 1) {
+      Key one = k;
+      one.threads = 1;
+      if (r.count(one)) line("speedup_vs_1_thread", k, r[one], ms, " (target >= 1.85 at 2 threads)");
+    }
+  }
+}
+
 void run_msm(const MsmOpts& o) {
+  results().clear();
   for (const auto& g : o.groups) {
     if (g == "g1")
       run_group<ec::G1Curve>(o, "g1");
@@ -190,6 +243,7 @@ void run_msm(const MsmOpts& o) {
     else
       throw CLI::ValidationError("--group", "expected g1 or g2");
   }
+  print_ratios(o);
 }
 
 void register_micro_msm(CLI::App& app) {
