@@ -18,6 +18,7 @@
 //     (columns/rows sums by batch-affine trees, then short XYZZ running sums).
 //  4. Horner over the windows, plus the ones sum.
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -632,7 +633,10 @@ ec::Jacobian<C> run_engine(std::span<const ec::Affine<C>> points, size_t nscalar
     return e.run(at, plan);
   };
   if (opt.threads == 0) return body();
-  tbb::task_arena arena(int(opt.threads));
+  // More threads than the machine has only makes oneTBB warn: clamp.
+  const int threads = std::min<int>(int(std::min<unsigned>(opt.threads, 1u << 16)),
+                                    std::max(1, tbb::info::default_concurrency()));
+  tbb::task_arena arena(threads);
   return arena.execute(body);
 }
 
