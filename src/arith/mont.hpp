@@ -1,7 +1,9 @@
 #pragma once
 // Kernel dispatch: the x86-64 assembly (arith/mont_x86_64.hpp) where the CPU
 // has BMI2+ADX (checked once at start-up, switchable for tests), else the
-// portable twins.
+// portable twins. Addition and subtraction need no ADX but follow the same
+// switch, so that "portable" (tests, --portable, CUZK_NO_ASM) means no
+// assembly at all.
 #include "arith/mont_portable.hpp"
 #include "arith/mont_x86_64.hpp"
 #include "platform/cpu_features.hpp"
@@ -17,12 +19,34 @@ inline constexpr bool has_asm_kernel = false;
 #endif
 
 namespace detail {
-// Where the assembly exists the portable kernel is the rare path: keep it out
-// of line so each call site inlines only the assembly and a flag test.
+// Where the assembly exists the portable kernels are the rare path: they stay
+// out of line, so each call site inlines only the assembly and a flag test.
 template <size_t N>
 [[gnu::noinline]] void mont_mul_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                               const uint64_t* p, uint64_t inv) {
   portable::mont_mul<N>(r, a, b, p, inv);
+}
+template <size_t N>
+[[gnu::noinline]] void add_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                             const uint64_t* p) {
+  portable::add_mod<N>(r, a, b, p);
+}
+template <size_t N>
+[[gnu::noinline]] void sub_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                             const uint64_t* p) {
+  portable::sub_mod<N>(r, a, b, p);
+}
+
+// The out-of-line result goes through a local buffer: were r itself passed
+// to the call, the caller's temporary (a Field's return value) could no
+// longer live in registers, and the assembly path too would pay a store plus
+// a copy with a failed store-to-load forward on every operation (measured:
+// a third of an Fr product in a dependent chain).
+template <size_t N, class Fn>
+[[gnu::always_inline]] inline void via_buffer(uint64_t* r, Fn fn) {
+  uint64_t t[N];
+  fn(t);
+  for (size_t i = 0; i < N; i++) r[i] = t[i];
 }
 }  // namespace detail
 
@@ -34,7 +58,8 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::mont_mul<N>(r, a, b, p, inv);
     else
-      detail::mont_mul_portable_call<N>(r, a, b, p, inv);
+      detail::via_buffer<N>(
+          r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, b, p, inv); });
     return;
   }
 #endif
@@ -49,27 +74,13 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::mont_sqr<N>(r, a, p, inv);
     else
-      detail::mont_mul_portable_call<N>(r, a, a, p, inv);
+      detail::via_buffer<N>(
+          r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, a, p, inv); });
     return;
   }
 #endif
   mont_mul<N>(r, a, a, p, inv);
 }
-
-// Addition and subtraction need no ADX, but follow the same switch so that
-// "portable" (tests, --portable, CUZK_NO_ASM) means no assembly at all.
-namespace detail {
-template <size_t N>
-[[gnu::noinline]] void add_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
-                                             const uint64_t* p) {
-  portable::add_mod<N>(r, a, b, p);
-}
-template <size_t N>
-[[gnu::noinline]] void sub_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
-                                             const uint64_t* p) {
-  portable::sub_mod<N>(r, a, b, p);
-}
-}  // namespace detail
 
 template <size_t N>
 [[gnu::always_inline]] inline void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b,
@@ -79,7 +90,8 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::add_mod<N>(r, a, b, p);
     else
-      detail::add_mod_portable_call<N>(r, a, b, p);
+      detail::via_buffer<N>(r,
+                            [&](uint64_t* t) { detail::add_mod_portable_call<N>(t, a, b, p); });
     return;
   }
 #endif
@@ -94,7 +106,8 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::sub_mod<N>(r, a, b, p);
     else
-      detail::sub_mod_portable_call<N>(r, a, b, p);
+      detail::via_buffer<N>(r,
+                            [&](uint64_t* t) { detail::sub_mod_portable_call<N>(t, a, b, p); });
     return;
   }
 #endif
