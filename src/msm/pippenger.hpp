@@ -23,13 +23,9 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <new>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "msm/batch_affine.hpp"
