@@ -19,22 +19,13 @@ inline constexpr bool has_asm_kernel = false;
 #endif
 
 namespace detail {
-// Where the assembly exists the portable kernels are the rare path: they stay
-// out of line, so each call site inlines only the assembly and a flag test.
+// Where the assembly exists the portable multiplication is the rare path: it
+// stays out of line, so each call site inlines only the assembly and a flag
+// test. (The portable addition and subtraction are small enough to inline.)
 template <size_t N>
 [[gnu::noinline]] void mont_mul_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                               const uint64_t* p, uint64_t inv) {
   portable::mont_mul<N>(r, a, b, p, inv);
-}
-template <size_t N>
-[[gnu::noinline]] void add_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
-                                             const uint64_t* p) {
-  portable::add_mod<N>(r, a, b, p);
-}
-template <size_t N>
-[[gnu::noinline]] void sub_mod_portable_call(uint64_t* r, const uint64_t* a, const uint64_t* b,
-                                             const uint64_t* p) {
-  portable::sub_mod<N>(r, a, b, p);
 }
 
 // The out-of-line result goes through a local buffer: were r itself passed
@@ -94,8 +85,7 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::add_mod<N>(r, a, b, p);
     else
-      detail::via_buffer<N>(r,
-                            [&](uint64_t* t) { detail::add_mod_portable_call<N>(t, a, b, p); });
+      portable::add_mod<N>(r, a, b, p);
     return;
   }
 #endif
@@ -110,8 +100,7 @@ template <size_t N>
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::sub_mod<N>(r, a, b, p);
     else
-      detail::via_buffer<N>(r,
-                            [&](uint64_t* t) { detail::sub_mod_portable_call<N>(t, a, b, p); });
+      portable::sub_mod<N>(r, a, b, p);
     return;
   }
 #endif
