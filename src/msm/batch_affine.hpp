@@ -124,8 +124,15 @@ class TreeSummer {
     segs.clear();
   }
 
+  // dst(id) may name where a segment's sum will be copied (or nullptr): its
+  // last addition then writes there directly, saving the copy. It may be one
+  // of the segment's own inputs (a bucket's previous value).
   template <class Fin>
   void run(Fin&& fin, size_t batch) {
+    run(fin, batch, [](uint32_t) -> Pt<C>* { return nullptr; });
+  }
+  template <class Fin, class Dst>
+  void run(Fin&& fin, size_t batch, Dst&& dst) {
     if (arena_.size() < refs.size()) arena_.reset(refs.size() + refs.size() / 4 + 64);
     size_t used = 0;
     while (!segs.empty()) {
@@ -146,6 +153,7 @@ class TreeSummer {
         }
         uint32_t nb = uint32_t(nref_.size());
         uint32_t i = s.begin;
+        Pt<C>* last = s.end - s.begin == 2 ? dst(s.id) : nullptr;
         for (; i + 1 < s.end; i += 2) {
           Ref a = refs[i], b = refs[i + 1];
           if (!a) {
@@ -153,17 +161,15 @@ class TreeSummer {
           } else if (!b) {
             nref_.push_back(a);
           } else {
-            jobs_.push_back({a, b, uint32_t(nref_.size()), 0});
+            jobs_.push_back({a, b, last ? last : arena_.data() + used++, uint32_t(nref_.size()), 0});
             nref_.push_back(0);
           }
         }
         if (i < s.end) nref_.push_back(refs[i]);
         nseg_.push_back({s.id, nb, uint32_t(nref_.size())});
       }
-      Pt<C>* out = arena_.data() + used;
-      used += jobs_.size();
       for (size_t first = 0; first < jobs_.size(); first += batch)
-        exec(first, std::min(batch, jobs_.size() - first), out);
+        exec(first, std::min(batch, jobs_.size() - first));
       refs.swap(nref_);
       segs.swap(nseg_);
     }
@@ -173,6 +179,7 @@ class TreeSummer {
   enum : uint8_t { ADD = 0, DBL = 1, INF = 2 };
   struct Job {
     Ref a, b;
+    Pt<C>* out;
     uint32_t slot;
     uint8_t kind;
   };
@@ -185,7 +192,7 @@ class TreeSummer {
 
   static constexpr size_t PF = 6;
 
-  // jobs_[first, first + cnt): out[first + i] = a + b, nref_[slot] = its ref.
+  // jobs_[first, first + cnt): *out = a + b, nref_[slot] = its ref.
   //
   // Montgomery's trick runs over Fp for both curves: for G2 the denominator
   // d in Fp2 is inverted as conj(d) / N(d) with N(d) = d0^2 + d1^2 in Fp,
@@ -212,15 +219,18 @@ class TreeSummer {
   }
 
   // P + P given 1/(2y) (rare: out of line).
+  // (o may alias A.)
   [[gnu::noinline]] static void finish_double(const Pt<C>* A, bool neg, const Base& inv_i, Pt<C>& o) {
     Base ya = neg ? fops::neg(A->y) : A->y;
     Base xx = fops::sqr(A->x);
     Base lam = fops::mul(fops::add(fops::dbl(xx), xx), inv_i);
-    o.x = fops::sub(fops::sqr(lam), fops::dbl(A->x));
-    o.y = fops::sub(fops::mul(lam, fops::sub(A->x, o.x)), ya);
+    Base x3 = fops::sub(fops::sqr(lam), fops::dbl(A->x));
+    Base y3 = fops::sub(fops::mul(lam, fops::sub(A->x, x3)), ya);
+    o.x = x3;
+    o.y = y3;
   }
 
-  void exec(size_t first, size_t cnt, Pt<C>* out) {
+  void exec(size_t first, size_t cnt) {
     if (pre_.size() < cnt) {
       pre_.resize(cnt);
       den_.resize(cnt);
@@ -277,7 +287,7 @@ class TreeSummer {
       }
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
-      Pt<C>& o = out[first + i];
+      Pt<C>& o = *j.out;  // may alias A or B: both are read before o is written
       Base inv_i = inv_from_norm(dens[i], fops::mul(inv, pre[i]));
       if constexpr (kExt)
         inv = fops::mul(inv, nrm[i]);
@@ -289,10 +299,12 @@ class TreeSummer {
         const bool na = ref_neg(j.a), same = na == ref_neg(j.b);  // (na, nb) is never (1, 0)
         Base num = same ? fops::sub(B->y, A->y) : fops::add(B->y, A->y);
         Base lam = fops::mul(num, inv_i);
-        o.x = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
-        const Base* u = same ? &A->x : &o.x;
-        const Base* v = same ? &o.x : &A->x;
-        o.y = fops::sub(fops::mul(lam, fops::sub(*u, *v)), A->y);
+        Base x3 = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
+        const Base* u = same ? &A->x : &x3;
+        const Base* v = same ? &x3 : &A->x;
+        Base y3 = fops::sub(fops::mul(lam, fops::sub(*u, *v)), A->y);
+        o.x = x3;
+        o.y = y3;
         nref_[j.slot] = make_ref<C>(&o, same && na);
       } else {
         finish_double(A, ref_neg(j.a), inv_i, o);

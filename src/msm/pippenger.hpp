@@ -129,6 +129,18 @@ inline void xyzz_madd(ec::Xyzz<C>& acc, const Pt<C>& q, bool neg) {
   acc.ZZZ = fops::mul(acc.ZZZ, PPP);
 }
 
+// *dst = the point r refers to (r != 0), which may be *dst itself, negated.
+template <class C>
+inline void store(Pt<C>* dst, Ref r) {
+  const Pt<C>* q = ref_ptr<C>(r);
+  if (q != dst) {
+    dst->x = q->x;
+    dst->y = ref_neg(r) ? fops::neg(q->y) : q->y;
+  } else if (ref_neg(r)) {
+    dst->y = fops::neg(dst->y);
+  }
+}
+
 template <class C>
 class Engine {
  public:
@@ -284,15 +296,10 @@ class Engine {
         ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
         ts.run(
             [&](uint32_t, Ref r) {
-              if (!r) {
-                have = false;
-              } else if (ref_ptr<C>(r) != &acc) {
-                const P* q = ref_ptr<C>(r);
-                acc = P{q->x, ref_neg(r) ? -q->y : q->y};
-                have = true;
-              }
+              have = r != 0;
+              if (r) store(&acc, r);
             },
-            batch_);
+            batch_, [&](uint32_t) { return &acc; });
       }
       res[p] = have ? Jac::from_affine(Aff::from_xy(acc.x, acc.y)) : Jac::identity();
     });
@@ -513,16 +520,10 @@ class Engine {
           [&](uint32_t id, Ref r) {
             const uint32_t w = id >> 16, b = id & 0xffff;
             P* dst = abk[w].data() + b;
-            if (!r) {
-              filled[w][b] = 0;
-            } else if (ref_ptr<C>(r) != dst) {
-              const P* q = ref_ptr<C>(r);
-              dst->x = q->x;
-              dst->y = ref_neg(r) ? -q->y : q->y;
-              filled[w][b] = 1;
-            }
+            filled[w][b] = r != 0;
+            if (r) store(dst, r);
           },
-          batch_);
+          batch_, [&](uint32_t id) { return abk[id >> 16].data() + (id & 0xffff); });
     }
   }
 
@@ -587,20 +588,13 @@ class Engine {
         if (fl[i - 1]) ts.refs.push_back(make_ref<C>(bk + i - 1, false));
       if (ts.refs.size() > begin) ts.segs.push_back({m + j, begin, uint32_t(ts.refs.size())});
     }
+    auto slot = [&](uint32_t id) { return id < m ? &col[id] : &row[id - m]; };
     ts.run(
         [&](uint32_t id, Ref r) {
-          if (!r) return;
-          const P* q = ref_ptr<C>(r);
-          P v{q->x, ref_neg(r) ? -q->y : q->y};
-          if (id < m) {
-            col[id] = v;
-            cf[id] = 1;
-          } else {
-            row[id - m] = v;
-            rf[id - m] = 1;
-          }
+          (id < m ? cf[id] : rf[id - m]) = r != 0;
+          if (r) store(slot(id), r);
         },
-        batch_);
+        batch_, slot);
     Jac tc = running([&](uint32_t l) { return cf[l] ? Aff::from_xy(col[l].x, col[l].y) : Aff::identity(); },
                      m - 1);
     Jac tr = running([&](uint32_t j) { return rf[j] ? Aff::from_xy(row[j].x, row[j].y) : Aff::identity(); }, J);

@@ -54,3 +54,64 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
     for (int s : seen) EXPECT_EQ(s, 1);
   }
 }
+
+// Sums written straight into their destination, which may also be an input
+// (a bucket's previous value), including negated and cancelling inputs.
+TYPED_TEST(TreeSum, DirectDestinations) {
+  using C = TypeParam;
+  std::mt19937_64 rng(22);
+  std::vector<ff::Fr> dl(16);
+  auto aff = msm_test::points_from<C>(dl, rng);
+  std::vector<Pt<C>> pts(aff.size());
+  for (size_t i = 0; i < aff.size(); i++) pts[i] = {aff[i].x, aff[i].y};
+  const size_t S = 60;
+  std::vector<Pt<C>> dst(S);
+  std::vector<uint8_t> has(S);
+  std::vector<ec::Jacobian<C>> want(S);
+  TreeSummer<C> ts;
+  for (size_t s = 0; s < S; s++) {
+    uint32_t begin = uint32_t(ts.refs.size());
+    auto acc = ec::Jacobian<C>::identity();
+    if (s % 3 != 0) {  // a previous value in the destination
+      size_t i = rng() % pts.size();
+      dst[s] = pts[i];
+      ts.refs.push_back(make_ref<C>(&dst[s], false));
+      acc = ec::Jacobian<C>::from_affine(to_affine<C>(ts.refs.back()));
+    }
+    size_t len = 1 + s % 4;
+    for (size_t t = 0; t < len; t++) {
+      size_t i = rng() % pts.size();
+      bool neg = rng() & 1;
+      if (s % 5 == 1) neg = true;                          // both operands negated
+      if (s % 7 == 2 && t == 0 && s % 3 != 0) {            // cancels the previous value
+        ts.refs.push_back(make_ref<C>(&dst[s], true));
+      } else {
+        ts.refs.push_back(make_ref<C>(&pts[i], neg));
+      }
+      if (!(s % 7 == 2 && t == 0 && s % 3 != 0))
+        acc = acc.add(ec::Jacobian<C>::from_affine(to_affine<C>(ts.refs.back())));
+      else
+        acc = acc.add(ec::Jacobian<C>::from_affine(ec::Affine<C>::from_xy(dst[s].x, -dst[s].y)));
+    }
+    ts.segs.push_back({uint32_t(s), begin, uint32_t(ts.refs.size())});
+    want[s] = acc;
+  }
+  ts.run(
+      [&](uint32_t id, Ref r) {
+        has[id] = r != 0;
+        if (!r) return;
+        const Pt<C>* q = ref_ptr<C>(r);
+        if (q != &dst[id]) {
+          dst[id] = *q;
+          if (ref_neg(r)) dst[id].y = -dst[id].y;
+        } else if (ref_neg(r)) {
+          dst[id].y = -dst[id].y;
+        }
+      },
+      7, [&](uint32_t id) { return &dst[id]; });
+  for (size_t s = 0; s < S; s++) {
+    auto got = has[s] ? ec::Jacobian<C>::from_affine(ec::Affine<C>::from_xy(dst[s].x, dst[s].y))
+                      : ec::Jacobian<C>::identity();
+    EXPECT_EQ(got, want[s]) << "segment " << s;
+  }
+}
