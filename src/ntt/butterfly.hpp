@@ -2,64 +2,85 @@
 // Radix-2 butterflies over Fr (internal to the NTT).
 //
 // Multiplication is Fr's operator* (the dispatched Montgomery kernel). The
-// addition and subtraction are fused: a butterfly needs u+t and u-t of the
-// same operands, so both are computed from one set of loads, branch-free
-// (carry chains plus masks), which lets the out-of-order core overlap
-// consecutive butterflies.
+// addition and subtraction are fused: a butterfly needs a+b and a-b of the
+// same operands. On x86-64 they are two short inline-assembly blocks (ADD/ADC,
+// SUB/SBB, CMOV; no ADX needed) working in registers: the same computation
+// written with carry intrinsics made GCC keep the carries in stack slots.
 #include <cstdint>
 
 #include "ff/bls12_381.hpp"
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace cuzk::ntt::detail {
 
 using ff::Fr;
 
-#if defined(__x86_64__)
-using u64x = unsigned long long;
-// s = a + b mod p, d = a - b mod p (a, b < p).
+#if defined(__x86_64__) && defined(__OPTIMIZE__)
+// s = a + b mod p, d = a - b mod p for a, b < p (s, d may alias a, b). Two
+// asm statements of 8 registers each plus the two operand addresses (the
+// whole arrays are declared as memory inputs), so they fit beside whatever the
+// surrounding code keeps live. Unoptimized builds (which give every operand
+// its own address register) use Fr's operators instead.
 inline void add_sub(Fr& s, Fr& d, const Fr& a, const Fr& b) {
-  constexpr auto P = Fr::MODULUS;
-  const u64x a0 = a.v[0], a1 = a.v[1], a2 = a.v[2], a3 = a.v[3];
-  const u64x b0 = b.v[0], b1 = b.v[1], b2 = b.v[2], b3 = b.v[3];
-  // Sum: no carry out since p < 2^255; then subtract p and keep the
-  // non-negative result.
-  u64x s0, s1, s2, s3, t0, t1, t2, t3;
-  unsigned char c = _addcarry_u64(0, a0, b0, &s0);
-  c = _addcarry_u64(c, a1, b1, &s1);
-  c = _addcarry_u64(c, a2, b2, &s2);
-  _addcarry_u64(c, a3, b3, &s3);
-  c = _subborrow_u64(0, s0, P[0], &t0);
-  c = _subborrow_u64(c, s1, P[1], &t1);
-  c = _subborrow_u64(c, s2, P[2], &t2);
-  c = _subborrow_u64(c, s3, P[3], &t3);
-  const u64x keep = u64x(0) - c;  // all ones when s < p
-  // Difference: add p back when it borrowed.
-  u64x d0, d1, d2, d3;
-  c = _subborrow_u64(0, a0, b0, &d0);
-  c = _subborrow_u64(c, a1, b1, &d1);
-  c = _subborrow_u64(c, a2, b2, &d2);
-  c = _subborrow_u64(c, a3, b3, &d3);
-  const u64x m = u64x(0) - c;
-  c = _addcarry_u64(0, d0, P[0] & m, &d0);
-  c = _addcarry_u64(c, d1, P[1] & m, &d1);
-  c = _addcarry_u64(c, d2, P[2] & m, &d2);
-  _addcarry_u64(c, d3, P[3] & m, &d3);
-  s.v[0] = (s0 & keep) | (t0 & ~keep);
-  s.v[1] = (s1 & keep) | (t1 & ~keep);
-  s.v[2] = (s2 & keep) | (t2 & ~keep);
-  s.v[3] = (s3 & keep) | (t3 & ~keep);
-  d.v[0] = d0;
-  d.v[1] = d1;
-  d.v[2] = d2;
-  d.v[3] = d3;
+  constexpr auto& P = Fr::MODULUS;
+  uint64_t s0, s1, s2, s3, d0, d1, d2, d3, t0, t1, t2, t3, m;
+  // Sum: no carry out since p < 2^255; keep s - p unless it borrows.
+  asm("mov 0(%[a]), %[s0]\n\t"
+      "add 0(%[b]), %[s0]\n\t"
+      "mov 8(%[a]), %[s1]\n\t"
+      "adc 8(%[b]), %[s1]\n\t"
+      "mov 16(%[a]), %[s2]\n\t"
+      "adc 16(%[b]), %[s2]\n\t"
+      "mov 24(%[a]), %[s3]\n\t"
+      "adc 24(%[b]), %[s3]\n\t"
+      "mov %[s0], %[t0]\n\t"
+      "sub %[p0], %[t0]\n\t"
+      "mov %[s1], %[t1]\n\t"
+      "sbb %[p1], %[t1]\n\t"
+      "mov %[s2], %[t2]\n\t"
+      "sbb %[p2], %[t2]\n\t"
+      "mov %[s3], %[t3]\n\t"
+      "sbb %[p3], %[t3]\n\t"
+      "cmovnc %[t0], %[s0]\n\t"
+      "cmovnc %[t1], %[s1]\n\t"
+      "cmovnc %[t2], %[s2]\n\t"
+      "cmovnc %[t3], %[s3]\n\t"
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [t0] "=&r"(t0),
+        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v), "m"(b.v), [p0] "m"(P[0]),
+        [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
+      : "cc");
+  // Difference: add p back under the borrow mask (m ends as p3 & mask).
+  asm("mov 0(%[a]), %[d0]\n\t"
+      "sub 0(%[b]), %[d0]\n\t"
+      "mov 8(%[a]), %[d1]\n\t"
+      "sbb 8(%[b]), %[d1]\n\t"
+      "mov 16(%[a]), %[d2]\n\t"
+      "sbb 16(%[b]), %[d2]\n\t"
+      "mov 24(%[a]), %[d3]\n\t"
+      "sbb 24(%[b]), %[d3]\n\t"
+      "sbb %[m], %[m]\n\t"
+      "mov %[p0], %[t0]\n\t"
+      "and %[m], %[t0]\n\t"
+      "mov %[p1], %[t1]\n\t"
+      "and %[m], %[t1]\n\t"
+      "mov %[p2], %[t2]\n\t"
+      "and %[m], %[t2]\n\t"
+      "and %[p3], %[m]\n\t"
+      "add %[t0], %[d0]\n\t"
+      "adc %[t1], %[d1]\n\t"
+      "adc %[t2], %[d2]\n\t"
+      "adc %[m], %[d3]\n\t"
+      : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [t0] "=&r"(t0),
+        [t1] "=&r"(t1), [t2] "=&r"(t2), [m] "=&r"(m)
+      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v), "m"(b.v), [p0] "m"(P[0]),
+        [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
+      : "cc");
+  s.v[0] = s0, s.v[1] = s1, s.v[2] = s2, s.v[3] = s3;
+  d.v[0] = d0, d.v[1] = d1, d.v[2] = d2, d.v[3] = d3;
 }
 #else
 inline void add_sub(Fr& s, Fr& d, const Fr& a, const Fr& b) {
-  Fr x = a + b, y = a - b;
+  const Fr x = a + b, y = a - b;  // copies first: s, d may alias a, b
   s = x;
   d = y;
 }
@@ -68,17 +89,17 @@ inline void add_sub(Fr& s, Fr& d, const Fr& a, const Fr& b) {
 // Cooley-Tukey: (u, v) <- (u + z*v, u - z*v).
 inline void ct(Fr& u, Fr& v, const Fr& z) {
   const Fr t = v * z;
-  add_sub(u, v, Fr(u), t);
+  add_sub(u, v, u, t);
 }
 // Cooley-Tukey with z = 1.
-inline void ct1(Fr& u, Fr& v) { add_sub(u, v, Fr(u), Fr(v)); }
+inline void ct1(Fr& u, Fr& v) { add_sub(u, v, u, v); }
 
 // Gentleman-Sande: (u, v) <- (u + v, (u - v)*z).
 inline void gs(Fr& u, Fr& v, const Fr& z) {
   Fr d;
-  add_sub(u, d, Fr(u), Fr(v));
+  add_sub(u, d, u, v);
   v = d * z;
 }
-inline void gs1(Fr& u, Fr& v) { add_sub(u, v, Fr(u), Fr(v)); }
+inline void gs1(Fr& u, Fr& v) { add_sub(u, v, u, v); }
 
 }  // namespace cuzk::ntt::detail
