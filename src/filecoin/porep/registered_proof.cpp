@@ -1,0 +1,117 @@
+#include "filecoin/porep/registered_proof.hpp"
+
+#include <bit>
+
+namespace cuzk::filecoin {
+namespace {
+
+struct SizeRow {
+  std::string_view tag;
+  uint64_t bytes;
+  TreeShape shape;
+  size_t layers, partitions, challenges;
+};
+
+constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
+
+// filecoin.md §2.1 (fp constants.rs: POREP_PARTITIONS, LAYERS, minimum
+// challenges split per partition, MAX_CHALLENGES_PER_PARTITION = 18).
+constexpr SizeRow kSizes[5] = {
+    {"2KiB", 2 * KiB, {8, 0, 0}, 2, 1, 2},
+    {"8MiB", 8 * MiB, {8, 0, 0}, 2, 1, 2},
+    {"512MiB", 512 * MiB, {8, 0, 0}, 2, 1, 2},
+    {"32GiB", 32 * GiB, {8, 8, 0}, 11, 10, 18},
+    {"64GiB", 64 * GiB, {8, 8, 2}, 11, 10, 18},
+};
+
+constexpr std::string_view kNames[20] = {
+    "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1", "StackedDrg64GiBV1",
+    "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1", "StackedDrg32GiBV1_1",
+    "StackedDrg64GiBV1_1",
+    "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg64GiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep",
+};
+
+}  // namespace
+
+PorepId PorepConfig::porep_id() const {
+  PorepId p{};
+  uint64_t v = uint64_t(id);
+  for (size_t i = 0; i < 8; i++) p[i] = uint8_t(v >> (8 * i));
+  return p;  // nonce 0 and the zero tail
+}
+
+size_t PorepConfig::tree_d_depth() const { return size_t(std::countr_zero(nodes)); }
+
+std::optional<PorepConfig> porep_config(uint64_t id) {
+  if (id >= 20) return std::nullopt;
+  const SizeRow& row = kSizes[id % 5];
+  PorepConfig c;
+  c.id = RegisteredSealProof(id);
+  c.name = kNames[id];
+  c.size_tag = row.tag;
+  c.sector_size = row.bytes;
+  c.nodes = row.bytes / 32;
+  c.shape = row.shape;
+  c.layers = row.layers;
+  c.partitions = row.partitions;
+  c.challenges_per_partition = row.challenges;
+  switch (id / 5) {
+    case 0: c.api = ApiVersion::V1_0_0; c.mode = ChallengeMode::Interactive; break;
+    case 1: c.api = ApiVersion::V1_1_0; c.mode = ChallengeMode::Interactive; break;
+    case 2: c.api = ApiVersion::V1_2_0; c.mode = ChallengeMode::Synthetic; break;
+    default:
+      // NI-PoRep: 2 challenges in 13 partitions (test sizes), 18 in 126 (32/64 GiB).
+      c.api = ApiVersion::V1_2_0;
+      c.mode = ChallengeMode::NonInteractive;
+      c.partitions = row.layers == 2 ? 13 : 126;
+      break;
+  }
+  return c;
+}
+
+std::optional<PorepConfig> porep_config(std::string_view name) {
+  for (uint64_t id = 0; id < 20; id++)
+    if (kNames[id] == name) return porep_config(id);
+  return std::nullopt;
+}
+
+std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size) {
+  for (uint64_t i = 0; i < 5; i++)
+    if (kSizes[i].bytes == sector_size) return porep_config(5 + i);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> parse_sector_size(std::string_view text) {
+  for (const SizeRow& row : kSizes)
+    if (row.tag == text) return row.bytes;
+  uint64_t v = 0;
+  size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; i++) {
+    if (v > (UINT64_MAX - 9) / 10) return std::nullopt;
+    v = v * 10 + uint64_t(text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  std::string_view unit = text.substr(i);
+  uint64_t mul = 0;
+  if (unit.empty() || unit == "B") mul = 1;
+  else if (unit == "KiB") mul = KiB;
+  else if (unit == "MiB") mul = MiB;
+  else if (unit == "GiB") mul = GiB;
+  else return std::nullopt;
+  if (v > UINT64_MAX / mul) return std::nullopt;
+  return v * mul;
+}
+
+std::string format_sector_size(uint64_t bytes) {
+  if (bytes >= GiB && bytes % GiB == 0) return std::to_string(bytes / GiB) + "GiB";
+  if (bytes >= MiB && bytes % MiB == 0) return std::to_string(bytes / MiB) + "MiB";
+  if (bytes >= KiB && bytes % KiB == 0) return std::to_string(bytes / KiB) + "KiB";
+  return std::to_string(bytes) + "B";
+}
+
+}  // namespace cuzk::filecoin

@@ -1,0 +1,71 @@
+#pragma once
+// Registered PoRep proofs (rust-filecoin-proofs-api registry.rs,
+// filecoin.md §2.1 and §7.1): the sector geometry, tree shapes, layer and
+// challenge counts and the porep_id every other part of sealing and proving
+// derives from.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cuzk::filecoin {
+
+enum class ApiVersion { V1_0_0, V1_1_0, V1_2_0 };
+
+// Registered seal proof ids 0..19 (StackedDrg<size>{V1, V1_1,
+// V1_1_Feat_SyntheticPoRep, V1_2_Feat_NonInteractivePoRep}).
+enum class RegisteredSealProof : uint64_t {
+  StackedDrg2KiBV1 = 0, StackedDrg8MiBV1, StackedDrg512MiBV1, StackedDrg32GiBV1, StackedDrg64GiBV1,
+  StackedDrg2KiBV1_1 = 5, StackedDrg8MiBV1_1, StackedDrg512MiBV1_1, StackedDrg32GiBV1_1, StackedDrg64GiBV1_1,
+  StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10, StackedDrg8MiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg512MiBV1_1_Feat_SyntheticPoRep, StackedDrg32GiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg64GiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg2KiBV1_2_Feat_NonInteractivePoRep = 15, StackedDrg8MiBV1_2_Feat_NonInteractivePoRep,
+  StackedDrg512MiBV1_2_Feat_NonInteractivePoRep, StackedDrg32GiBV1_2_Feat_NonInteractivePoRep,
+  StackedDrg64GiBV1_2_Feat_NonInteractivePoRep,
+};
+
+enum class ChallengeMode { Interactive, Synthetic, NonInteractive };
+
+// Merkle tree shape of TreeR/TreeC: base arity, then optional sub and top
+// levels (0 = absent). TreeD is always binary.
+struct TreeShape {
+  size_t base_arity = 8, sub_arity = 0, top_arity = 0;
+  size_t base_tree_count() const { return (sub_arity ? sub_arity : 1) * (top_arity ? top_arity : 1); }
+};
+
+using PorepId = std::array<uint8_t, 32>;
+
+// Everything the StackedDRG construction needs about one proof type.
+struct PorepConfig {
+  RegisteredSealProof id;
+  std::string_view name;           // "StackedDrg2KiBV1_1", the serde variant name
+  std::string_view size_tag;       // "2KiB", used by VanillaSealProof's "StackedDrg2KiBV1" tag
+  uint64_t sector_size = 0;        // bytes
+  uint64_t nodes = 0;              // sector_size / 32
+  TreeShape shape;                 // TreeR / TreeC
+  size_t layers = 0;               // SDR layers
+  size_t partitions = 0;
+  size_t challenges_per_partition = 0;  // interactive / synthetic
+  ApiVersion api = ApiVersion::V1_1_0;
+  ChallengeMode mode = ChallengeMode::Interactive;
+
+  PorepId porep_id() const;  // u64_le(id) ‖ u64_le(nonce 0) ‖ 0^16
+  size_t total_challenges() const { return partitions * challenges_per_partition; }
+  // log2(nodes): depth of TreeD.
+  size_t tree_d_depth() const;
+};
+
+// The config of a registered proof id; nullopt for unknown ids.
+std::optional<PorepConfig> porep_config(uint64_t registered_proof_id);
+// By serde name ("StackedDrg32GiBV1_1"); nullopt when unknown.
+std::optional<PorepConfig> porep_config(std::string_view name);
+// The default (V1_1) proof for a sector size in bytes; nullopt when none.
+std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size);
+
+// "2KiB", "8MiB", "32GiB" ... <-> bytes. parse returns nullopt on bad text.
+std::optional<uint64_t> parse_sector_size(std::string_view text);
+std::string format_sector_size(uint64_t bytes);
+
+}  // namespace cuzk::filecoin
