@@ -1,0 +1,21 @@
+#pragma once
+// Names of the Groth16 parameter files of a PoRep circuit, as
+// rust-fil-proofs' parameter cache derives them (filecoin.md §5.2):
+//   v28-stacked-proof-of-replication-merkletree-poseidon_hasher-<shape>-sha256_hasher-<sha256(identifier)>.{params,vk}
+// The identifier depends on the graph size, layers, challenges per partition
+// and tree shape only, so every proof version of one size shares the files.
+#include <string>
+
+#include "filecoin/porep/registered_proof.hpp"
+
+namespace cuzk::filecoin {
+
+constexpr int kParameterVersion = 28;
+
+// layered_drgporep::PublicParams{ ... } exactly as Rust's parameter cache
+// formats it.
+std::string porep_parameter_identifier(const PorepConfig& cfg);
+// File stem without extension: "v28-stacked-proof-of-replication-...-<hex>".
+std::string porep_parameter_stem(const PorepConfig& cfg);
+
+}  // namespace cuzk::filecoin

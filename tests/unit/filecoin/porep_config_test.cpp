@@ -1,0 +1,66 @@
+// Registered proofs, porep_id and parameter file names (filecoin.md §2.1,
+// §5.2, §7.1).
+#include <gtest/gtest.h>
+
+#include "filecoin/porep/param_names.hpp"
+#include "filecoin/porep/registered_proof.hpp"
+
+using namespace cuzk::filecoin;
+
+TEST(RegisteredProof, GeometryPerSize) {
+  auto c2k = *porep_config(5);
+  EXPECT_EQ(c2k.name, "StackedDrg2KiBV1_1");
+  EXPECT_EQ(c2k.nodes, 64u);
+  EXPECT_EQ(c2k.layers, 2u);
+  EXPECT_EQ(c2k.total_challenges(), 2u);
+  EXPECT_EQ(c2k.tree_d_depth(), 6u);
+  auto c32 = *porep_config("StackedDrg32GiBV1_1");
+  EXPECT_EQ(uint64_t(c32.id), 8u);
+  EXPECT_EQ(c32.nodes, uint64_t(1) << 30);
+  EXPECT_EQ(c32.shape.base_tree_count(), 8u);
+  EXPECT_EQ(c32.layers, 11u);
+  EXPECT_EQ(c32.partitions, 10u);
+  EXPECT_EQ(c32.challenges_per_partition, 18u);
+  auto c64 = *porep_config(9);
+  EXPECT_EQ(c64.shape.base_tree_count(), 16u);
+  EXPECT_EQ(c64.tree_d_depth(), 31u);
+  EXPECT_EQ(porep_config(0)->api, ApiVersion::V1_0_0);
+  EXPECT_EQ(porep_config(12)->mode, ChallengeMode::Synthetic);
+  EXPECT_EQ(porep_config(15)->partitions, 13u);
+  EXPECT_EQ(porep_config(18)->partitions, 126u);
+  EXPECT_FALSE(porep_config(20));
+  EXPECT_FALSE(porep_config("StackedDrg4KiBV1"));
+  EXPECT_EQ(uint64_t(porep_config_for_size(8u << 20)->id), 6u);
+  EXPECT_FALSE(porep_config_for_size(4096));
+}
+
+TEST(RegisteredProof, PorepIdLayout) {
+  auto id = porep_config(8)->porep_id();
+  EXPECT_EQ(id[0], 8);
+  for (size_t i = 1; i < 32; i++) EXPECT_EQ(id[i], 0) << i;
+}
+
+TEST(RegisteredProof, SectorSizeText) {
+  EXPECT_EQ(parse_sector_size("2KiB"), 2048u);
+  EXPECT_EQ(parse_sector_size("32GiB"), uint64_t(32) << 30);
+  EXPECT_EQ(parse_sector_size("2048"), 2048u);
+  EXPECT_EQ(parse_sector_size("4MiB"), uint64_t(4) << 20);
+  EXPECT_FALSE(parse_sector_size("2KB"));
+  EXPECT_FALSE(parse_sector_size(""));
+  EXPECT_FALSE(parse_sector_size("99999999999999999999GiB"));
+  EXPECT_EQ(format_sector_size(uint64_t(64) << 30), "64GiB");
+  EXPECT_EQ(format_sector_size(2048), "2KiB");
+  EXPECT_EQ(format_sector_size(100), "100B");
+}
+
+// filecoin.md §5.2: published file names for 2KiB and 32GiB.
+TEST(ParameterNames, PublishedStems) {
+  EXPECT_EQ(porep_parameter_stem(*porep_config(5)),
+            "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+            "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f");
+  EXPECT_EQ(porep_parameter_stem(*porep_config(8)),
+            "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-"
+            "82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820");
+  // Every version of a size shares the file.
+  EXPECT_EQ(porep_parameter_stem(*porep_config(0)), porep_parameter_stem(*porep_config(10)));
+}
