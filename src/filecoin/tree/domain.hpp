@@ -1,0 +1,23 @@
+#pragma once
+// Domain <-> Fr (filecoin.md §4.3): a 32-byte domain element is the
+// little-endian canonical integer of an Fr (PoseidonDomain), and trimmed
+// SHA-256 digests (Sha256Domain, < 2^254) read the same way. Bytes that
+// encode an integer >= r are not a field element and are rejected.
+#include <span>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+#include "filecoin/porep/vanilla.hpp"
+
+namespace cuzk::filecoin {
+
+using ff::Fr;
+
+// Throws std::invalid_argument ("... is not a canonical Fr") when d >= r.
+Fr domain_to_fr(const Domain& d);
+Domain fr_to_domain(const Fr& x);
+
+std::vector<Fr> domains_to_frs(std::span<const Domain> ds);
+std::vector<Domain> frs_to_domains(std::span<const Fr> xs);
+
+}  // namespace cuzk::filecoin
