@@ -167,7 +167,10 @@ std::string replace_once(std::string s, const std::string& from, const std::stri
 // "[v,v,...,v]": a 32-byte domain of equal bytes as serde writes it.
 std::string arr(int v) {
   std::string s = "[";
-  for (int i = 0; i < 32; i++) s += (i ? "," : "") + std::to_string(v);
+  for (int i = 0; i < 32; i++) {
+    if (i) s += ',';
+    s += std::to_string(v);
+  }
   return s + "]";
 }
 Domain filled(uint8_t v) {
@@ -500,4 +503,41 @@ TEST(C1Json, RoundTrip32GiBAnd64GiBShapes) {
     EXPECT_EQ(validate_error(back), "vanilla_proofs[3][4].replica_column_proofs.c_x.inclusion_proof.sub_proof.path[0]: "
                                     "expected 7 hashes (arity 8), got 6");
   }
+}
+
+// Hostile input: random byte edits and cuts of a valid c1 either parse (and
+// then validate or throw C1ValidationError) or throw C1FormatError; nothing
+// else escapes and nothing crashes.
+TEST(C1Json, MutatedInputOnlyThrowsFormatErrors) {
+  const std::string json = write_c1(make_2k(5));
+  std::mt19937_64 rng(99);
+  const char alphabet[] = "0123456789[]{},:\"-.eE \\nulltrue";
+  size_t parsed = 0, rejected = 0;
+  for (int iter = 0; iter < 600; iter++) {
+    std::string m = json;
+    int edits = 1 + int(rng() % 3);
+    for (int e = 0; e < edits; e++) {
+      size_t at = rng() % m.size();
+      switch (rng() % 3) {
+        case 0: m[at] = alphabet[rng() % (sizeof alphabet - 1)]; break;
+        case 1: m.erase(at, 1 + rng() % 8); break;
+        default: m.insert(at, 1, alphabet[rng() % (sizeof alphabet - 1)]); break;
+      }
+    }
+    if (iter % 5 == 0) m.resize(rng() % m.size());
+    try {
+      SealCommitPhase1Output c1 = parse_c1(m);
+      parsed++;
+      try {
+        validate_c1(c1);
+      } catch (const C1ValidationError&) {
+      }
+    } catch (const C1ValidationError& e) {
+      ADD_FAILURE() << "validation error escaped parse: " << e.what();
+    } catch (const C1FormatError&) {
+      rejected++;
+    }
+  }
+  EXPECT_GT(rejected, 400u);
+  std::printf("  %zu mutants parsed, %zu rejected\n", parsed, rejected);
 }
