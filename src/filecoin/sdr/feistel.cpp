@@ -32,13 +32,17 @@ inline void g(uint64_t* v, int a, int b, int c, int d, uint64_t x, uint64_t y) {
 }
 
 // h after the single (final) compression of a <= 128-byte message held in m.
-void compress_final(const uint64_t m[16], uint64_t len, uint64_t h[8]) {
+// Always inlined and fully unrolled so that the schedule indexes are
+// constants: for the Feistel round the 14 zero message words then fold away
+// (about 2x faster than the rolled loop).
+[[gnu::always_inline]] inline void compress_final(const uint64_t m[16], uint64_t len, uint64_t h[8]) {
   for (int i = 0; i < 8; i++) h[i] = kIv[i];
   h[0] ^= 0x01010040;  // digest length 64, no key, fanout 1, depth 1
   uint64_t v[16];
   for (int i = 0; i < 8; i++) v[i] = h[i], v[8 + i] = kIv[i];
   v[12] ^= len;  // byte counter (low word; the high word stays 0)
   v[14] = ~v[14];  // final-block flag
+#pragma GCC unroll 12
   for (int r = 0; r < 12; r++) {
     const uint8_t* s = kSigma[r];
     g(v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
