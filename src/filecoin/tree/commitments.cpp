@@ -17,7 +17,8 @@ std::vector<Fr> tree_c_leaves(std::span<const std::vector<Fr>> layers) {
   for (size_t l = 1; l < L; l++)
     if (layers[l].size() != n)
       throw std::invalid_argument("tree_c_leaves: layer " + std::to_string(l + 1) + " has " +
-                                  std::to_string(layers[l].size()) + " labels, layer 1 has " + std::to_string(n));
+                                  std::to_string(layers[l].size()) + " labels, layer 1 has " +
+                                  std::to_string(n));
   const auto& c = poseidon_constants(L);  // also rejects arities Poseidon lacks
   const Fr tag = poseidon_tag_merkle_tree(L);
   std::vector<Fr> out(n);

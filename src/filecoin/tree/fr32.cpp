@@ -23,7 +23,8 @@ std::vector<uint8_t> fr32_pad(std::span<const uint8_t> data) {
     const uint64_t bit = n * kNodeBits, first = bit / 8;
     const unsigned s = bit % 8;
     uint8_t* o = out.data() + n * 32;
-    for (unsigned b = 0; b < 32; b++) o[b] = uint8_t((byte_at(first + b) >> s) | (byte_at(first + b + 1) << (8 - s)));
+    for (unsigned b = 0; b < 32; b++)
+      o[b] = uint8_t((byte_at(first + b) >> s) | (byte_at(first + b + 1) << (8 - s)));
     o[31] &= 0x3f;
   }
   return out;
@@ -34,8 +35,8 @@ std::vector<uint8_t> fr32_unpad(std::span<const uint8_t> padded, uint64_t unpadd
     throw std::invalid_argument("fr32_unpad: padded size " + std::to_string(padded.size()) +
                                 " is not a multiple of 32");
   if (unpadded_len > fr32_unpadded_capacity(padded.size()))
-    throw std::invalid_argument("fr32_unpad: " + std::to_string(padded.size()) + " padded bytes cannot hold " +
-                                std::to_string(unpadded_len) + " data bytes");
+    throw std::invalid_argument("fr32_unpad: " + std::to_string(padded.size()) +
+                                " padded bytes cannot hold " + std::to_string(unpadded_len) + " data bytes");
   const uint64_t nodes = padded.size() / 32;
   // One spare byte so the shifted writes of the last node stay in range.
   std::vector<uint8_t> out(fr32_unpadded_capacity(padded.size()) + 2, 0);

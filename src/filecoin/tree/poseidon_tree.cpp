@@ -85,7 +85,8 @@ MerkleProof PoseidonTree::proof(uint64_t leaf) const {
     e.index = idx % a;
     for (size_t k = 0; k < a; k++)
       if (first + k != idx) e.hashes.push_back(fr_to_domain(levels_[h][first + k]));
-    (h < base_height_ ? p.base : h == base_height_ && shape_.sub_arity ? p.sub : p.top).push_back(std::move(e));
+    auto& part = h < base_height_ ? p.base : h == base_height_ && shape_.sub_arity ? p.sub : p.top;
+    part.push_back(std::move(e));
     idx /= a;
   }
   return p;
@@ -109,12 +110,14 @@ void check_poseidon_proof(const MerkleProof& p, const TreeShape* shape) {
       const MerklePathElement& e = path[h];
       const size_t a = e.hashes.size() + 1;
       const std::string where = std::string("Poseidon proof: ") + part + " level " + std::to_string(h);
-      if (!tree_arity_ok(a)) throw std::invalid_argument(where + ": arity " + std::to_string(a) + " unsupported");
+      if (!tree_arity_ok(a))
+        throw std::invalid_argument(where + ": arity " + std::to_string(a) + " unsupported");
       if (want_arity && a != want_arity)
         throw std::invalid_argument(where + ": arity " + std::to_string(a) + ", the shape says " +
                                     std::to_string(want_arity));
       if (e.index >= a)
-        throw std::invalid_argument(where + ": index " + std::to_string(e.index) + " >= arity " + std::to_string(a));
+        throw std::invalid_argument(where + ": index " + std::to_string(e.index) + " >= arity " +
+                                    std::to_string(a));
       Fr children[16];
       for (size_t k = 0, s = 0; k < a; k++) children[k] = k == e.index ? cur : domain_to_fr(e.hashes[s++]);
       cur = poseidon_tree_node(std::span<const Fr>(children, a));
@@ -123,7 +126,8 @@ void check_poseidon_proof(const MerkleProof& p, const TreeShape* shape) {
   climb(p.base, "base", shape ? shape->base_arity : 0);
   climb(p.sub, "sub", shape ? shape->sub_arity : 0);
   climb(p.top, "top", shape ? shape->top_arity : 0);
-  if (cur != domain_to_fr(p.root)) throw std::invalid_argument("Poseidon proof: the path does not lead to the root");
+  if (cur != domain_to_fr(p.root))
+    throw std::invalid_argument("Poseidon proof: the path does not lead to the root");
 }
 
 bool verify_poseidon_proof(const MerkleProof& p, const TreeShape* shape) {

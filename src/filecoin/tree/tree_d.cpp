@@ -29,9 +29,10 @@ TreeD::TreeD(std::vector<Domain> leaves) {
   while (levels_.back().size() > 1) {
     const std::vector<Domain>& below = levels_.back();
     std::vector<Domain> up(below.size() / 2);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, up.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+    auto hash_range = [&](const tbb::blocked_range<size_t>& r) {
       for (size_t i = r.begin(); i != r.end(); i++) up[i] = tree_d_node(below[2 * i], below[2 * i + 1]);
-    });
+    };
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, up.size(), 1024), hash_range);
     levels_.push_back(std::move(up));
   }
 }
@@ -47,7 +48,8 @@ TreeD TreeD::from_padded(std::span<const uint8_t> padded) {
 
 MerkleProof TreeD::proof(uint64_t leaf) const {
   if (leaf >= leaf_count())
-    throw std::out_of_range("TreeD::proof: leaf " + std::to_string(leaf) + " >= " + std::to_string(leaf_count()));
+    throw std::out_of_range("TreeD::proof: leaf " + std::to_string(leaf) + " >= " +
+                            std::to_string(leaf_count()));
   MerkleProof p;
   p.shape = MerkleProofShape::Single;
   p.leaf = levels_[0][leaf];
