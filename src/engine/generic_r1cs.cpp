@@ -1,6 +1,6 @@
 #include "engine/generic_r1cs.hpp"
 
-#include <oneapi/tbb/task_arena.h>
+#include "engine/groth16_work.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -39,39 +39,6 @@ struct GenericResources final : CircuitResources {
   uint64_t size_bytes() const override { return bytes; }
 };
 
-groth16::ProverOptions arena_options() {
-  // Stay inside the caller's arena (the device's gpu_threads pool).
-  groth16::ProverOptions o;
-  unsigned t = unsigned(tbb::this_task_arena::max_concurrency());
-  o.msm.threads = t;
-  o.ntt.threads = t;
-  return o;
-}
-
-class GenericWork final : public PartitionWork {
- public:
-  GenericWork(groth16::Assignment a, const groth16::Parameters& p) : assignment_(std::move(a)), params_(p) {
-    abc_bytes_ = 3 * assignment_.a.size() * sizeof(ff::Fr);
-  }
-  void device_phase(Device&) override {
-    groth16::SecureRng rng;
-    pending_ = groth16::prove_start(std::move(assignment_), params_, rng, arena_options());
-    assignment_ = {};
-  }
-  std::string finish(Device&) override {
-    groth16::Proof proof = groth16::prove_finish(std::move(pending_), arena_options());
-    auto bytes = groth16::encode_proof(proof);
-    return std::string(bytes.begin(), bytes.end());
-  }
-  uint64_t bytes_freed_after_device() const override { return abc_bytes_; }
-
- private:
-  groth16::Assignment assignment_;
-  const groth16::Parameters& params_;
-  groth16::Pending pending_;
-  uint64_t abc_bytes_ = 0;
-};
-
 class GenericJob final : public PreparedJob {
  public:
   GenericJob(std::string id, std::vector<std::string> witnesses, uint64_t vars, uint64_t rows, uint64_t inputs)
@@ -98,24 +65,12 @@ class GenericJob final : public PreparedJob {
       a.enforce("", r1cs::Variable::input(i), r1cs::LC(), r1cs::LC());
     witnesses_[p].clear();
     witnesses_[p].shrink_to_fit();
-    return std::make_unique<GenericWork>(std::move(a), r.params);
+    return std::make_unique<Groth16Work>(std::move(a), r.params);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
-    auto& r = static_cast<GenericResources&>(res);
-    auto proofs = groth16::decode_proofs(
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), "assembled proof");
-    if (proofs.size() != witnesses_.size())
-      return "assembled " + std::to_string(proofs.size()) + " proofs for " + std::to_string(witnesses_.size()) +
-             " partitions";
-    groth16::SecureRng rng;
-    if (groth16::verify_proofs_batch(r.pvk, std::span<const groth16::Proof>(proofs),
-                                     std::span<const std::vector<ff::Fr>>(public_inputs_), rng))
-      return "";
-    for (size_t p = 0; p < proofs.size(); p++)
-      if (!groth16::verify_proof(r.pvk, proofs[p], public_inputs_[p]))
-        return "partition " + std::to_string(p) + " does not verify";
-    return "batch verification failed";
+    return verify_partitions(static_cast<GenericResources&>(res).pvk, proof, public_inputs_);
   }
+
 
  private:
   std::string id_;

@@ -8,8 +8,8 @@
 
 namespace cuzk::engine {
 
-// Today: GENERIC_R1CS over srs.param_cache. The Filecoin kinds (PoRep C2,
-// PoSt, SnapDeals) join this list as their circuits land.
+// PoRep C2 and GENERIC_R1CS, both over srs.param_cache. PoSt and SnapDeals
+// join this list as their circuits land.
 std::vector<std::unique_ptr<KindHandler>> default_handlers(const EngineConfig& cfg);
 
 }  // namespace cuzk::engine

@@ -1,0 +1,51 @@
+#include "engine/groth16_work.hpp"
+
+#include <oneapi/tbb/task_arena.h>
+
+#include "groth16/io.hpp"
+#include "groth16/rng.hpp"
+
+namespace cuzk::engine {
+
+groth16::ProverOptions arena_prover_options() {
+  groth16::ProverOptions o;
+  unsigned t = unsigned(tbb::this_task_arena::max_concurrency());
+  o.msm.threads = t;
+  o.ntt.threads = t;
+  return o;
+}
+
+Groth16Work::Groth16Work(groth16::Assignment a, const groth16::Parameters& params)
+    : assignment_(std::move(a)), params_(params) {
+  abc_bytes_ = 3 * assignment_.a.size() * sizeof(ff::Fr);
+}
+
+void Groth16Work::device_phase(Device&) {
+  groth16::SecureRng rng;
+  pending_ = groth16::prove_start(std::move(assignment_), params_, rng, arena_prover_options());
+  assignment_ = {};
+}
+
+std::string Groth16Work::finish(Device&) {
+  groth16::Proof proof = groth16::prove_finish(std::move(pending_), arena_prover_options());
+  auto bytes = groth16::encode_proof(proof);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+std::string verify_partitions(const groth16::PreparedVerifyingKey& pvk, const std::string& proof,
+                              const std::vector<std::vector<ff::Fr>>& public_inputs) {
+  auto proofs = groth16::decode_proofs(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), "assembled proof");
+  if (proofs.size() != public_inputs.size())
+    return "assembled " + std::to_string(proofs.size()) + " proofs for " + std::to_string(public_inputs.size()) +
+           " partitions";
+  groth16::SecureRng rng;
+  if (groth16::verify_proofs_batch(pvk, std::span<const groth16::Proof>(proofs),
+                                   std::span<const std::vector<ff::Fr>>(public_inputs), rng))
+    return "";
+  for (size_t p = 0; p < proofs.size(); p++)
+    if (!groth16::verify_proof(pvk, proofs[p], public_inputs[p])) return "partition " + std::to_string(p) + " does not verify";
+  return "batch verification failed";
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,40 @@
+#pragma once
+// The device stages of one Groth16 partition, shared by every proof kind
+// whose synthesis ends in a groth16::Assignment: the NTTs and G1 MSMs under
+// the device interlock, the B-in-G2 tail afterwards.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/backend.hpp"
+#include "groth16/params.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::engine {
+
+// Prover options that stay inside the calling arena (the device's pool).
+groth16::ProverOptions arena_prover_options();
+
+class Groth16Work final : public PartitionWork {
+ public:
+  // `params` must outlive the work (the SrsManager pins it while in use).
+  Groth16Work(groth16::Assignment a, const groth16::Parameters& params);
+  void device_phase(Device&) override;
+  std::string finish(Device&) override;  // the 192-byte proof
+  uint64_t bytes_freed_after_device() const override { return abc_bytes_; }
+
+ private:
+  groth16::Assignment assignment_;
+  const groth16::Parameters& params_;
+  groth16::Pending pending_;
+  uint64_t abc_bytes_ = 0;
+};
+
+// Checks an assembled multi-partition proof against per-partition public
+// inputs (without ONE): "" when valid, else a message naming the first
+// failing partition. Batch verification first, one by one on failure.
+std::string verify_partitions(const groth16::PreparedVerifyingKey& pvk, const std::string& proof,
+                              const std::vector<std::vector<ff::Fr>>& public_inputs);
+
+}  // namespace cuzk::engine

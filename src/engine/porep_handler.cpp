@@ -1,0 +1,139 @@
+#include "engine/porep_handler.hpp"
+
+#include <filesystem>
+
+#include "engine/groth16_work.hpp"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/c2.hpp"
+#include "filecoin/porep/param_names.hpp"
+#include "groth16/io.hpp"
+
+namespace cuzk::engine {
+
+namespace fs = std::filesystem;
+using Code = ServiceError::Code;
+using filecoin::PorepConfig;
+
+namespace {
+
+// Per-partition rows (constraints + inputs), filecoin.md §1.2, for memory planning.
+uint64_t partition_rows(const PorepConfig& cfg) {
+  switch (cfg.sector_size >> 20) {
+    case 0: return 2687961;     // 2 KiB
+    case 8: return 3844969;
+    case 512: return 4423473;
+    case 32 << 10: return 130278869;
+    default: return 131186177;  // 64 GiB
+  }
+}
+
+struct PorepResources final : CircuitResources {
+  groth16::Parameters params;
+  groth16::PreparedVerifyingKey pvk;
+  uint64_t bytes = 0;
+  uint64_t size_bytes() const override { return bytes; }
+};
+
+class PorepJob final : public PreparedJob {
+ public:
+  PorepJob(std::string id, PorepConfig cfg, filecoin::SealCommitPhase1Output c1)
+      : id_(std::move(id)), cfg_(cfg), c1_(std::move(c1)) {}
+
+  std::string circuit_id() const override { return id_; }
+  uint32_t num_partitions() const override { return uint32_t(cfg_.partitions); }
+  uint64_t partition_bytes() const override {
+    // Witness (≈ rows), a/b/c, and H over the domain twice (coset pass).
+    uint64_t rows = partition_rows(cfg_), m = 1;
+    while (m < rows) m <<= 1;
+    return 32 * (4 * rows + 2 * m);
+  }
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+    auto& r = static_cast<PorepResources&>(res);
+    groth16::Assignment a = groth16::synthesize(filecoin::porep_partition_circuit(c1_, cfg_, p));
+    // Drop this partition's vanilla proofs: they are in the witness now.
+    std::vector<filecoin::StackedProof>().swap(c1_.vanilla_proofs[p]);
+    return std::make_unique<Groth16Work>(std::move(a), r.params);
+  }
+  std::string verify(const std::string& proof, CircuitResources& res) override {
+    std::vector<std::vector<ff::Fr>> inputs;
+    for (size_t k = 0; k < cfg_.partitions; k++)
+      inputs.push_back(filecoin::porep_public_inputs(cfg_, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
+    return verify_partitions(static_cast<PorepResources&>(res).pvk, proof, inputs);
+  }
+
+ private:
+  std::string id_;
+  PorepConfig cfg_;
+  filecoin::SealCommitPhase1Output c1_;
+};
+
+}  // namespace
+
+PorepHandler::PorepHandler(std::string dir) : dir_(std::move(dir)) {}
+
+std::unique_ptr<PreparedJob> PorepHandler::prepare(const ProofRequest& req) {
+  if (req.vanilla_proof.empty())
+    throw ServiceError(Code::InvalidArgument, "PoRep C2 needs the C1 output (wrapper or c1.json) in vanilla_proof");
+  filecoin::C1Wrapper w;
+  try {
+    w = filecoin::parse_c1_any(req.vanilla_proof);
+    filecoin::validate_c1_wrapper(w);
+  } catch (const std::exception& e) {
+    throw ServiceError(Code::InvalidArgument, std::string("C1 input: ") + e.what());
+  }
+  auto cfg = filecoin::porep_config(uint64_t(w.phase1.registered_proof));
+  if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
+    throw ServiceError(Code::InvalidArgument, "request says sector_size " + std::to_string(req.sector_size) +
+                                                  ", the C1 output is for " + std::string(cfg->name));
+  try {
+    filecoin::check_c1_challenges(w.phase1, *cfg);
+  } catch (const std::exception& e) {
+    throw ServiceError(Code::InvalidArgument, std::string("C1 input: ") + e.what());
+  }
+  std::string id = filecoin::porep_circuit_id(*cfg);
+  if (!fs::exists(param_path(id)))
+    throw ServiceError(Code::NotFound, "no parameters for " + id + ": " + param_path(id) +
+                                           " is missing (generate test parameters with `cuzk setup --circuit " +
+                                           id + " --param-dir " + dir_ + "`)");
+  return std::make_unique<PorepJob>(id, *cfg, std::move(w.phase1));
+}
+
+std::string PorepHandler::param_path(const std::string& id) {
+  auto cfg = filecoin::porep_config_for_circuit_id(id);
+  if (!cfg) throw ServiceError(Code::NotFound, "unknown PoRep circuit '" + id + "'");
+  return (fs::path(dir_) / (filecoin::porep_parameter_stem(*cfg) + ".params")).string();
+}
+
+std::shared_ptr<CircuitResources> PorepHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
+  auto cfg = filecoin::porep_config_for_circuit_id(id);
+  const std::string path = param_path(id);
+  auto res = std::make_shared<PorepResources>();
+  // Trusted local files, as bellperson maps them: on-curve checks only.
+  res->params = groth16::decode_parameters(mapped, path, ec::Check::SkipSubgroup);
+  size_t want_inputs = 3 + 18 * cfg->challenges_per_partition + 1;
+  if (res->params.vk.num_inputs() != want_inputs)
+    throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
+                             " inputs, " + id + " has " + std::to_string(want_inputs));
+  res->pvk = groth16::prepare_verifying_key(res->params.vk);
+  const auto& p = res->params;
+  res->bytes = sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
+               sizeof(ec::G2Affine) * p.b_g2.size();
+  return res;
+}
+
+uint64_t PorepHandler::estimate_size(const std::string& id) {
+  std::error_code ec;
+  uint64_t n = fs::file_size(param_path(id), ec);
+  return ec ? 0 : n * 11 / 10;
+}
+
+std::vector<std::string> PorepHandler::list_circuits() {
+  std::vector<std::string> out;
+  for (uint64_t id = 5; id < 10; id++) {
+    std::string c = filecoin::porep_circuit_id(*filecoin::porep_config(id));
+    if (fs::exists(param_path(c))) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace cuzk::engine

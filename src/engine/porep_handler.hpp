@@ -1,0 +1,34 @@
+#pragma once
+// POREP_SEAL_COMMIT jobs (PoRep C2): the request's vanilla_proof is the C1
+// wrapper (or a raw c1.json); each partition is the StackedDRG circuit of
+// filecoin/circuit synthesized from its vanilla proofs, proved with the
+// split Groth16 prover, and the assembled proof is checked against public
+// inputs recomputed from (replica_id, comm_d, comm_r, seed).
+//
+// Circuit ids are porep-2k, porep-8m, porep-512m, porep-32g, porep-64g; the
+// parameters are the files Filecoin names them by (filecoin.md §5.2) in the
+// parameter directory: v28-stacked-proof-of-replication-…-<hash>.params,
+// whether downloaded or made by `cuzk setup --circuit porep-2k`.
+#include <string>
+
+#include "engine/backend.hpp"
+
+namespace cuzk::engine {
+
+class PorepHandler final : public KindHandler {
+ public:
+  explicit PorepHandler(std::string param_dir);
+
+  ProofKind kind() const override { return ProofKind::PorepSealCommit; }
+  std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) override;
+  std::string param_path(const std::string& circuit_id) override;
+  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
+                                         std::span<const uint8_t> mapped) override;
+  uint64_t estimate_size(const std::string& circuit_id) override;
+  std::vector<std::string> list_circuits() override;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace cuzk::engine
