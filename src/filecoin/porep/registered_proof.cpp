@@ -7,6 +7,7 @@ namespace {
 
 struct SizeRow {
   std::string_view tag;
+  std::string_view circuit_id;
   uint64_t bytes;
   TreeShape shape;
   size_t layers, partitions, challenges;
@@ -17,11 +18,11 @@ constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
 // filecoin.md §2.1 (fp constants.rs: POREP_PARTITIONS, LAYERS, minimum
 // challenges split per partition, MAX_CHALLENGES_PER_PARTITION = 18).
 constexpr SizeRow kSizes[5] = {
-    {"2KiB", 2 * KiB, {8, 0, 0}, 2, 1, 2},
-    {"8MiB", 8 * MiB, {8, 0, 0}, 2, 1, 2},
-    {"512MiB", 512 * MiB, {8, 0, 0}, 2, 1, 2},
-    {"32GiB", 32 * GiB, {8, 8, 0}, 11, 10, 18},
-    {"64GiB", 64 * GiB, {8, 8, 2}, 11, 10, 18},
+    {"2KiB", "porep-2k", 2 * KiB, {8, 0, 0}, 2, 1, 2},
+    {"8MiB", "porep-8m", 8 * MiB, {8, 0, 0}, 2, 1, 2},
+    {"512MiB", "porep-512m", 512 * MiB, {8, 0, 0}, 2, 1, 2},
+    {"32GiB", "porep-32g", 32 * GiB, {8, 8, 0}, 11, 10, 18},
+    {"64GiB", "porep-64g", 64 * GiB, {8, 8, 2}, 11, 10, 18},
 };
 
 constexpr std::string_view kNames[20] = {
@@ -83,6 +84,18 @@ std::optional<PorepConfig> porep_config(std::string_view name) {
 std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size) {
   for (uint64_t i = 0; i < 5; i++)
     if (kSizes[i].bytes == sector_size) return porep_config(5 + i);
+  return std::nullopt;
+}
+
+std::string porep_circuit_id(const PorepConfig& cfg) {
+  for (const SizeRow& row : kSizes)
+    if (row.bytes == cfg.sector_size) return std::string(row.circuit_id);
+  return {};
+}
+
+std::optional<PorepConfig> porep_config_for_circuit_id(std::string_view id) {
+  for (const SizeRow& row : kSizes)
+    if (row.circuit_id == id) return porep_config_for_size(row.bytes);
   return std::nullopt;
 }
 

@@ -64,6 +64,12 @@ std::optional<PorepConfig> porep_config(std::string_view name);
 // The default (V1_1) proof for a sector size in bytes; nullopt when none.
 std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size);
 
+// Circuit ids of the daemon and CLI: "porep-2k", "porep-8m", "porep-512m",
+// "porep-32g", "porep-64g" (one circuit per size, shared by all versions).
+std::string porep_circuit_id(const PorepConfig& cfg);
+// The V1_1 config of a circuit id; nullopt when unknown.
+std::optional<PorepConfig> porep_config_for_circuit_id(std::string_view id);
+
 // "2KiB", "8MiB", "32GiB" ... <-> bytes. parse returns nullopt on bad text.
 std::optional<uint64_t> parse_sector_size(std::string_view text);
 std::string format_sector_size(uint64_t bytes);
