@@ -7,6 +7,9 @@
 //   cuzk info   C.r1cs|C.cuzk-r1cs|C.zkey
 //   cuzk export --from C.zkey|C.vk|C.params --to VK.json|VK.vk
 //   cuzk setup  --r1cs C.r1cs --params OUT.params --vk OUT.vk [--vk-json OUT.json]
+//   cuzk setup  --circuit porep-2k [--param-dir DIR]          (Filecoin file names)
+//   cuzk porep-prove --c1 c1.json [--param-dir DIR] --proof OUT
+//   cuzk verify-seal --proof P (--c1 c1.json | --comm-r .. --comm-d .. --seed .. ...) [--param-dir DIR]
 //
 // `setup` makes DEVELOPMENT parameters from local randomness: not a trusted
 // setup ceremony (whoever runs it can forge proofs).
@@ -27,6 +30,8 @@
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "r1cs/evaluate.hpp"
+#include "porep_cmds.hpp"
+#include "progress.hpp"
 
 namespace fmt_ = cuzk::formats;
 namespace g16 = cuzk::groth16;
@@ -34,26 +39,8 @@ using cuzk::ff::Fr;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using cuzk::cli::Progress;
 
-struct Progress {
-  bool quiet = false;
-  Clock::time_point t0 = Clock::now(), last = t0;
-  void step(const std::string& what) {
-    if (quiet) return;
-    auto now = Clock::now();
-    std::fprintf(stderr, "[cuzk %8.3fs] %s\n", std::chrono::duration<double>(now - t0).count(), what.c_str());
-    last = now;
-  }
-  void stage(std::string_view st, size_t done, size_t total) {
-    if (quiet) return;
-    auto now = Clock::now();
-    if (done != 0 && done != total && now - last < std::chrono::seconds(1)) return;  // throttle
-    std::fprintf(stderr, "[cuzk %8.3fs]   %.*s %zu/%zu\n", std::chrono::duration<double>(now - t0).count(),
-                 int(st.size()), st.data(), done, total);
-    last = now;
-  }
-};
 
 bool looks_like_json(const std::string& path) {
   auto b = fmt_::read_binary_file(path);
@@ -248,10 +235,13 @@ int main(int argc, char** argv) {
   exp->add_option("--to", to, "output: .json (snarkjs) or bellperson .vk")->required();
 
   auto* setup = app.add_subcommand("setup", "development parameters for a circuit (NOT a ceremony)");
-  setup->add_option("--r1cs", r1cs, "circuit (.r1cs or .cuzk-r1cs)")->required();
-  setup->add_option("--params", params, "output bellperson .params")->required();
+  setup->add_option("--r1cs", r1cs, "circuit (.r1cs or .cuzk-r1cs)");
+  setup->add_option("--params", params, "output bellperson .params (with --r1cs)");
   setup->add_option("--vk", vk, "output bellperson .vk");
   setup->add_option("--vk-json", vk_json, "output snarkjs verification key JSON");
+
+  cuzk::cli::PorepCommands porep;
+  porep.add(app, setup);
 
   CLI11_PARSE(app, argc, argv);
   Progress pr;
@@ -266,7 +256,12 @@ int main(int argc, char** argv) {
     if (*verify) return cmd_verify(vk, proof, pub, pr);
     if (*info) return cmd_info(info_path);
     if (*exp) return cmd_export(from, to, pr);
-    if (*setup) return cmd_setup(r1cs, params, vk, vk_json, pr);
+    if (int rc = porep.run(pr); rc >= 0) return rc;
+    if (*setup) {
+      if (r1cs.empty() || params.empty())
+        throw CLI::ValidationError("setup: give --r1cs and --params, or --circuit [--param-dir]");
+      return cmd_setup(r1cs, params, vk, vk_json, pr);
+    }
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

@@ -1,0 +1,146 @@
+#include "porep_cmds.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/c2.hpp"
+#include "filecoin/porep/param_names.hpp"
+#include "filecoin/sdr/replica_id.hpp"
+#include "groth16/io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/rng.hpp"
+#include "groth16/setup.hpp"
+#include "platform/hex.hpp"
+
+namespace cuzk::cli {
+
+namespace fs = std::filesystem;
+namespace fc = cuzk::filecoin;
+namespace g16 = cuzk::groth16;
+
+namespace {
+
+fc::Domain domain_arg(const std::string& hex, const char* what) {
+  auto b = platform::from_hex(hex);
+  if (!b || b->size() != 32) throw std::runtime_error(std::string("--") + what + ": expected 64 hex digits");
+  fc::Domain d;
+  std::copy(b->begin(), b->end(), d.begin());
+  return d;
+}
+
+std::string param_file(const std::string& dir, const fc::PorepConfig& cfg, const char* ext) {
+  return (fs::path(dir) / (fc::porep_parameter_stem(cfg) + ext)).string();
+}
+
+int setup_circuit(const std::string& id, const std::string& dir, Progress& pr) {
+  auto cfg = fc::porep_config_for_circuit_id(id);
+  if (!cfg) throw std::runtime_error("unknown circuit '" + id + "' (porep-2k, porep-8m, porep-512m, porep-32g, porep-64g)");
+  fs::create_directories(dir);
+  pr.step("synthesizing the blank " + id + " circuit, generating DEVELOPMENT parameters (not a ceremony)");
+  g16::SecureRng rng;
+  auto tw = g16::ToxicWaste::random(rng);
+  g16::SetupOptions so;
+  so.progress = [&](std::string_view st, size_t d, size_t t) { pr.stage(st, d, t); };
+  g16::Parameters P = g16::generate_parameters(fc::porep_blank_circuit(*cfg), tw, so);
+  const std::string params = param_file(dir, *cfg, ".params"), vk = param_file(dir, *cfg, ".vk");
+  // Write next to the target and rename, so a daemon never maps half a file.
+  g16::write_file(params + ".tmp", g16::encode_parameters(P));
+  fs::rename(params + ".tmp", params);
+  g16::write_file(vk, g16::encode_verifying_key(P.vk));
+  pr.step("wrote " + params + " and " + vk);
+  return 0;
+}
+
+int porep_prove(const PorepCommands& o, Progress& pr) {
+  pr.step("reading " + o.c1);
+  fc::C1Wrapper w = fc::load_c1_file(o.c1);
+  fc::validate_c1_wrapper(w);
+  auto cfg = *fc::porep_config(uint64_t(w.phase1.registered_proof));
+  fc::check_c1_challenges(w.phase1, cfg);
+  const std::string params = param_file(o.param_dir, cfg, ".params");
+  pr.step("loading " + params);
+  g16::Parameters P = g16::read_parameters_file(params, ec::Check::SkipSubgroup);
+  g16::SecureRng rng;
+  std::vector<g16::Proof> proofs;
+  for (size_t k = 0; k < cfg.partitions; k++) {
+    pr.step("partition " + std::to_string(k + 1) + "/" + std::to_string(cfg.partitions) + ": synthesis");
+    auto a = g16::synthesize(fc::porep_partition_circuit(w.phase1, cfg, k));
+    pr.step("partition " + std::to_string(k + 1) + "/" + std::to_string(cfg.partitions) + ": prove (" +
+            std::to_string(a.num_constraints()) + " rows)");
+    proofs.push_back(g16::prove_finish(g16::prove_start(std::move(a), P, rng)));
+  }
+  auto bytes = g16::encode_proofs(proofs);
+  g16::write_file(o.proof, bytes);
+  pr.step("wrote " + o.proof + " (" + std::to_string(bytes.size()) + " bytes)");
+  return 0;
+}
+
+int verify_seal(const PorepCommands& o, Progress& pr) {
+  fc::PorepConfig cfg;
+  fc::Domain comm_r, comm_d, replica_id, seed;
+  if (!o.c1.empty()) {
+    fc::C1Wrapper w = fc::load_c1_file(o.c1);
+    cfg = *fc::porep_config(uint64_t(w.phase1.registered_proof));
+    comm_r = w.phase1.comm_r, comm_d = w.phase1.comm_d, replica_id = w.phase1.replica_id, seed = w.phase1.seed;
+  } else {
+    auto c = fc::porep_config(o.registered_proof);
+    if (!c) throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) + " is not a PoRep id");
+    cfg = *c;
+    comm_r = domain_arg(o.comm_r, "comm-r");
+    comm_d = domain_arg(o.comm_d, "comm-d");
+    seed = domain_arg(o.seed, "seed");
+    if (!o.replica_id.empty())
+      replica_id = domain_arg(o.replica_id, "replica-id");
+    else
+      replica_id = fc::replica_id(fc::prover_id_from_actor_id(o.miner_id), o.sector_num, domain_arg(o.ticket, "ticket"),
+                                  comm_d, cfg.porep_id());
+  }
+  const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, cfg, ".vk") : o.vk;
+  auto vk = g16::read_verifying_key_file(vk_path);
+  std::ifstream f(o.proof, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + o.proof);
+  std::vector<uint8_t> proof((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  bool ok = fc::verify_seal(cfg, g16::prepare_verifying_key(vk), comm_r, comm_d, replica_id, seed, proof);
+  std::printf("%s\n", ok ? "OK: seal proof verifies" : "INVALID: seal proof does not verify");
+  pr.step(std::string(cfg.name) + ", " + std::to_string(proof.size()) + "-byte proof against " + vk_path);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void PorepCommands::add(CLI::App& app, CLI::App* setup_cmd) {
+  setup = setup_cmd;
+  setup->add_option("--circuit", circuit, "built-in circuit: porep-2k, porep-8m, porep-512m, porep-32g, porep-64g");
+  setup->add_option("--param-dir", param_dir, "where --circuit parameters go (Filecoin file names)");
+
+  prove = app.add_subcommand("porep-prove", "PoRep C2: prove every partition of a c1.json (or Curio wrapper)");
+  prove->add_option("--c1", c1, "c1.json or the {SectorNum, Phase1Out, SectorSize} wrapper")->required();
+  prove->add_option("--param-dir", param_dir, "directory with the v28-stacked-proof-of-replication-* parameters");
+  prove->add_option("--proof", proof, "output: partitions x 192 bytes")->required();
+
+  verify = app.add_subcommand("verify-seal", "verify a PoRep proof; exit status 0 iff valid");
+  verify->add_option("--proof", proof, "partitions x 192 bytes")->required();
+  verify->add_option("--param-dir", param_dir, "directory with the .vk (Filecoin file name)");
+  verify->add_option("--vk", vk, "verifying key file (instead of --param-dir)");
+  verify->add_option("--c1", c1, "take comm_r, comm_d, replica_id, seed and the proof type from a c1");
+  verify->add_option("--registered-proof", registered_proof, "registered seal proof id (default 5: 2KiB V1_1)");
+  verify->add_option("--comm-r", comm_r, "hex");
+  verify->add_option("--comm-d", comm_d, "hex");
+  verify->add_option("--seed", seed, "hex");
+  verify->add_option("--replica-id", replica_id, "hex (or --miner-id, --sector-num, --ticket)");
+  verify->add_option("--miner-id", miner_id, "actor id of f0<N>");
+  verify->add_option("--sector-num", sector_num, "sector number");
+  verify->add_option("--ticket", ticket, "hex");
+}
+
+int PorepCommands::run(Progress& pr) {
+  if (setup && *setup && !circuit.empty()) return setup_circuit(circuit, param_dir, pr);
+  if (prove && *prove) return porep_prove(*this, pr);
+  if (verify && *verify) return verify_seal(*this, pr);
+  return -1;
+}
+
+}  // namespace cuzk::cli
