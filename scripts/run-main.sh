@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # The main job: set up, start the proving daemon on a local socket with the
-# embedded default configuration (config/cuzk-demo.toml) and parameter
-# directory (a cube-chain circuit with development parameters, generated on
-# first use and cached in .cache/cuzk-demo), prove a batch of real
-# multi-partition Groth16 proofs with cuzk-bench (each verified by the
-# daemon's self-check before it is returned), stop the daemon, and print the
-# batch summary and the TIMELINE analysis. Pictures land in .cache/cuzk-demo.
+# embedded default configuration (config/cuzk-demo.toml), prove a batch of
+# real proofs with cuzk-bench (each verified by the daemon's self-check
+# before it is returned), check one of them independently, stop the daemon,
+# and print the batch summary and the TIMELINE analysis. Pictures land in
+# .cache/cuzk-demo.
 #
-# Knobs (environment): CUZK_DEMO_ROUNDS (circuit size, 2 constraints each),
-# CUZK_DEMO_PARTITIONS, CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY.
+# Default (CUZK_DEMO_KIND=porep): Filecoin PoRep C2 for a 2 KiB sector. The
+# script seals a 2 KiB test sector (cuzk-bench gen-vanilla porep), makes
+# DEVELOPMENT parameters for the real 2 KiB StackedDRG circuit under the
+# official file name (cuzk setup --circuit porep-2k; minutes, first run
+# only, cached in .cache/cuzk-demo/params), proves CUZK_DEMO_PROOFS C2 jobs
+# through the daemon and checks one proof with `cuzk verify-seal`.
+#
+# CUZK_DEMO_KIND=r1cs: a cube-chain GENERIC_R1CS circuit instead
+# (CUZK_DEMO_ROUNDS, 2 constraints each; CUZK_DEMO_PARTITIONS).
+# Both: CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 
+kind=${CUZK_DEMO_KIND:-porep}
 rounds=${CUZK_DEMO_ROUNDS:-4000}
 partitions=${CUZK_DEMO_PARTITIONS:-4}
 proofs=${CUZK_DEMO_PROOFS:-4}
@@ -23,16 +31,33 @@ params=$work/params
 sock=$work/cuzk.sock
 build=${CUZK_BUILD_DIR:-build}
 bench=$build/apps/cuzk-bench
+cli=$build/apps/cuzk
 mkdir -p "$work"
 
 echo "== parameters (cached in $params) =="
-"$bench" gen-circuit --param-cache "$params" --rounds "$rounds" --extra-inputs 2
-circuit="cube-${rounds}r-2i"
-witness_args=()
-for ((p = 1; p <= partitions; p++)); do
-  "$bench" gen-witness --rounds "$rounds" --extra-inputs 2 --x "$p" -o "$work/w$p.cuzk-wtns" >/dev/null
-  witness_args+=(--witness "$work/w$p.cuzk-wtns")
-done
+case $kind in
+  porep)
+    circuit=porep-2k
+    if ! ls "$params"/v28-stacked-proof-of-replication-*-8-0-0-sha256_hasher-032d3138*.params >/dev/null 2>&1; then
+      echo "generating development parameters for the 2 KiB PoRep circuit (first run only, several minutes)"
+      "$cli" setup --circuit porep-2k --param-dir "$params"
+    fi
+    ls -l "$params"/v28-stacked-proof-of-replication-*-032d3138*
+    echo "== sealing a 2 KiB test sector (commit phase 1) =="
+    "$bench" gen-vanilla porep --sector-size 2KiB --sector-num 1 -o "$work/c1.json"
+    job_args=(-t porep --c1 "$work/c1.json")
+    ;;
+  r1cs)
+    "$bench" gen-circuit --param-cache "$params" --rounds "$rounds" --extra-inputs 2
+    circuit="cube-${rounds}r-2i"
+    job_args=(-t r1cs --circuit "$circuit")
+    for ((p = 1; p <= partitions; p++)); do
+      "$bench" gen-witness --rounds "$rounds" --extra-inputs 2 --x "$p" -o "$work/w$p.cuzk-wtns" >/dev/null
+      job_args+=(--witness "$work/w$p.cuzk-wtns")
+    done
+    ;;
+  *) echo "CUZK_DEMO_KIND must be porep or r1cs" >&2; exit 2 ;;
+esac
 
 sed -e "s|@SOCKET@|$PWD/$sock|" -e "s|@PARAMS@|$PWD/$params|" config/cuzk-demo.toml > "$work/cuzk.toml"
 log=$work/daemon.log
@@ -43,10 +68,14 @@ trap 'kill -TERM $daemon 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || { echo "daemon did not start:"; cat "$log"; exit 1; }
 
-echo "== batch: $proofs proofs x $partitions partitions of $circuit, concurrency $concurrency =="
+echo "== batch: $proofs proofs of $circuit, concurrency $concurrency =="
 "$bench" -a "unix://$PWD/$sock" preload -c "$circuit"
-"$bench" -a "unix://$PWD/$sock" batch -t r1cs --circuit "$circuit" "${witness_args[@]}" \
-  -c "$proofs" -j "$concurrency" --progress 10
+"$bench" -a "unix://$PWD/$sock" batch "${job_args[@]}" -c "$proofs" -j "$concurrency" --progress 10
+if [ "$kind" = porep ]; then
+  echo "== one more proof, checked outside the daemon with cuzk verify-seal =="
+  "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"
+  "$cli" verify-seal --c1 "$work/c1.json" --proof "$work/proof.bin" --param-dir "$params"
+fi
 "$bench" -a "unix://$PWD/$sock" status
 
 kill -TERM "$daemon"
