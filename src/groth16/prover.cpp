@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -62,6 +63,24 @@ ec::Jacobian<C> msm_of(const std::vector<ec::Affine<C>>& bases, const std::vecto
   return msm::msm_canonical<C>(std::span<const ec::Affine<C>>(bases), std::span<const Scalar>(k), o.msm);
 }
 
+// Adds the time since the previous lap to one PhaseTimes field (no-op
+// without ProverOptions::times).
+class Lap {
+ public:
+  explicit Lap(PhaseTimes* t) : t_(t), last_(t ? Clock::now() : Clock::time_point{}) {}
+  void operator()(double PhaseTimes::*field) {
+    if (!t_) return;
+    auto now = Clock::now();
+    t_->*field += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  PhaseTimes* t_;
+  Clock::time_point last_;
+};
+
 }  // namespace
 
 void add_input_constraints(Assignment& pa) {
@@ -85,6 +104,7 @@ std::vector<Assignment> synthesize_batch(std::span<const r1cs::Circuit* const> c
 std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   const unsigned log_m = domain_log_size(pa.num_constraints());
   const size_t m = size_t(1) << log_m;
+  Lap lap(opts.times);
   const ntt::Domain dom(log_m);
   std::vector<Fr>& a = pa.a;
   std::vector<Fr>& b = pa.b;
@@ -100,26 +120,33 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
     ntt::ntt_rn(v, dom, ntt::Direction::forward, opts.ntt);
   };
   tbb::parallel_invoke([&] { to_coset(a); }, [&] { to_coset(b); }, [&] { to_coset(c); });
+  lap(&PhaseTimes::ntt_coset);
   parallel_range(m, [&](size_t i) { a[i] = a[i] * b[i] - c[i]; });
   std::vector<Fr>().swap(b);
   std::vector<Fr>().swap(c);
+  lap(&PhaseTimes::ntt_combine);
   // Back to coefficients; 1/Z and 1/m folded into the g^-i scaling.
   ntt::ntt_nr(a, dom, ntt::Direction::inverse, opts.ntt);
   ntt::scale_bitrev_powers(a, dom.size_inv() * dom.vanishing_on_coset().inverse(), dom.coset_generator_inv(),
                            opts.ntt);
   ntt::bit_reverse(a, opts.ntt);
+  lap(&PhaseTimes::ntt_back);
   // deg h <= m - 2: the top coefficient is zero for a satisfied circuit.
   std::vector<Scalar> h(m - 1);
   parallel_range(m - 1, [&](size_t i) { h[i] = a[i].to_canonical(); });
   std::vector<Fr>().swap(a);
+  lap(&PhaseTimes::h_scalars);
   return h;
 }
 
 Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, const Fr& s,
                     const ProverOptions& opts) {
+  Lap lap(opts.times);
   Assignment pa = std::move(pa_in);
   check_params(pa, params);
+  lap(&PhaseTimes::check);
   std::vector<Scalar> h = compute_h(pa, opts);
+  lap = Lap(opts.times);  // compute_h timed itself
 
   const std::vector<Scalar> inputs = to_canonical(pa.input_assignment);
   std::vector<Scalar> aux = to_canonical(pa.aux_assignment);
@@ -133,15 +160,20 @@ Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, c
     if (pa.a_aux_density.get(j)) a_k.push_back(aux[j]);
     if (pa.b_aux_density.get(j)) b_k.push_back(aux[j]);
   }
+  lap(&PhaseTimes::scalars);
 
   const auto& vk = params.vk;
   using J1 = ec::G1Jacobian;
   const J1 h_acc = msm_of(params.h, h, opts);
   std::vector<Scalar>().swap(h);
+  lap(&PhaseTimes::msm_h);
   const J1 l_acc = msm_of(params.l, aux, opts);
   std::vector<Scalar>().swap(aux);
+  lap(&PhaseTimes::msm_l);
   const J1 a_acc = msm_of(params.a, a_k, opts);
+  lap(&PhaseTimes::msm_a);
   const J1 b1_acc = msm_of(params.b_g1, b_k, opts);
+  lap(&PhaseTimes::msm_b_g1);
 
   const J1 delta1 = J1::from_affine(vk.delta_g1);
   Pending p;
@@ -157,17 +189,22 @@ Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, c
               .add(ec::mul_vartime(J1::from_affine(vk.beta_g1), r))
               .add(h_acc)
               .add(l_acc);
+  lap(&PhaseTimes::assemble_g1);
   return p;
 }
 
 Proof prove_finish(Pending&& p, const ProverOptions& opts) {
   if (!p.params) throw std::invalid_argument("prove_finish: empty Pending");
+  Lap lap(opts.times);
   const auto& vk = p.params->vk;
   using J2 = ec::G2Jacobian;
   const J2 b2_acc = msm_of(p.params->b_g2, p.b_scalars, opts);
   std::vector<Scalar>().swap(p.b_scalars);
+  lap(&PhaseTimes::msm_b_g2);
   const J2 g_b = J2::from_affine(vk.beta_g2).add(b2_acc).add(ec::mul_vartime(J2::from_affine(vk.delta_g2), p.s));
-  return {p.g_a.to_affine(), g_b.to_affine(), p.g_c.to_affine()};
+  Proof proof{p.g_a.to_affine(), g_b.to_affine(), p.g_c.to_affine()};
+  lap(&PhaseTimes::assemble_g2);
+  return proof;
 }
 
 }  // namespace cuzk::groth16

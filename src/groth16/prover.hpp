@@ -25,9 +25,31 @@ namespace cuzk::groth16 {
 using Assignment = r1cs::ProvingAssignment;
 using Scalar = arith::Limbs<4>;  // canonical (non-Montgomery) Fr, as the MSM takes it
 
+// Wall time per prover phase in seconds, accumulated (+=) by compute_h,
+// prove_start and prove_finish when ProverOptions::times is set; for
+// benchmarks (bench/groth16). Costs a few clock reads per proof.
+struct PhaseTimes {
+  double check = 0;        // parameter/assignment checks
+  double ntt_coset = 0;    // a, b, c: iNTT, coset scaling, NTT (3 in parallel)
+  double ntt_combine = 0;  // a·b - c on the coset (pointwise)
+  double ntt_back = 0;     // iNTT, 1/Z scaling, bit reversal
+  double h_scalars = 0;    // h to canonical form
+  double scalars = 0;      // witness to canonical, density-filtered A/B scalars
+  double msm_h = 0, msm_l = 0, msm_a = 0, msm_b_g1 = 0;
+  double assemble_g1 = 0;  // A and C from the G1 sums (a few scalar mults)
+  double msm_b_g2 = 0;     // the G2 tail (prove_finish): B-in-G2 MSM ...
+  double assemble_g2 = 0;  // ... and B, affine conversion
+  double ntt() const { return ntt_coset + ntt_back; }
+  double msm() const { return msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2; }
+  double total() const {
+    return check + ntt_coset + ntt_combine + ntt_back + h_scalars + scalars + msm() + assemble_g1 + assemble_g2;
+  }
+};
+
 struct ProverOptions {
   msm::Options msm;
   ntt::Options ntt;
+  PhaseTimes* times = nullptr;  // optional per-phase timing
 };
 
 // Appends input·0 = 0 for every input (bellperson's synthesize_circuits_batch
