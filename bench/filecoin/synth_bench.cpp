@@ -1,0 +1,84 @@
+// PoRep partition synthesis (witness + a/b/c) on one core, for the 2 KiB and
+// 8 MiB circuits sealed here, and the blank counting pass. Reports
+// constraints per second ("rate") and the ProvingAssignment's size.
+//   build/bench/bench_filecoin --benchmark_filter=Synth2KiB
+//   CUZK_BENCH_8MIB=1 build/bench/bench_filecoin      (seals an 8 MiB sector first, ~1 min)
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <random>
+
+#include "filecoin/porep/c2.hpp"
+#include "filecoin/porep/seal.hpp"
+#include "filecoin/tree/fr32.hpp"
+#include "groth16/prover.hpp"
+#include "r1cs/counting_cs.hpp"
+
+using namespace cuzk;
+using namespace cuzk::filecoin;
+
+namespace {
+
+// One sealed sector per registered proof id, sealed on first use.
+const SealCommitPhase1Output& c1_for(uint64_t id) {
+  static std::map<uint64_t, SealCommitPhase1Output> cache;
+  auto it = cache.find(id);
+  if (it != cache.end()) return it->second;
+  SealInputs in;
+  in.config = *porep_config(id);
+  std::mt19937_64 g(id);
+  std::vector<uint8_t> raw(in.config.sector_size / 128 * 127);
+  for (auto& b : raw) b = uint8_t(g());
+  in.padded_data = fr32_pad(raw);
+  Domain seed;
+  seed.fill(5);
+  return cache[id] = seal_commit_phase1(seal_precommit(in), seed);
+}
+
+void synth(benchmark::State& st, uint64_t id) {
+  const auto& c1 = c1_for(id);
+  const PorepConfig cfg = *porep_config(id);
+  size_t rows = 0, bytes = 0;
+  for (auto _ : st) {
+    auto circuit = porep_partition_circuit(c1, cfg, 0);
+    groth16::Assignment a = groth16::synthesize(circuit);
+    rows = a.num_constraints();
+    bytes = 32 * (a.a.size() * 3 + a.aux_assignment.size() + a.input_assignment.size());
+    benchmark::DoNotOptimize(a.c.data());
+  }
+  st.counters["constraints"] = double(rows);
+  st.counters["rate"] = benchmark::Counter(double(rows), benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["assignment_MiB"] = double(bytes) / (1 << 20);
+}
+
+void count(benchmark::State& st, uint64_t id) {
+  const PorepConfig cfg = *porep_config(id);
+  size_t n = 0;
+  for (auto _ : st) {
+    r1cs::CountingCS cs;
+    porep_blank_circuit(cfg).synthesize(cs);
+    n = cs.num_constraints();
+  }
+  st.counters["constraints"] = double(n);
+  st.counters["rate"] = benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Synth2KiB(benchmark::State& st) { synth(st, 5); }
+void BM_Synth8MiB(benchmark::State& st) {
+  if (!std::getenv("CUZK_BENCH_8MIB")) {
+    st.SkipWithError("set CUZK_BENCH_8MIB=1 (seals an 8 MiB sector first)");
+    return;
+  }
+  synth(st, 6);
+}
+void BM_Count2KiB(benchmark::State& st) { count(st, 5); }
+void BM_Count8MiB(benchmark::State& st) { count(st, 6); }
+
+}  // namespace
+
+BENCHMARK(BM_Synth2KiB)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Synth8MiB)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Count2KiB)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Count8MiB)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_MAIN();
