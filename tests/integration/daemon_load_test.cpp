@@ -4,6 +4,7 @@
 // state, every COMPLETED proof verifies (independently, with the .vk file),
 // no proof is lost or duplicated, CRITICAL jobs overtake NORMAL jobs queued
 // before them, and the daemon's peak budget use stays within the budget.
+// Also: PoRep C2 jobs with bad input fail cleanly while the daemon serves on.
 #include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
@@ -22,6 +23,9 @@
 
 #include "circuits/install.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/porep/c1_json.hpp"
+#include "filecoin/porep/param_names.hpp"
+#include "filecoin/porep/seal.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 
@@ -258,5 +262,66 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
   size_t crit_pos = std::find(order.begin(), order.end(), "crit") - order.begin();
   // At most the few NORMAL jobs already in flight may finish before it.
   EXPECT_LE(crit_pos, 4u) << "CRITICAL finished at position " << crit_pos;
+  EXPECT_EQ(d.stop(), 0);
+}
+
+// PoRep C2 inputs that cannot be proved: refused at submission with the
+// gRPC status naming the problem, or (parameters that fail to load) a FAILED
+// job with a message; the daemon keeps serving other work throughout.
+TEST(DaemonLoad, BadPorepJobsFailCleanlyAndTheDaemonKeepsServing) {
+  Daemon d("");
+  ASSERT_TRUE(fs::exists(d.sock));
+  auto stub = d.stub();
+  namespace fc = cuzk::filecoin;
+  fc::SealInputs in;
+  in.config = *fc::porep_config(5);
+  fc::Domain seed;
+  seed.fill(4);
+  fc::C1Wrapper w;
+  w.sector_num = 1;
+  w.sector_size = 2048;
+  w.phase1 = fc::seal_commit_phase1(fc::seal_precommit(in), seed);
+  auto porep = [&](const std::string& id, std::string vanilla) {
+    pb::SubmitProofRequest r;
+    r.set_request_id(id);
+    r.set_proof_kind(pb::POREP_SEAL_COMMIT);
+    r.set_vanilla_proof(std::move(vanilla));
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    return stub->SubmitProof(&ctx, r, &res);
+  };
+  auto await = [&](const std::string& id) {
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest req;
+    req.set_job_id(id);
+    pb::AwaitProofResponse res;
+    EXPECT_TRUE(stub->AwaitProof(&ctx, req, &res).ok());
+    return res;
+  };
+
+  grpc::Status s = porep("garbage", "{\"SectorNum\": 1, \"Phase1Out\": \"!!\"");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_NE(s.error_message().find("C1 input"), std::string::npos) << s.error_message();
+
+  s = porep("no-params", fc::write_c1_wrapper(w));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << s.error_message();
+
+  // A parameter file that is not one: the job is admitted and fails at load.
+  const std::string stem = fc::porep_parameter_stem(*fc::porep_config(5));
+  std::ofstream(d.dir / "params" / (stem + ".params")) << std::string(4096, 'x');
+  ASSERT_TRUE(porep("corrupt-params", fc::write_c1_wrapper(w)).ok());
+  auto res = await("corrupt-params");
+  EXPECT_EQ(res.status(), pb::AwaitProofResponse::FAILED);
+  EXPECT_NE(res.error_message().find(stem), std::string::npos) << res.error_message();
+
+  // Still serving.
+  {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse sr;
+    ASSERT_TRUE(stub->SubmitProof(&ctx, make_request("after", {3}, pb::NORMAL), &sr).ok());
+  }
+  res = await("after");
+  EXPECT_EQ(res.status(), pb::AwaitProofResponse::COMPLETED) << res.error_message();
+  EXPECT_EQ(res.proof().size(), 192u);
   EXPECT_EQ(d.stop(), 0);
 }
