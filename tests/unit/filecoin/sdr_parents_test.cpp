@@ -83,6 +83,22 @@ TEST(SdrSeeds, DrgSeedAndFeistelKeys) {
             (FeistelKeys{0x35a20d6c881b3e73, 0x11063648dc13a120, 0xa8c1ad029b31fcb5, 0xd299d840a5770469}));
 }
 
+// ChaCha8 with an all-zero key and nonce: the first keystream block of the
+// classic reduced-round test vectors (eSTREAM / draft-strombergson TC1).
+TEST(SdrPrimitives, ChaCha8RngZeroSeed) {
+  ChaCha8Rng rng(std::array<uint8_t, 32>{});
+  std::vector<uint8_t> block;
+  for (int i = 0; i < 16; i++) {
+    uint32_t w = rng.next_u32();
+    for (int b = 0; b < 4; b++) block.push_back(uint8_t(w >> (8 * b)));
+  }
+  EXPECT_EQ(hex(block),
+            "3e00ef2f895f40d67f5bb8e81f09a5a12c840ec3ce9a7f3b181be188ef711a1e"
+            "984ce172b9216f419f445367456d5619314a42a3da86b001387bfdb80e0cfe42");
+  // gen::<u64>() = lo | hi << 32 of consecutive words.
+  EXPECT_EQ(ChaCha8Rng(std::array<uint8_t, 32>{}).next_u64(), 0xd6405f892fef003eull);
+}
+
 // Our ChaCha20 against OpenSSL's (16-byte IV = counter_le32 ‖ nonce), at
 // block-aligned and unaligned offsets.
 TEST(SdrPrimitives, ChaCha20MatchesOpenSsl) {
