@@ -279,8 +279,6 @@ StackedCircuit::StackedCircuit(const StackedCircuitParams& params, const Stacked
     challenges_.push_back(witness_challenge(params_, w.proofs[i], blank, i));
 }
 
-StackedCircuit::~StackedCircuit() = default;
-
 void StackedCircuit::synthesize(ConstraintSystem& cs) const {
   AllocatedNum replica_id = in_ns(cs, "replica_id", [&] { return AllocatedNum::alloc(cs, replica_id_); });
   in_ns(cs, "replica_id_input", [&] { replica_id.inputize(cs); });

@@ -60,7 +60,6 @@ class StackedCircuit : public r1cs::Circuit {
   // parameters (count of proofs, column heights, path lengths and arities,
   // non-canonical field elements, inconsistent challenge nodes).
   StackedCircuit(const StackedCircuitParams& params, const StackedWitness& witness);
-  ~StackedCircuit() override;
 
   void synthesize(r1cs::ConstraintSystem& cs) const override;
   const StackedCircuitParams& params() const { return params_; }

@@ -82,7 +82,8 @@ TEST(StackedLabelCircuit, MatchesUpstreamCountAndNativeLabel) {
     std::vector<std::vector<Boolean>> pb2;
     for (size_t i = 0; i < parents.size(); i++)
       pb2.push_back(in_ns(
-          cs2, [&] { return "p" + std::to_string(i); }, [&] { return alloc_bytes_be(cs2, parents[i]); }));
+          cs2, [&] { return "parents " + std::to_string(i); },
+          [&] { return alloc_bytes_be(cs2, parents[i]); }));
     auto id2 = in_ns(cs2, "id", [&] { return alloc_bytes_be(cs2, id); });
     AllocatedNum out2 = circuit::create_label_circuit(cs2, id2, pb2, 3, UInt64::constant(23));
     EXPECT_EQ(*out2.value, native_label(id, 3, 23, parents));
