@@ -1,4 +1,5 @@
-// PoRep C2 end to end on the real 2 KiB circuit: development parameters
+// PoRep C2 end to end on the real 2 KiB circuit (and the 8 MiB circuit
+// satisfied on a sealed 8 MiB sector): development parameters
 // (minutes on 2 cores: labelled slow, CUZK_SLOW_TESTS=1), a Groth16 proof of
 // our own sealed sector, verify_seal from public data only, and the
 // rejections: other public data, a flipped byte, a proof for another sector.
@@ -12,6 +13,7 @@
 #include "filecoin/tree/fr32.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
+#include "r1cs/proving_assignment.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
@@ -60,4 +62,30 @@ TEST(PorepProveSlow, ProveAndVerifySeal2KiB) {
   }
   EXPECT_FALSE(verify_seal(cfg, pvk, a.comm_r, a.comm_d, a.replica_id, seed,
                            std::span<const uint8_t>(pa.data(), 191)));
+}
+
+// The 8 MiB circuit (3,844,929 constraints) on a sealed 8 MiB sector of
+// random data: satisfied, with the public inputs verify_seal recomputes.
+TEST(PorepProveSlow, Satisfied8MiB) {
+  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (seals an 8 MiB sector)";
+  const PorepConfig cfg = *porep_config(6);
+  SealInputs in;
+  in.config = cfg;
+  std::mt19937_64 g(8);
+  std::vector<uint8_t> raw(cfg.sector_size / 128 * 127);
+  for (auto& b : raw) b = uint8_t(g());
+  in.padded_data = fr32_pad(raw);
+  SealedSector s = seal_precommit(in);
+  Domain seed;
+  seed.fill(0x5a);
+  auto c1 = seal_commit_phase1(s, seed);
+  r1cs::ProvingAssignment pa;
+  porep_partition_circuit(c1, cfg, 0).synthesize(pa);
+  EXPECT_EQ(pa.num_constraints(), 3844929u);
+  EXPECT_EQ(pa.num_aux(), 3842449u);
+  for (size_t i = 0; i < pa.num_constraints(); i++)
+    ASSERT_EQ(pa.a[i] * pa.b[i], pa.c[i]) << "constraint " << i;
+  auto inputs = porep_public_inputs(cfg, s.replica_id, s.comm_d, s.comm_r, seed, 0);
+  ASSERT_EQ(inputs.size() + 1, pa.input_assignment.size());
+  for (size_t i = 0; i < inputs.size(); i++) EXPECT_EQ(inputs[i], pa.input_assignment[i + 1]) << i;
 }
