@@ -8,8 +8,8 @@
 //                       seconds per phase (ProverOptions::times) and
 //                       other_pct = non-MSM/NTT share of the prove time
 //                       (synthesis excluded). Use --benchmark_repetitions=N
-//                       for medians. Default size: 16 only (CI never runs
-//                       the large ones).
+//                       for medians (setup always runs once). Default
+//                       size: 16 only (CI never runs benchmarks).
 //   bench_groth16 --peak-mem --log-n=20 [--params-dir=DIR]
 //       Installs DIR/cube-*.params once (in a child process, so that setup
 //       memory does not count), then in this process: load the parameters,
@@ -304,6 +304,7 @@ int main(int argc, char** argv) {
         ->Arg(k)
         ->ArgName("log_n")
         ->Iterations(1)
+        ->Repetitions(1)  // minutes at 2^20; prove repetitions reuse it
         ->UseManualTime()
         ->Unit(benchmark::kSecond);
     benchmark::RegisterBenchmark("prove", BM_Prove)
