@@ -1,5 +1,7 @@
 #include "porep_cmds.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -66,11 +68,22 @@ int porep_prove(const PorepCommands& o, Progress& pr) {
   g16::SecureRng rng;
   std::vector<g16::Proof> proofs;
   for (size_t k = 0; k < cfg.partitions; k++) {
-    pr.step("partition " + std::to_string(k + 1) + "/" + std::to_string(cfg.partitions) + ": synthesis");
+    const std::string part = "partition " + std::to_string(k + 1) + "/" + std::to_string(cfg.partitions);
+    pr.step(part + ": synthesis");
+    auto t0 = std::chrono::steady_clock::now();
     auto a = g16::synthesize(fc::porep_partition_circuit(w.phase1, cfg, k));
-    pr.step("partition " + std::to_string(k + 1) + "/" + std::to_string(cfg.partitions) + ": prove (" +
-            std::to_string(a.num_constraints()) + " rows)");
-    proofs.push_back(g16::prove_finish(g16::prove_start(std::move(a), P, rng)));
+    double synth = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    pr.step(part + ": prove (" + std::to_string(a.num_constraints()) + " rows)");
+    g16::PhaseTimes t;
+    g16::ProverOptions opts;
+    opts.times = &t;
+    proofs.push_back(g16::prove_finish(g16::prove_start(std::move(a), P, rng, opts), opts));
+    if (!pr.quiet)
+      std::fprintf(stderr,
+                   "  %s phases (s): synthesis %.2f | NTT %.2f (+%.2f a*b-c) | MSM H %.2f, L %.2f, A %.2f, "
+                   "B1 %.2f, B2 %.2f | other %.2f | prove %.2f\n",
+                   part.c_str(), synth, t.ntt(), t.ntt_combine, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2,
+                   t.total() - t.ntt() - t.ntt_combine - t.msm(), t.total());
   }
   auto bytes = g16::encode_proofs(proofs);
   g16::write_file(o.proof, bytes);
