@@ -9,11 +9,14 @@
 // than inserting ~1000 terms into a sorted LC one by one). Upstream flushes
 // when the MultiEq is dropped; here the owner calls finish() at that point.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gadgets/num.hpp"
+#include "r1cs/fr_sum.hpp"
 
 namespace cuzk::gadgets {
 
@@ -38,8 +41,8 @@ class MultiEq {
     return off;
   }
   // Terms of the reserved equality, already multiplied by 2^offset.
-  void add_lhs(const Fr& coeff, Variable v) { lhs_.push_back({v, coeff}); }
-  void add_rhs(const Fr& coeff, Variable v) { rhs_.push_back({v, coeff}); }
+  void add_lhs(const Fr& coeff, Variable v) { lhs_.push_back({key_of(v), coeff}); }
+  void add_rhs(const Fr& coeff, Variable v) { rhs_.push_back({key_of(v), coeff}); }
   void add_lhs(const Fr& coeff, const Boolean& b) {
     switch (b.kind()) {
       case Boolean::Kind::Constant:
@@ -69,25 +72,80 @@ class MultiEq {
   }
 
  private:
+  // Inputs sort before aux: the kind is the key's top bit.
   struct Term {
-    Variable var;
+    uint64_t key;
     Fr coeff;
   };
+  static constexpr uint64_t kAuxKey = uint64_t(1) << 63;
+  static uint64_t key_of(Variable v) { return (v.is_aux() ? kAuxKey : 0) | uint64_t(v.index); }
 
-  static LC build(std::vector<Term>& terms) {
-    std::sort(terms.begin(), terms.end(), [](const Term& x, const Term& y) {
-      return x.var.kind != y.var.kind ? x.var.is_input() : x.var.index < y.var.index;
-    });
+  // Merges terms of equal variables (summing coefficients; the order of a
+  // field sum does not matter) into a sorted LC. Inputs (in practice only
+  // ONE) are sorted directly; aux terms are radix-sorted on their offset
+  // from the smallest index, packed above the term's position: ~1000 terms
+  // per constraint made a comparison sort the bulk of this gadget's cost.
+  LC build(std::vector<Term>& terms) {
+    const size_t n = terms.size();
+    const Term* t = terms.data();
+    uint64_t lo = ~uint64_t(0), hi = 0, in_hi = 0;
+    size_t n_inputs = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!(t[i].key & kAuxKey)) {
+        n_inputs++;
+        in_hi = std::max(in_hi, t[i].key);
+        continue;
+      }
+      uint64_t idx = t[i].key & ~kAuxKey;
+      lo = std::min(lo, idx);
+      hi = std::max(hi, idx);
+    }
+    const size_t n_aux = n - n_inputs;
+    const unsigned span_bits = n_aux ? unsigned(std::bit_width(hi - lo)) : 0;
+    order_.clear();
+    if (n >= (size_t(1) << 16) || span_bits > 47 || in_hi >= (uint64_t(1) << 47)) {  // cannot pack: compare keys
+      order_.resize(n);
+      for (size_t i = 0; i < n; i++) order_[i] = i;
+      std::sort(order_.begin(), order_.end(), [&](uint64_t x, uint64_t y) { return t[x].key < t[y].key; });
+    } else {
+      for (size_t i = 0; i < n; i++)
+        if (!(t[i].key & kAuxKey)) order_.push_back((t[i].key << 16) | i);
+      std::sort(order_.begin(), order_.end());
+      const size_t aux_at = order_.size();
+      for (size_t i = 0; i < n; i++)
+        if (t[i].key & kAuxKey) order_.push_back((((t[i].key & ~kAuxKey) - lo) << 16) | i);
+      radix_sort(aux_at, span_bits);
+      for (uint64_t& o : order_) o &= 0xffff;  // positions, in variable order
+    }
     LC lc;
-    for (size_t i = 0; i < terms.size();) {
-      Fr sum = terms[i].coeff;
-      size_t j = i + 1;
-      for (; j < terms.size() && terms[j].var == terms[i].var; j++) sum += terms[j].coeff;
-      lc.add(sum, terms[i].var);  // appends: terms arrive sorted
+    lc.reserve(n_inputs, n_aux);
+    for (size_t i = 0; i < n;) {
+      const uint64_t key = t[order_[i]].key;
+      r1cs::FrSum sum;
+      size_t j = i;
+      for (; j < n && t[order_[j]].key == key; j++) sum.add(t[order_[j]].coeff);
+      // appends: variables arrive sorted
+      lc.add(sum.get(), key & kAuxKey ? Variable::aux(key & ~kAuxKey) : Variable::input(key));
       i = j;
     }
     terms.clear();
     return lc;
+  }
+
+  // LSD radix sort of order_[from..] on bits [16, 16 + bits), 8 at a time.
+  void radix_sort(size_t from, unsigned bits) {
+    const size_t m = order_.size() - from;
+    tmp_.resize(m);
+    uint64_t* src = order_.data() + from;
+    uint64_t* dst = tmp_.data();
+    for (unsigned shift = 16; shift < 16 + bits; shift += 8) {
+      size_t count[257] = {};
+      for (size_t i = 0; i < m; i++) count[((src[i] >> shift) & 255) + 1]++;
+      for (size_t d = 1; d < 257; d++) count[d] += count[d - 1];
+      for (size_t i = 0; i < m; i++) dst[count[(src[i] >> shift) & 255]++] = src[i];
+      std::swap(src, dst);
+    }
+    if (src != order_.data() + from) std::copy(src, src + m, order_.data() + from);
   }
 
   void accumulate() {
@@ -100,6 +158,7 @@ class MultiEq {
   ConstraintSystem& cs_;
   size_t ops_ = 0, bits_used_ = 0;
   std::vector<Term> lhs_, rhs_;
+  std::vector<uint64_t> order_, tmp_;  // scratch for build()
 };
 
 }  // namespace cuzk::gadgets

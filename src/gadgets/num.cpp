@@ -16,7 +16,7 @@ const Fr& pow2(size_t i) {
 
 LC merge_scaled(const LC& a, const Fr& s, const LC& b) {
   LC r;
-  auto merge = [&](const std::vector<LC::Entry>& x, const std::vector<LC::Entry>& y, Variable::Kind kind) {
+  auto merge = [&](const auto& x, const auto& y, Variable::Kind kind) {
     size_t i = 0, j = 0;
     while (i < x.size() || j < y.size()) {
       if (j == y.size() || (i < x.size() && x[i].index < y[j].index)) {

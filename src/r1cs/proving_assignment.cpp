@@ -1,24 +1,27 @@
 #include "r1cs/proving_assignment.hpp"
 
+#include "r1cs/fr_sum.hpp"
+#include "r1cs/vec_growth.hpp"
+
 namespace cuzk::r1cs {
 
 namespace {
 
 // Zero coefficients neither contribute nor mark density (as upstream).
-Fr eval_tracked(const LinearCombination& lc, const std::vector<Fr>& in, const std::vector<Fr>& aux,
-                Density* in_density, Density* aux_density) {
-  Fr acc = Fr::zero();
+void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux, Density* in_density,
+                  Density* aux_density) {
+  FrSum acc;
   for (const auto& e : lc.inputs()) {
-    if (e.coeff.is_zero()) continue;
-    acc += e.coeff.is_one() ? in[e.index] : e.coeff * in[e.index];
+    if (fr_is_zero(e.coeff)) continue;
+    acc.add_product(e.coeff, in[e.index]);
     if (in_density) in_density->inc(e.index);
   }
   for (const auto& e : lc.aux()) {
-    if (e.coeff.is_zero()) continue;
-    acc += e.coeff.is_one() ? aux[e.index] : e.coeff * aux[e.index];
+    if (fr_is_zero(e.coeff)) continue;
+    acc.add_product(e.coeff, aux[e.index]);
     if (aux_density) aux_density->inc(e.index);
   }
-  return acc;
+  acc.store(out);
 }
 
 }  // namespace
@@ -29,7 +32,8 @@ ProvingAssignment::ProvingAssignment() {
 }
 
 Variable ProvingAssignment::alloc_impl(const Name&, FnRef<Fr()> value) {
-  aux_assignment.push_back(value());
+  Fr v = value();
+  push_back_large(aux_assignment, v);
   a_aux_density.add_element();
   b_aux_density.add_element();
   return Variable::aux(aux_assignment.size() - 1);
@@ -43,9 +47,11 @@ Variable ProvingAssignment::alloc_input_impl(const Name&, FnRef<Fr()> value) {
 
 void ProvingAssignment::enforce_impl(const Name&, LinearCombination&& la, LinearCombination&& lb,
                                      LinearCombination&& lc) {
-  a.push_back(eval_tracked(la, input_assignment, aux_assignment, nullptr, &a_aux_density));
-  b.push_back(eval_tracked(lb, input_assignment, aux_assignment, &b_input_density, &b_aux_density));
-  c.push_back(eval_tracked(lc, input_assignment, aux_assignment, nullptr, nullptr));
+  const Fr* in = input_assignment.data();
+  const Fr* aux = aux_assignment.data();
+  eval_tracked(emplace_back_large(a), la, in, aux, nullptr, &a_aux_density);
+  eval_tracked(emplace_back_large(b), lb, in, aux, &b_input_density, &b_aux_density);
+  eval_tracked(emplace_back_large(c), lc, in, aux, nullptr, nullptr);
 }
 
 void ProvingAssignment::extend(const ProvingAssignment& o) {

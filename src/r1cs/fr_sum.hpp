@@ -1,0 +1,116 @@
+#pragma once
+// Sums of many field elements for synthesis: limbs are added without a
+// modular reduction per term (one 5-limb carry chain each) and reduced once
+// in get(). The Montgomery form is linear, so the integer sum of the
+// representations, reduced mod p, is the representation of the field sum.
+// Also the bit/±1 shortcuts of coeff·value used by evaluation.
+#include <cstdint>
+
+#include "ff/bls12_381.hpp"
+
+namespace cuzk::r1cs {
+
+namespace fr_detail {
+inline constexpr auto kP = ff::Fr::MODULUS;
+inline constexpr auto kOne = ff::Fr::one().v;  // R mod p
+}  // namespace fr_detail
+
+// Limb compares, cheaper than Fr's array equality (a memcmp call).
+inline bool fr_is_zero(const ff::Fr& x) { return (x.v[0] | x.v[1] | x.v[2] | x.v[3]) == 0; }
+inline bool fr_is_one(const ff::Fr& x) {
+  using fr_detail::kOne;
+  return x.v[0] == kOne[0] && x.v[1] == kOne[1] && x.v[2] == kOne[2] && x.v[3] == kOne[3];
+}
+
+class FrSum {
+ public:
+  void add(const ff::Fr& x) { add_limbs(x.v[0], x.v[1], x.v[2], x.v[3]); }
+  // -= x, as += p - x (x < p).
+  void sub(const ff::Fr& x) {
+    using fr_detail::kP;
+    if (fr_is_zero(x)) return;
+    unsigned __int128 t = (unsigned __int128)kP[0] - x.v[0];
+    uint64_t d0 = uint64_t(t), br = uint64_t(t >> 64) & 1;
+    t = (unsigned __int128)kP[1] - x.v[1] - br;
+    uint64_t d1 = uint64_t(t);
+    br = uint64_t(t >> 64) & 1;
+    t = (unsigned __int128)kP[2] - x.v[2] - br;
+    uint64_t d2 = uint64_t(t);
+    br = uint64_t(t >> 64) & 1;
+    uint64_t d3 = kP[3] - x.v[3] - br;
+    add_limbs(d0, d1, d2, d3);
+  }
+  // += coeff·value. Witness values are mostly bits and coefficients mostly
+  // ±1 or powers of two, so this is usually an addition, not a product.
+  void add_product(const ff::Fr& coeff, const ff::Fr& value) {
+    if (fr_is_zero(value)) return;
+    if (fr_is_one(value)) {
+      add(coeff);
+    } else if (fr_is_one(coeff)) {
+      add(value);
+    } else if (coeff == minus_one()) {
+      sub(value);
+    } else {
+      add(coeff * value);
+    }
+  }
+
+  ff::Fr get() const {
+    ff::Fr r;
+    store(r);
+    return r;
+  }
+  // Writes the sum limb by limb: returning a fresh Fr by value costs a
+  // store-forwarding stall (four scalar stores read back as one vector).
+  void store(ff::Fr& out) const {
+    // low < 2^256 < 3p: at most two subtractions of p.
+    uint64_t r[4] = {l_[0], l_[1], l_[2], l_[3]};
+    for (int k = 0; k < 2 && !less_than_p(r); k++) sub_p(r);
+    if (hi_) {  // hi·2^256 = hi·R, which is the Montgomery form of hi
+      out = ff::Fr::from_mont({r[0], r[1], r[2], r[3]}) + ff::Fr::from_u64(hi_);
+      return;
+    }
+    out.v[0] = r[0];
+    out.v[1] = r[1];
+    out.v[2] = r[2];
+    out.v[3] = r[3];
+  }
+
+  static const ff::Fr& minus_one() {
+    static const ff::Fr m = -ff::Fr::one();
+    return m;
+  }
+
+ private:
+  void add_limbs(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3) {
+    unsigned __int128 t = (unsigned __int128)l_[0] + x0;
+    l_[0] = uint64_t(t);
+    t = (unsigned __int128)l_[1] + x1 + uint64_t(t >> 64);
+    l_[1] = uint64_t(t);
+    t = (unsigned __int128)l_[2] + x2 + uint64_t(t >> 64);
+    l_[2] = uint64_t(t);
+    t = (unsigned __int128)l_[3] + x3 + uint64_t(t >> 64);
+    l_[3] = uint64_t(t);
+    hi_ += uint64_t(t >> 64);
+  }
+  static bool less_than_p(const uint64_t* r) {
+    using fr_detail::kP;
+    for (int i = 3; i >= 0; i--)
+      if (r[i] != kP[i]) return r[i] < kP[i];
+    return false;
+  }
+  static void sub_p(uint64_t* r) {
+    using fr_detail::kP;
+    uint64_t br = 0;
+    for (int i = 0; i < 4; i++) {
+      unsigned __int128 t = (unsigned __int128)r[i] - kP[i] - br;
+      r[i] = uint64_t(t);
+      br = uint64_t(t >> 64) & 1;
+    }
+  }
+
+  uint64_t l_[4] = {0, 0, 0, 0};
+  uint64_t hi_ = 0;
+};
+
+}  // namespace cuzk::r1cs
