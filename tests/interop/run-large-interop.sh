@@ -28,7 +28,7 @@ node_dir=$here/node
 snarkjs=$node_dir/node_modules/.bin/snarkjs
 circom=$node_dir/node_modules/.bin/circom2
 if [[ ${CUZK_SLOW_TESTS:-0} != 1 ]]; then
-  echo "SKIP: slow test (5-15 min on 2 cores); set CUZK_SLOW_TESTS=1"
+  echo "SKIP: slow test (first run 15 min on a loaded 2-core machine, cached 1.5 min); set CUZK_SLOW_TESTS=1"
   exit 77
 fi
 if [[ ! -x $snarkjs || ! -x $circom ]] || ! command -v node >/dev/null; then
