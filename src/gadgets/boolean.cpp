@@ -11,18 +11,50 @@ std::optional<bool> op(std::optional<bool> a, std::optional<bool> b, bool (*f)(b
 
 std::string bit_name(size_t i) { return "bit " + std::to_string(i); }
 
+// The LCs of the bit gadgets, built in place: the same terms in the same
+// order as the operator chains of upstream (LC(a) + b - c merges exactly
+// like add(1, a), add(1, b), add(-1, c)), without the intermediate copies.
+const Fr& minus_one() {
+  static const Fr m = -Fr::one();
+  return m;
+}
+LC one_minus(Variable x) {  // ONE - x
+  LC r;
+  r.add(Fr::one(), Variable::one());
+  r.add(minus_one(), x);
+  return r;
+}
+LC one_minus(Variable x, Variable y) {  // ONE - x - y
+  LC r = one_minus(x);
+  r.add(minus_one(), y);
+  return r;
+}
+LC twice(Variable x) {  // x + x
+  static const Fr two = Fr::one() + Fr::one();
+  LC r;
+  r.add(two, x);
+  return r;
+}
+LC sum_minus(Variable x, Variable y, Variable z) {  // x + y - z
+  LC r;
+  r.add(Fr::one(), x);
+  r.add(Fr::one(), y);
+  r.add(minus_one(), z);
+  return r;
+}
+
 }  // namespace
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, std::optional<bool> value) {
   Variable v = cs.alloc("boolean", [&] { return bit_fr(value); });
-  cs.enforce("boolean constraint", LC(Variable::one()) - v, v, LC());
+  cs.enforce("boolean constraint", one_minus(v), v, LC());
   return {v, value};
 }
 
 AllocatedBit AllocatedBit::alloc_conditionally(ConstraintSystem& cs, std::optional<bool> value,
                                                const AllocatedBit& must_be_false) {
   Variable v = cs.alloc("boolean", [&] { return bit_fr(value); });
-  cs.enforce("boolean constraint", LC(Variable::one()) - must_be_false.var - v, v, LC());
+  cs.enforce("boolean constraint", one_minus(must_be_false.var, v), v, LC());
   return {v, value};
 }
 
@@ -30,7 +62,7 @@ AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, con
   auto r = op(a.value, b.value, [](bool x, bool y) { return x != y; });
   Variable v = cs.alloc("xor result", [&] { return bit_fr(r); });
   // (a + a)·b = a + b - c: c is 1 exactly when a != b.
-  cs.enforce("xor constraint", LC(a.var) + a.var, b.var, LC(a.var) + b.var - v);
+  cs.enforce("xor constraint", twice(a.var), b.var, sum_minus(a.var, b.var, v));
   return {v, r};
 }
 
@@ -44,14 +76,14 @@ AllocatedBit AllocatedBit::and_(ConstraintSystem& cs, const AllocatedBit& a, con
 AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return x && !y; });
   Variable v = cs.alloc("and not result", [&] { return bit_fr(r); });
-  cs.enforce("and not constraint", a.var, LC(Variable::one()) - b.var, v);
+  cs.enforce("and not constraint", a.var, one_minus(b.var), v);
   return {v, r};
 }
 
 AllocatedBit AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return !x && !y; });
   Variable v = cs.alloc("nor result", [&] { return bit_fr(r); });
-  cs.enforce("nor constraint", LC(Variable::one()) - a.var, LC(Variable::one()) - b.var, v);
+  cs.enforce("nor constraint", one_minus(a.var), one_minus(b.var), v);
   return {v, r};
 }
 
@@ -100,8 +132,8 @@ Boolean Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean
   Variable ch = cs.alloc("ch", [&] { return bit_fr(v); });
   LC lhs, rhs(ch);
   b.add_to(lhs, Fr::one());
-  c.add_to(lhs, -Fr::one());
-  c.add_to(rhs, -Fr::one());
+  c.add_to(lhs, minus_one());
+  c.add_to(rhs, minus_one());
   cs.enforce("ch computation", std::move(lhs), a.lc(Fr::one()), std::move(rhs));
   return AllocatedBit{ch, v};
 }
@@ -124,8 +156,8 @@ Boolean Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolea
   LC lhs, rhs;
   bc.add_to(lhs, Fr::one());
   bc.add_to(lhs, Fr::one());
-  b.add_to(lhs, -Fr::one());
-  c.add_to(lhs, -Fr::one());
+  b.add_to(lhs, minus_one());
+  c.add_to(lhs, minus_one());
   bc.add_to(rhs, Fr::one());
   rhs.sub(Fr::one(), maj);
   cs.enforce("maj computation", std::move(lhs), a.lc(Fr::one()), std::move(rhs));

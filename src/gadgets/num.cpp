@@ -1,17 +1,24 @@
 #include "gadgets/num.hpp"
 
 #include <array>
+#include <stdexcept>
+#include <string>
 
 namespace cuzk::gadgets {
 
-const Fr& pow2(size_t i) {
+const Fr* pow2_table() {
   static const std::array<Fr, 256> table = [] {
     std::array<Fr, 256> t;
     t[0] = Fr::one();
     for (size_t k = 1; k < t.size(); k++) t[k] = t[k - 1].dbl();
     return t;
   }();
-  return table.at(i);
+  return table.data();
+}
+
+const Fr& pow2(size_t i) {
+  if (i >= 256) throw std::out_of_range("pow2: exponent " + std::to_string(i) + " >= 256");
+  return pow2_table()[i];
 }
 
 LC merge_scaled(const LC& a, const Fr& s, const LC& b) {

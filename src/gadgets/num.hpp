@@ -12,6 +12,8 @@ namespace cuzk::gadgets {
 
 // 2^i in Fr for i < 256 (coefficients of bit packings and MultiEq).
 const Fr& pow2(size_t i);
+// The same 256 powers as an array, for loops over many bits.
+const Fr* pow2_table();
 
 inline Fr value_or_missing(const std::optional<Fr>& v) {
   if (!v) throw r1cs::AssignmentMissing();

@@ -40,19 +40,21 @@ class FrSum {
     uint64_t d3 = kP[3] - x.v[3] - br;
     add_limbs(d0, d1, d2, d3);
   }
-  // += coeff·value. Witness values are mostly bits and coefficients mostly
-  // ±1 or powers of two, so this is usually an addition, not a product.
+  // += coeff·value. Witness values are mostly bits, so this is usually an
+  // addition of coeff; other values take the out-of-line path (keeping the
+  // sum in registers here).
   void add_product(const ff::Fr& coeff, const ff::Fr& value) {
     if (fr_is_zero(value)) return;
-    if (fr_is_one(value)) {
+    if (fr_is_one(value))
       add(coeff);
-    } else if (fr_is_one(coeff)) {
-      add(value);
-    } else if (coeff == minus_one()) {
-      sub(value);
-    } else {
-      add(coeff * value);
-    }
+    else
+      add(product(coeff, value));
+  }
+  // coeff·value with the ±1 shortcuts.
+  [[gnu::noinline]] static ff::Fr product(const ff::Fr& coeff, const ff::Fr& value) {
+    if (fr_is_one(coeff)) return value;
+    if (coeff == minus_one()) return -value;
+    return coeff * value;
   }
 
   ff::Fr get() const {

@@ -8,18 +8,19 @@ namespace cuzk::r1cs {
 namespace {
 
 // Zero coefficients neither contribute nor mark density (as upstream).
-void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux, Density* in_density,
-                  Density* aux_density) {
+template <bool kInputDensity, bool kAuxDensity>
+void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux,
+                  Density* in_density = nullptr, Density* aux_density = nullptr) {
   FrSum acc;
   for (const auto& e : lc.inputs()) {
     if (fr_is_zero(e.coeff)) continue;
     acc.add_product(e.coeff, in[e.index]);
-    if (in_density) in_density->inc(e.index);
+    if constexpr (kInputDensity) in_density->inc(e.index);
   }
   for (const auto& e : lc.aux()) {
     if (fr_is_zero(e.coeff)) continue;
     acc.add_product(e.coeff, aux[e.index]);
-    if (aux_density) aux_density->inc(e.index);
+    if constexpr (kAuxDensity) aux_density->inc(e.index);
   }
   acc.store(out);
 }
@@ -49,9 +50,9 @@ void ProvingAssignment::enforce_impl(const Name&, LinearCombination&& la, Linear
                                      LinearCombination&& lc) {
   const Fr* in = input_assignment.data();
   const Fr* aux = aux_assignment.data();
-  eval_tracked(emplace_back_large(a), la, in, aux, nullptr, &a_aux_density);
-  eval_tracked(emplace_back_large(b), lb, in, aux, &b_input_density, &b_aux_density);
-  eval_tracked(emplace_back_large(c), lc, in, aux, nullptr, nullptr);
+  eval_tracked<false, true>(emplace_back_large(a), la, in, aux, nullptr, &a_aux_density);
+  eval_tracked<true, true>(emplace_back_large(b), lb, in, aux, &b_input_density, &b_aux_density);
+  eval_tracked<false, false>(emplace_back_large(c), lc, in, aux);
 }
 
 void ProvingAssignment::extend(const ProvingAssignment& o) {
