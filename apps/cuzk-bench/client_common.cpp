@@ -53,7 +53,7 @@ void add_job_options(CLI::App* sub, JobOptions& o, bool with_partition) {
   sub->add_option("--registered-proof", o.registered_proof, "registered proof type (numeric)");
   sub->add_option("--sector-num", o.sector_num, "sector number");
   sub->add_option("--miner-id", o.miner_id, "miner id");
-  sub->add_option("--sector-size", o.sector_size, "sector size in bytes");
+  sub->add_option("--sector-size", o.sector_size, "sector size in bytes (default: unspecified; PoRep takes it from the C1 input)");
   if (with_partition) sub->add_option("--partition", o.partition, "WindowPoSt partition index");
   sub->add_option("--randomness", o.randomness, "PoSt: 32-byte randomness (hex)");
   sub->add_option("--comm-r-old", o.comm_r_old, "SnapDeals: comm_r_old (hex)");

@@ -40,7 +40,7 @@ struct JobOptions {
   uint64_t registered_proof = 0;
   uint64_t sector_num = 1;
   uint64_t miner_id = 1000;
-  uint64_t sector_size = 34359738368ull;  // 32 GiB
+  uint64_t sector_size = 0;  // 0: unspecified (PoRep takes it from the C1 input)
   uint32_t partition = 0;
   std::string randomness, comm_r_old, comm_r_new, comm_d_new;  // hex
 };
