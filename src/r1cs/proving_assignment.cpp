@@ -1,5 +1,10 @@
 #include "r1cs/proving_assignment.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <new>
+
 #include "r1cs/fr_sum.hpp"
 #include "r1cs/vec_growth.hpp"
 
@@ -27,9 +32,36 @@ void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* 
 
 }  // namespace
 
+namespace {
+// Sizes of the last assignment destroyed (0: none yet).
+std::atomic<size_t> g_rows_hint{0}, g_aux_hint{0};
+constexpr size_t kMinHint = size_t(1) << 16;  // smaller systems just grow
+}  // namespace
+
 ProvingAssignment::ProvingAssignment() {
   input_assignment.push_back(Fr::one());
   b_input_density.add_element();
+  const size_t rows = g_rows_hint.load(std::memory_order_relaxed);
+  const size_t aux = g_aux_hint.load(std::memory_order_relaxed);
+  try {
+    // a/b/c to a power of two, as doubling would have left them.
+    if (rows >= kMinHint)
+      for (auto* v : {&a, &b, &c}) reserve_large(*v, std::bit_ceil(rows));
+    if (aux >= kMinHint) reserve_large(aux_assignment, aux);
+  } catch (const std::bad_alloc&) {
+    // Only an optimisation: grow as needed instead.
+  }
+}
+
+ProvingAssignment::~ProvingAssignment() {
+  const size_t rows = std::max({a.size(), b.size(), c.size()});
+  if (rows) g_rows_hint.store(rows, std::memory_order_relaxed);
+  if (!aux_assignment.empty()) g_aux_hint.store(aux_assignment.size(), std::memory_order_relaxed);
+}
+
+void ProvingAssignment::forget_size_hint() {
+  g_rows_hint.store(0, std::memory_order_relaxed);
+  g_aux_hint.store(0, std::memory_order_relaxed);
 }
 
 Variable ProvingAssignment::alloc_impl(const Name&, FnRef<Fr()> value) {

@@ -13,6 +13,18 @@ namespace cuzk::r1cs {
 class ProvingAssignment : public ConstraintSystem {
  public:
   ProvingAssignment();
+  ~ProvingAssignment() override;
+  ProvingAssignment(const ProvingAssignment&) = default;
+  ProvingAssignment(ProvingAssignment&&) = default;
+  ProvingAssignment& operator=(const ProvingAssignment&) = default;
+  ProvingAssignment& operator=(ProvingAssignment&&) = default;
+
+  // Sizing: a new assignment reserves the sizes the last one destroyed in
+  // this process had reached (the partitions of one circuit are synthesized
+  // over and over), so its vectors are not regrown and copied on the way;
+  // without that, or for small systems, they double as needed. Only
+  // capacity depends on this. forget_size_hint() drops the remembered sizes.
+  static void forget_size_hint();
 
   // Per-constraint evaluations, in creation order.
   std::vector<Fr> a, b, c;

@@ -1,9 +1,10 @@
 #pragma once
 // Growth of the large per-constraint vectors of synthesis (hundreds of MB
 // for a PoRep partition). Faulting them in 4 KiB pages cost about a fifth of
-// synthesis time; once a vector is large, each new buffer is advised to use
-// transparent huge pages before the old contents are copied in. Capacity
-// still doubles, as std::vector's would.
+// synthesis time, so buffers past the first 4 MiB are advised to use
+// transparent huge pages before anything is written to them. Capacity still
+// doubles (from 1024), as std::vector's would, so it stays a power of two:
+// the prover later resizes a/b/c to the power-of-two domain in place.
 #include <cstdint>
 #include <vector>
 
@@ -13,24 +14,31 @@
 
 namespace cuzk::r1cs {
 
+// v.reserve(cap), with huge-page advice for the new buffer.
 template <class T>
-void grow_large(std::vector<T>& v) {
-  constexpr size_t kMinAdvise = size_t(4) << 20;  // below this, small pages are fine
-  size_t cap = v.capacity() < 1024 ? 1024 : v.capacity() * 2;
-  if (cap * sizeof(T) < kMinAdvise) {
+void reserve_large(std::vector<T>& v, size_t cap) {
+  constexpr size_t kSmall = size_t(4) << 20;  // small pages below this offset
+  if (cap <= v.capacity()) return;
+  if (cap * sizeof(T) <= kSmall) {
     v.reserve(cap);
     return;
   }
   std::vector<T> next;
   next.reserve(cap);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  // madvise needs a page-aligned start; the advice is only a hint.
-  auto begin = (reinterpret_cast<uintptr_t>(next.data()) + 4095) & ~uintptr_t(4095);
+  // Only a hint. Keeping the head in small pages means a large reservation
+  // that is barely used costs no 2 MiB page clears.
+  auto begin = (reinterpret_cast<uintptr_t>(next.data()) + kSmall) & ~uintptr_t(4095);
   auto end = reinterpret_cast<uintptr_t>(next.data() + cap);
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 #endif
   next.insert(next.end(), v.begin(), v.end());
   v.swap(next);
+}
+
+template <class T>
+void grow_large(std::vector<T>& v) {
+  reserve_large(v, v.capacity() < 1024 ? 1024 : v.capacity() * 2);
 }
 
 template <class T>
