@@ -7,8 +7,6 @@
 
 namespace cuzk::gadgets {
 
-namespace {
-
 const Fr* neg_pow2_table() {
   static const std::array<Fr, 256> table = [] {
     std::array<Fr, 256> t;
@@ -17,8 +15,6 @@ const Fr* neg_pow2_table() {
   }();
   return table.data();
 }
-
-}  // namespace
 
 void MultiEq::add_lhs(const Fr& coeff, const Boolean& b) {
   switch (b.kind()) {
@@ -56,11 +52,6 @@ void MultiEq::enforce_equal(size_t num_bits, const LC& lhs, const LC& rhs) {
   for (const auto& e : lhs.aux()) add_lhs(k * e.coeff, Variable::aux(e.index));
   for (const auto& e : rhs.inputs()) add_rhs(k * e.coeff, Variable::input(e.index));
   for (const auto& e : rhs.aux()) add_rhs(k * e.coeff, Variable::aux(e.index));
-}
-
-const Fr& MultiEq::Side::coeff(uint32_t code) const {
-  if (code & kGeneral) return coeffs[code & ~kGeneral];
-  return (code & kNeg ? neg_pow2_table() : pow2_table())[code & 255];
 }
 
 // Merges terms of equal variables (summing coefficients; the order of a

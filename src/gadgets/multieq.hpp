@@ -17,6 +17,9 @@
 
 namespace cuzk::gadgets {
 
+// -2^i in Fr for i < 256.
+const Fr* neg_pow2_table();
+
 class MultiEq {
  public:
   static constexpr size_t kCapacity = 254;  // Fr::CAPACITY
@@ -67,6 +70,9 @@ class MultiEq {
 
     std::vector<Term> terms;
     std::vector<Fr> coeffs;
+    // Cached: each table lookup checks a function-local static's guard.
+    const Fr* pow2 = pow2_table();
+    const Fr* neg_pow2 = neg_pow2_table();
     r1cs::FrSum one;
     bool has_one = false;
 
@@ -83,15 +89,18 @@ class MultiEq {
     void add_pow2(unsigned e, bool neg, Variable v) {
       if (v == Variable::one()) {
         if (neg)
-          one.sub(pow2_table()[e]);
+          one.sub(pow2[e]);
         else
-          one.add(pow2_table()[e]);
+          one.add(pow2[e]);
         has_one = true;
         return;
       }
       terms.push_back({key_of(v), (neg ? kNeg : 0) | e});
     }
-    const Fr& coeff(uint32_t code) const;
+    const Fr& coeff(uint32_t code) const {
+      if (code & kGeneral) return coeffs[code & ~kGeneral];
+      return (code & kNeg ? neg_pow2 : pow2)[code & 255];
+    }
     void clear() {
       terms.clear();
       coeffs.clear();

@@ -66,7 +66,7 @@ class FrSum {
   // store-forwarding stall (four scalar stores read back as one vector).
   void store(ff::Fr& out) const {
     // low < 2^256 < 3p: at most two subtractions of p.
-    uint64_t r[4] = {l_[0], l_[1], l_[2], l_[3]};
+    uint64_t r[4] = {l0_, l1_, l2_, l3_};
     for (int k = 0; k < 2 && !less_than_p(r); k++) sub_p(r);
     if (hi_) {  // hi·2^256 = hi·R, which is the Montgomery form of hi
       out = ff::Fr::from_mont({r[0], r[1], r[2], r[3]}) + ff::Fr::from_u64(hi_);
@@ -85,14 +85,14 @@ class FrSum {
 
  private:
   void add_limbs(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3) {
-    unsigned __int128 t = (unsigned __int128)l_[0] + x0;
-    l_[0] = uint64_t(t);
-    t = (unsigned __int128)l_[1] + x1 + uint64_t(t >> 64);
-    l_[1] = uint64_t(t);
-    t = (unsigned __int128)l_[2] + x2 + uint64_t(t >> 64);
-    l_[2] = uint64_t(t);
-    t = (unsigned __int128)l_[3] + x3 + uint64_t(t >> 64);
-    l_[3] = uint64_t(t);
+    unsigned __int128 t = (unsigned __int128)l0_ + x0;
+    l0_ = uint64_t(t);
+    t = (unsigned __int128)l1_ + x1 + uint64_t(t >> 64);
+    l1_ = uint64_t(t);
+    t = (unsigned __int128)l2_ + x2 + uint64_t(t >> 64);
+    l2_ = uint64_t(t);
+    t = (unsigned __int128)l3_ + x3 + uint64_t(t >> 64);
+    l3_ = uint64_t(t);
     hi_ += uint64_t(t >> 64);
   }
   static bool less_than_p(const uint64_t* r) {
@@ -111,7 +111,7 @@ class FrSum {
     }
   }
 
-  uint64_t l_[4] = {0, 0, 0, 0};
+  uint64_t l0_ = 0, l1_ = 0, l2_ = 0, l3_ = 0;  // scalars, so they stay in registers
   uint64_t hi_ = 0;
 };
 

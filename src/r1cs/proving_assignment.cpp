@@ -13,8 +13,10 @@ namespace cuzk::r1cs {
 namespace {
 
 // Zero coefficients neither contribute nor mark density (as upstream).
+// Out of line: inlined three times into enforce_impl, the sums were kept
+// on the stack for want of registers.
 template <bool kInputDensity, bool kAuxDensity>
-void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux,
+[[gnu::noinline]] void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux,
                   Density* in_density = nullptr, Density* aux_density = nullptr) {
   FrSum acc;
   for (const auto& e : lc.inputs()) {
