@@ -1,6 +1,7 @@
 #include "formats/binfile.hpp"
 
 #include <cerrno>
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -57,7 +58,22 @@ BinFile parse_binfile(std::span<const uint8_t> bytes, std::string_view source, c
 std::vector<uint8_t> read_binary_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(path, size_t(0), "cannot open file");
-  std::vector<uint8_t> v((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // One read of the whole file when its size is known (a byte-wise iterator
+  // costs ~3 ns a byte: 0.17 s for a 58 MB .zkey); pipes go chunk by chunk.
+  std::vector<uint8_t> v;
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0 && in) v.reserve(size_t(size) + 1);  // + 1: the read that meets EOF
+  in.clear();
+  constexpr size_t kChunk = size_t(1) << 20;
+  for (;;) {
+    size_t at = v.size(), want = v.capacity() > at ? v.capacity() - at : kChunk;
+    v.resize(at + want);
+    in.read(reinterpret_cast<char*>(v.data() + at), std::streamsize(want));
+    v.resize(at + size_t(in.gcount()));
+    if (!in) break;
+  }
   if (in.bad()) throw FormatError(path, v.size(), "read error");
   return v;
 }

@@ -3,13 +3,11 @@
 #include <tbb/parallel_for.h>
 
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 
-#include "ec/scalar_mul.hpp"
 #include "ec/subgroup.hpp"
 #include "formats/circom.hpp"
-#include "msm/msm.hpp"
-#include "ntt/ntt.hpp"
 
 namespace cuzk::formats {
 
@@ -38,8 +36,9 @@ bool all_zero(std::span<const uint8_t> b) {
   return true;
 }
 
-// Decodes without the subgroup check; returns an error string or "".
-std::string decode_g1(std::span<const uint8_t> b, G1Affine& out) {
+// Decodes without the subgroup check (and without the curve check for
+// Check::None); returns an error string or "".
+std::string decode_g1(std::span<const uint8_t> b, G1Affine& out, ec::Check check) {
   if (all_zero(b)) {
     out = G1Affine::identity();
     return "";
@@ -47,11 +46,11 @@ std::string decode_g1(std::span<const uint8_t> b, G1Affine& out) {
   auto x = fp_mont(b.subspan(0, 48)), y = fp_mont(b.subspan(48, 48));
   if (!x || !y) return "G1 coordinate is not below the base field modulus";
   out = G1Affine::from_xy(*x, *y);
-  if (!out.is_on_curve()) return "G1 point is not on the curve";
+  if (check != ec::Check::None && !out.is_on_curve()) return "G1 point is not on the curve";
   return "";
 }
 
-std::string decode_g2(std::span<const uint8_t> b, G2Affine& out) {
+std::string decode_g2(std::span<const uint8_t> b, G2Affine& out, ec::Check check) {
   if (all_zero(b)) {
     out = G2Affine::identity();
     return "";
@@ -60,7 +59,7 @@ std::string decode_g2(std::span<const uint8_t> b, G2Affine& out) {
   for (int i = 0; i < 4; i++)
     if (!(c[i] = fp_mont(b.subspan(48 * i, 48)))) return "G2 coordinate is not below the base field modulus";
   out = G2Affine::from_xy(Fp2{*c[0], *c[1]}, Fp2{*c[2], *c[3]});
-  if (!out.is_on_curve()) return "G2 point is not on the curve";
+  if (check != ec::Check::None && !out.is_on_curve()) return "G2 point is not on the curve";
   return "";
 }
 
@@ -71,9 +70,33 @@ constexpr size_t point_bytes() {
 }
 
 template <class P>
-std::string decode_point(std::span<const uint8_t> b, P& out) {
-  if constexpr (std::is_same_v<P, G1Affine>) return decode_g1(b, out);
-  else return decode_g2(b, out);
+std::string decode_point(std::span<const uint8_t> b, P& out, ec::Check check) {
+  if constexpr (std::is_same_v<P, G1Affine>) return decode_g1(b, out, check);
+  else return decode_g2(b, out, check);
+}
+
+// Runs check(i) for every i < count in parallel (oneTBB); returns the lowest
+// i whose check failed, with its message (so the error does not depend on
+// scheduling), or {count, ""}. check returns "" for success.
+template <class F>
+std::pair<size_t, std::string> first_failure(size_t count, size_t grain, const F& check) {
+  std::atomic<size_t> first_bad{count};
+  std::string err;
+  std::mutex mu;
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) {
+      if (i >= first_bad.load(std::memory_order_relaxed)) return;
+      std::string e = check(i);
+      if (e.empty()) continue;
+      std::lock_guard<std::mutex> g(mu);
+      if (i < first_bad) {
+        first_bad = i;
+        err = std::move(e);
+      }
+      return;
+    }
+  });
+  return {first_bad.load(), err};
 }
 
 // `count` points from the cursor, decoded and checked in parallel; the first
@@ -87,27 +110,13 @@ std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::C
            std::to_string(sz) + " bytes, " + std::to_string(c.remaining()) + " bytes left");
   auto bytes = c.take(count * sz, name);
   std::vector<P> out(count);
-  std::atomic<size_t> first_bad{count};
-  std::vector<std::string> errs(count > 0 ? 1 : 0);
-  std::mutex mu;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 256), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) {
-      if (i >= first_bad.load(std::memory_order_relaxed)) return;
-      std::string e = decode_point(bytes.subspan(i * sz, sz), out[i]);
-      if (e.empty() && check == ec::Check::Full && !out[i].is_identity() && !ec::is_in_subgroup(out[i]))
-        e = std::string(std::is_same_v<P, G1Affine> ? "G1" : "G2") + " point is not in the prime-order subgroup";
-      if (!e.empty()) {
-        std::lock_guard<std::mutex> g(mu);
-        if (i < first_bad) {
-          first_bad = i;
-          errs[0] = e;
-        }
-        return;
-      }
-    }
+  auto [bad, err] = first_failure(count, 256, [&](size_t i) {
+    std::string e = decode_point(bytes.subspan(i * sz, sz), out[i], check);
+    if (e.empty() && check == ec::Check::Full && !out[i].is_identity() && !ec::is_in_subgroup(out[i]))
+      e = std::string(std::is_same_v<P, G1Affine> ? "G1" : "G2") + " point is not in the prime-order subgroup";
+    return e;
   });
-  if (size_t i = first_bad.load(); i < count)
-    c.fail_at(base + i * sz, std::string(name) + "[" + std::to_string(i) + "]: " + errs[0]);
+  if (bad < count) c.fail_at(base + bad * sz, std::string(name) + "[" + std::to_string(bad) + "]: " + err);
   return out;
 }
 
@@ -167,29 +176,39 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     return read_points<P>(c, count, name, opts.check);
   };
   z.vk.ic = points_section(3, "IC", size_t(z.n_public) + 1, G1Affine{});
+  if (opts.vk_only) return z;
   {
     const Section& s = f.unique(bytes, source, 4, "coefficients");
     Cursor c = section_cursor(bytes, source, s);
     uint32_t n = c.u32("coefficient count");
     expect_size(c, s, 4 + uint64_t(n) * 44, "coefficients");
     z.coeffs.resize(n);
-    // value = coef·R² (R = 2^256): coef = value·R^-2.
-    const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));  // the element whose Montgomery form is 1: R^-1
-    const Fr r_inv2 = r_inv * r_inv;
-    for (uint32_t i = 0; i < n; i++) {
-      size_t at = c.offset();
+    auto bytes = c.take(size_t(n) * 44, "coefficients");
+    // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R, i.e. value·R^-1:
+    // the element whose Montgomery form is value, times R^-1.
+    const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
+    auto [bad, err] = first_failure(n, 4096, [&](size_t i) -> std::string {
+      auto b = bytes.subspan(i * 44, 44);
       ZkeyCoef& k = z.coeffs[i];
-      k.matrix = c.u32("matrix");
-      k.constraint = c.u32("constraint");
-      k.signal = c.u32("signal");
-      if (k.matrix > 1) c.fail_at(at, "coefficient " + std::to_string(i) + ": matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)");
+      k.matrix = uint32_t(load_le<1>(b.subspan(0, 4))[0]);
+      k.constraint = uint32_t(load_le<1>(b.subspan(4, 4))[0]);
+      k.signal = uint32_t(load_le<1>(b.subspan(8, 4))[0]);
+      if (k.matrix > 1) return "matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)";
       if (k.constraint >= z.domain_size)
-        c.fail_at(at + 4, "coefficient " + std::to_string(i) + ": constraint " + std::to_string(k.constraint) +
-                              " outside the domain (" + std::to_string(z.domain_size) + ")");
+        return "constraint " + std::to_string(k.constraint) + " outside the domain (" + std::to_string(z.domain_size) +
+               ")";
       if (k.signal >= z.n_vars)
-        c.fail_at(at + 8, "coefficient " + std::to_string(i) + ": signal " + std::to_string(k.signal) +
-                              " out of range (nVars " + std::to_string(z.n_vars) + ")");
-      k.value = read_fr_canonical(c, "coefficient value") * r_inv2;
+        return "signal " + std::to_string(k.signal) + " out of range (nVars " + std::to_string(z.n_vars) + ")";
+      auto v = load_le<4>(b.subspan(12, 32));
+      if (arith::compare(v, Fr::MODULUS) >= 0) return "value is not below the field modulus r";
+      k.value = Fr::from_mont(v) * r_inv;
+      return "";
+    });
+    if (bad < n) {
+      // The offset of the field at fault: matrix, constraint, signal or value.
+      size_t at = c.offset() - size_t(n) * 44 + bad * 44;
+      size_t field = err.starts_with("matrix") ? 0 : err.starts_with("constraint") ? 4 : err.starts_with("signal") ? 8 : 12;
+      c.fail_at(at + field, "coefficient " + std::to_string(bad) + ": " + err);
     }
   }
   z.a = points_section(5, "A", z.n_vars, G1Affine{});
@@ -203,104 +222,6 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& o) {
   auto b = read_binary_file(path);
   return parse_zkey(b, path, o);
-}
-
-namespace {
-
-// k with g^k = h, both of order dividing 2^32 (Pohlig-Hellman, bit by bit).
-uint64_t dlog_2_32(const Fr& g, const Fr& h) {
-  uint64_t k = 0;
-  Fr g_inv = g.inverse();
-  for (unsigned j = 0; j < 32; j++) {
-    // (h·g^-k)^(2^(31-j)) is 1 or -1; -1 means bit j of k is set.
-    Fr t = h * g_inv.pow_vartime(k);
-    for (unsigned i = 0; i < 31 - j; i++) t = t.square();
-    if (!t.is_one()) k |= uint64_t(1) << j;
-  }
-  return k;
-}
-
-struct OddCoset {
-  ntt::Domain dom;
-  uint64_t k;  // snarkjs's ω = our ω^k
-  Fr inc;      // snarkjs's primitive 2n-th root
-  explicit OddCoset(unsigned log_n) : dom(log_n) {
-    if (log_n >= Fr::S) throw std::invalid_argument("zkey domain too large");
-    // ffjavascript: w[32] = nqr^t with nqr = 5 (smallest non-residue of r).
-    Fr ws = Fr::from_u64(5).pow_vartime(Fr::T_ODD);
-    k = dlog_2_32(ntt::root_of_unity_2_32(), ws);
-    inc = ws;
-    for (unsigned i = log_n + 1; i < Fr::S; i++) inc = inc.square();
-  }
-  // In: evaluations at ω_s^i; out: evaluations at inc·ω_s^i.
-  void run(std::vector<Fr>& v, std::vector<Fr>& tmp) const {
-    size_t n = v.size(), mask = n - 1;
-    tmp.resize(n);
-    for (size_t i = 0; i < n; i++) tmp[(k * i) & mask] = v[i];
-    ntt::inverse(tmp, dom);
-    ntt::scale_powers(tmp, Fr::one(), inc);
-    ntt::forward(tmp, dom);
-    for (size_t i = 0; i < n; i++) v[i] = tmp[(k * i) & mask];
-  }
-};
-
-}  // namespace
-
-std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
-  size_t n = zk.domain_size;
-  std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
-  for (auto& k : zk.coeffs) (k.matrix == 0 ? a : b)[k.constraint] += k.value * w[k.signal];
-  tbb::parallel_for(size_t(0), n, [&](size_t i) { c[i] = a[i] * b[i]; });
-  unsigned log_n = 0;
-  while ((size_t(1) << log_n) < n) log_n++;
-  OddCoset oc(log_n);
-  std::vector<Fr> tmp;
-  oc.run(a, tmp);
-  oc.run(b, tmp);
-  oc.run(c, tmp);
-  tbb::parallel_for(size_t(0), n, [&](size_t i) { a[i] = a[i] * b[i] - c[i]; });
-  return a;
-}
-
-std::vector<Fr> zkey_public_signals(const Zkey& zk, std::span<const Fr> w) {
-  return {w.begin() + 1, w.begin() + 1 + zk.n_public};
-}
-
-groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, const Fr& s,
-                          const ZkeyProveOptions& o) {
-  if (w.size() != zk.n_vars)
-    throw std::invalid_argument("witness has " + std::to_string(w.size()) + " values, the zkey expects nVars = " +
-                                std::to_string(zk.n_vars));
-  if (!w[0].is_one()) throw std::invalid_argument("witness[0] must be 1");
-  auto progress = [&](std::string_view st, size_t d, size_t t) {
-    if (o.progress) o.progress(st, d, t);
-  };
-  progress("abc + ntt", 0, 1);
-  std::vector<Fr> h = zkey_h_scalars(zk, w);
-  progress("abc + ntt", 1, 1);
-  progress("msm A", 0, zk.n_vars);
-  G1Jacobian pa = msm::msm<ec::G1Curve>(zk.a, w);
-  progress("msm B1", 0, zk.n_vars);
-  G1Jacobian pb1 = msm::msm<ec::G1Curve>(zk.b1, w);
-  progress("msm B2", 0, zk.n_vars);
-  G2Jacobian pb = msm::msm<ec::G2Curve>(zk.b2, w);
-  progress("msm C", 0, zk.c.size());
-  G1Jacobian pc = msm::msm<ec::G1Curve>(zk.c, w.subspan(zk.n_public + 1));
-  progress("msm H", 0, zk.h.size());
-  G1Jacobian ph = msm::msm<ec::G1Curve>(zk.h, h);
-  progress("assemble", 0, 1);
-
-  auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
-  G1Jacobian delta1 = J1(zk.vk.delta_g1);
-  pa = pa.add(J1(zk.vk.alpha_g1)).add(ec::mul_vartime(delta1, r));
-  pb = pb.add(G2Jacobian::from_affine(zk.vk.beta_g2)).add(ec::mul_vartime(G2Jacobian::from_affine(zk.vk.delta_g2), s));
-  pb1 = pb1.add(J1(zk.vk.beta_g1)).add(ec::mul_vartime(delta1, s));
-  pc = pc.add(ph)
-           .add(ec::mul_vartime(pa, s))
-           .add(ec::mul_vartime(pb1, r))
-           .add(ec::mul_vartime(delta1, -(r * s)));
-  progress("assemble", 1, 1);
-  return {pa.to_affine(), pb.to_affine(), pc.to_affine()};
 }
 
 }  // namespace cuzk::formats

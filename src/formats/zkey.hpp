@@ -51,16 +51,36 @@ struct Zkey {
 struct ZkeyReadOptions {
   // Full: every point on the curve and in the subgroup (parallel). Skip the
   // subgroup checks only for keys you trust.
+  // (SkipSubgroup: on-curve checks only; None: no point checks, for `info`.)
   ec::Check check = ec::Check::Full;
+  // Stop after the header and IC: the verifying key only (coefficients and
+  // the A/B1/B2/C/H sections are neither read nor checked; vectors stay empty).
+  bool vk_only = false;
 };
 
 Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey", const ZkeyReadOptions& = {});
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
 
 // ---- proving with a zkey (the snarkjs way) ----
+// Wall time of each stage, in milliseconds. The G2 MSM runs beside the G1
+// work, so the stages overlap and do not add up to total_ms.
+struct ZkeyProveTimes {
+  double h_scalars_ms = 0;  // a, b on the domain, a·b, six NTTs, a·b − c
+  double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;
+  double msm_ch_ms = 0;     // C and H in one MSM, with B1 folded in when b1_merged
+  bool b1_merged = false;   // r·B1 went into the C/H MSM (witness not 0/1-heavy)
+  double total_ms = 0;
+};
+
 struct ZkeyProveOptions {
-  // progress(stage, done, total): "abc", "ntt", "msm A", "msm B1", "msm B2", "msm C", "msm H".
+  // progress(stage, done, total): "h scalars", "msm B2", "msm A", "msm B1", "msm C+H".
+  // Called from the proving threads (possibly two at once): keep it cheap.
   std::function<void(std::string_view stage, size_t done, size_t total)> progress;
+  ZkeyProveTimes* times = nullptr;  // filled when set
+  // Whether r·B1 joins the C/H MSM: Auto decides by the witness (not when
+  // many B1 scalars are 1). The proof is the same either way (tests force both).
+  enum class FoldB1 : uint8_t { Auto, Never, Always };
+  FoldB1 fold_b1 = FoldB1::Auto;
 };
 
 // Evaluations on the odd coset of (A·w)(B·w) - (A·w∘B·w interpolated), i.e.
