@@ -1,0 +1,191 @@
+// formats::prove_zkey internals and the .zkey reader's options, on the snarkjs
+// fixtures (tests/interop/fixtures): the H scalars against a naive Lagrange
+// evaluation on snarkjs's odd coset (defined from ffjavascript's roots, not
+// from our NTT domain), folding r·B1 into the C/H MSM against not folding it,
+// vk_only reads, the first bad coefficient, and subgroup checks.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ec/subgroup.hpp"
+#include "formats/circom.hpp"
+#include "formats/snarkjs_json.hpp"
+#include "formats/zkey.hpp"
+#include "groth16/verifier.hpp"
+
+using namespace cuzk;
+using namespace cuzk::formats;
+using ff::Fr;
+
+namespace {
+
+const std::string kDir = CUZK_INTEROP_FIXTURES;
+const char* kCircuits[] = {"cubic", "many_public", "chain"};
+
+std::vector<uint8_t> load(const std::string& name) { return read_binary_file(kDir + "/" + name); }
+
+// Evaluations f_i at x_i = w^i (i < n) -> f(x) by the barycentric formula
+// f(x) = (x^n - 1)/n · Σ f_i x_i / (x - x_i); x is never a domain point here.
+Fr lagrange_eval(const std::vector<Fr>& f, const Fr& w, const Fr& x) {
+  size_t n = f.size();
+  Fr sum = Fr::zero(), xi = Fr::one();
+  for (size_t i = 0; i < n; i++) {
+    sum += f[i] * xi * (x - xi).inverse();
+    xi *= w;
+  }
+  return (x.pow_vartime(uint64_t(n)) - Fr::one()) * Fr::from_u64(n).inverse() * sum;
+}
+
+// Payload offset of the first section of `type` in an iden3 binfile.
+size_t section_offset(const std::vector<uint8_t>& b, uint32_t type) {
+  size_t at = 12;
+  for (;;) {
+    uint32_t t;
+    uint64_t size;
+    std::memcpy(&t, &b[at], 4);
+    std::memcpy(&size, &b[at + 4], 8);
+    if (t == type) return at + 12;
+    at += 12 + size;
+  }
+}
+
+}  // namespace
+
+TEST(ZkeyProve, HScalarsMatchNaiveEvaluationOnTheOddCoset) {
+  for (auto c : kCircuits) {
+    SCOPED_TRACE(c);
+    Zkey zk = parse_zkey(load(std::string(c) + ".zkey"), c);
+    auto w = parse_wtns(load(std::string(c) + ".wtns"), c);
+    size_t n = zk.domain_size;
+    unsigned log_n = 0;
+    while ((size_t(1) << log_n) < n) log_n++;
+    // ffjavascript: the 2^32-th root 5^t; snarkjs's ω has order n and its
+    // coset shift `inc` order 2n.
+    Fr inc = Fr::from_u64(5).pow_vartime(Fr::T_ODD);
+    for (unsigned i = log_n + 1; i < 32; i++) inc = inc.square();
+    Fr omega = inc.square();
+    std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), cc(n);
+    for (auto& k : zk.coeffs) (k.matrix == 0 ? a : b)[k.constraint] += k.value * w[k.signal];
+    for (size_t i = 0; i < n; i++) cc[i] = a[i] * b[i];
+    auto h = zkey_h_scalars(zk, w);
+    ASSERT_EQ(h.size(), n);
+    Fr x = inc;
+    for (size_t j = 0; j < n; j++) {
+      Fr expect = lagrange_eval(a, omega, x) * lagrange_eval(b, omega, x) - lagrange_eval(cc, omega, x);
+      ASSERT_EQ(h[j], expect) << "coset point " << j;
+      x *= omega;
+      if (j == 40) break;  // a prefix suffices: every point goes through the same code
+    }
+  }
+}
+
+TEST(ZkeyProve, FoldingB1IntoTheCHMsmGivesTheSameProof) {
+  for (auto c : kCircuits) {
+    SCOPED_TRACE(c);
+    Zkey zk = parse_zkey(load(std::string(c) + ".zkey"), c);
+    auto w = parse_wtns(load(std::string(c) + ".wtns"), c);
+    auto pvk = groth16::prepare_verifying_key(zk.vk);
+    std::mt19937_64 rng(7);
+    Fr r = Fr::random(rng), s = Fr::random(rng);
+    using Fold = ZkeyProveOptions::FoldB1;
+    groth16::Proof p[3];
+    ZkeyProveTimes t[3];
+    Fold modes[3] = {Fold::Never, Fold::Always, Fold::Auto};
+    for (int i = 0; i < 3; i++) {
+      ZkeyProveOptions o;
+      o.fold_b1 = modes[i];
+      o.times = &t[i];
+      p[i] = prove_zkey(zk, w, r, s, o);
+    }
+    EXPECT_FALSE(t[0].b1_merged);
+    EXPECT_TRUE(t[1].b1_merged);
+    EXPECT_EQ(p[0], p[1]);
+    EXPECT_EQ(p[0], p[2]);
+    EXPECT_TRUE(groth16::verify_proof(pvk, p[0], zkey_public_signals(zk, w)));
+  }
+}
+
+TEST(Zkey, VkOnlyReadsTheVerifyingKeyAndCannotProve) {
+  auto bytes = load("many_public.zkey");
+  Zkey full = parse_zkey(bytes, "full");
+  ZkeyReadOptions o;
+  o.vk_only = true;
+  Zkey vk = parse_zkey(bytes, "vk", o);
+  EXPECT_EQ(vk.vk.ic, full.vk.ic);
+  EXPECT_EQ(vk.vk.alpha_g1, full.vk.alpha_g1);
+  EXPECT_EQ(vk.vk.beta_g2, full.vk.beta_g2);
+  EXPECT_EQ(vk.vk.gamma_g2, full.vk.gamma_g2);
+  EXPECT_EQ(vk.vk.delta_g2, full.vk.delta_g2);
+  EXPECT_EQ(vk.n_vars, full.n_vars);
+  EXPECT_TRUE(vk.a.empty() && vk.h.empty() && vk.coeffs.empty());
+  auto w = parse_wtns(load("many_public.wtns"), "w");
+  std::mt19937_64 rng(1);
+  EXPECT_THROW(prove_zkey(vk, w, rng), std::invalid_argument);
+}
+
+TEST(Zkey, TheLowestBadCoefficientIsReportedWithItsOffset) {
+  auto good = load("chain.zkey");
+  size_t coefs = section_offset(good, 4) + 4;
+  auto b = good;
+  uint32_t big = 0xffffffu;
+  std::memcpy(&b[coefs + 9 * 44 + 8], &big, 4);  // coefficient 9: signal out of range
+  std::memcpy(&b[coefs + 5 * 44 + 4], &big, 4);  // coefficient 5: constraint outside the domain
+  try {
+    parse_zkey(b, "co.zkey");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("offset " + std::to_string(coefs + 5 * 44 + 4)), std::string::npos) << m;
+    EXPECT_NE(m.find("coefficient 5: constraint"), std::string::npos) << m;
+  }
+  b = good;
+  for (int i = 0; i < 32; i++) b[coefs + 3 * 44 + 12 + i] = 0xff;  // coefficient 3: value >= r
+  try {
+    parse_zkey(b, "v.zkey");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("offset " + std::to_string(coefs + 3 * 44 + 12)), std::string::npos) << m;
+    EXPECT_NE(m.find("coefficient 3: value is not below the field modulus"), std::string::npos) << m;
+  }
+}
+
+TEST(Zkey, PointsOutsideTheSubgroupFailFullChecksOnly) {
+  auto good = load("cubic.zkey");
+  std::mt19937_64 rng(3);
+  auto p = ec::random_curve_point<ec::G1Curve>(rng);
+  ASSERT_TRUE(p.is_on_curve());
+  ASSERT_FALSE(ec::is_in_subgroup_reference(p));
+  auto b = good;
+  size_t h = section_offset(good, 9);
+  std::memcpy(&b[h + 96], p.x.v.data(), 48);  // H[1], Montgomery form as snarkjs writes it
+  std::memcpy(&b[h + 96 + 48], p.y.v.data(), 48);
+  try {
+    parse_zkey(b, "sub.zkey");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("offset " + std::to_string(h + 96)), std::string::npos) << m;
+    EXPECT_NE(m.find("H[1]: G1 point is not in the prime-order subgroup"), std::string::npos) << m;
+  }
+  Zkey zk = parse_zkey(b, "sub.zkey", {ec::Check::SkipSubgroup});
+  EXPECT_EQ(zk.h[1], p);
+  // The same for a G2 point in B2.
+  auto q = ec::random_curve_point<ec::G2Curve>(rng);
+  ASSERT_FALSE(ec::is_in_subgroup_reference(q));
+  b = good;
+  size_t b2 = section_offset(good, 7);
+  const ff::Fp* coords[4] = {&q.x.c0, &q.x.c1, &q.y.c0, &q.y.c1};
+  for (int i = 0; i < 4; i++) std::memcpy(&b[b2 + 48 * i], coords[i]->v.data(), 48);
+  try {
+    parse_zkey(b, "sub2.zkey");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("B2[0]: G2 point is not in the prime-order subgroup"), std::string::npos) << m;
+  }
+  EXPECT_NO_THROW(parse_zkey(b, "sub2.zkey", {ec::Check::SkipSubgroup}));
+}
