@@ -23,6 +23,7 @@ const Fr& pow2(size_t i) {
 
 LC merge_scaled(const LC& a, const Fr& s, const LC& b) {
   LC r;
+  r.reserve(a.inputs().size() + b.inputs().size(), a.aux().size() + b.aux().size());
   auto merge = [&](const auto& x, const auto& y, Variable::Kind kind) {
     size_t i = 0, j = 0;
     while (i < x.size() || j < y.size()) {
