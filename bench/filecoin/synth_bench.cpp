@@ -4,7 +4,7 @@
 // and the ProvingAssignment's size. Synth2KiB is the steady state of a
 // prover (each ProvingAssignment sized like the previous one);
 // Synth2KiBCold forgets that sizing first, as the first synthesis in a
-// process, so its vectors grow by doubling.
+// process, so its vectors grow as they fill.
 //   build/bench/bench_filecoin --benchmark_filter=Synth2KiB
 //   CUZK_BENCH_8MIB=1 build/bench/bench_filecoin      (seals an 8 MiB sector first, ~1 min)
 #include <benchmark/benchmark.h>
