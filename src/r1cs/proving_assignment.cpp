@@ -18,6 +18,19 @@ namespace {
 template <bool kInputDensity, bool kAuxDensity>
 [[gnu::noinline]] void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux,
                   Density* in_density = nullptr, Density* aux_density = nullptr) {
+  // `out` is a new zero. Empty LCs and single aux terms (over a third of
+  // all: the bit gadgets' b = v, a = 2·x) need no sum.
+  if (lc.inputs().empty() && lc.aux().size() <= 1) {
+    if (lc.aux().empty() || fr_is_zero(lc.aux()[0].coeff)) return;
+    const auto& e = lc.aux()[0];
+    if constexpr (kAuxDensity) aux_density->inc(e.index);
+    const Fr& v = aux[e.index];
+    if (fr_is_one(v))
+      out = e.coeff;
+    else if (!fr_is_zero(v))
+      out = FrSum::product(e.coeff, v);
+    return;
+  }
   FrSum acc;
   for (const auto& e : lc.inputs()) {
     if (fr_is_zero(e.coeff)) continue;
