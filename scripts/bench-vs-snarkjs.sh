@@ -3,6 +3,7 @@
 # the same .zkey and .wtns (not a test). Prints the median of N runs each and
 # the ratios snarkjs / cuzk.
 #   usage: scripts/bench-vs-snarkjs.sh [CIRCUIT.zkey CIRCUIT.wtns] [RUNS]
+#          scripts/bench-vs-snarkjs.sh "" "" RUNS       (the default circuit)
 # Defaults to the 2^16-constraint circuit of the large interop test
 # ($CUZK_INTEROP_CACHE, default build/tests/interop-cache, chain16/; made by
 # `CUZK_SLOW_TESTS=1 ctest -R interop_snarkjs_chain16_slow`), else to the
@@ -19,7 +20,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 big=${CUZK_INTEROP_CACHE:-$root/build/tests/interop-cache}/chain16/chain16
-if [[ $# -lt 2 && -f $big.zkey ]]; then
+if [[ -z ${1:-} && -f $big.zkey ]]; then  # no key given (or ""): the big circuit
   zkey=$big.zkey wtns=$big.wtns
 else
   zkey=${1:-$root/tests/interop/fixtures/chain.zkey}

@@ -62,8 +62,7 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey"
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
 
 // ---- proving with a zkey (the snarkjs way) ----
-// Wall time of each stage, in milliseconds. The G2 MSM runs beside the G1
-// work, so the stages overlap and do not add up to total_ms.
+// Wall time of each stage, in milliseconds (they run one after the other).
 struct ZkeyProveTimes {
   double h_scalars_ms = 0;  // a, b on the domain, a·b, six NTTs, a·b − c
   double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;
@@ -73,8 +72,8 @@ struct ZkeyProveTimes {
 };
 
 struct ZkeyProveOptions {
-  // progress(stage, done, total): "h scalars", "msm B2", "msm A", "msm B1", "msm C+H".
-  // Called from the proving threads (possibly two at once): keep it cheap.
+  // progress(stage, done, total): "h scalars", "msm A", "msm B2", "msm B1"
+  // (only when not folded), "msm C+H"; done = 0 at a stage's start, total at its end.
   std::function<void(std::string_view stage, size_t done, size_t total)> progress;
   ZkeyProveTimes* times = nullptr;  // filled when set
   // Whether r·B1 joins the C/H MSM: Auto decides by the witness (not when
