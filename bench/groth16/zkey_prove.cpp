@@ -80,10 +80,12 @@ int main(int argc, char** argv) {
       auto proof = cuzk::formats::prove_zkey(zk, w, rng, po);
       auto t4 = Clock::now();
       std::fprintf(stderr,
-                   "prove %.0f ms (cpu %.0f ms): h scalars %.0f, msm A %.0f, msm B2 %.0f, msm B1 %s, msm C+H%s %.0f\n",
+                   "prove %.0f ms (cpu %.0f ms): h scalars %.0f, msm A %.0f, msm B2 %.0f, msm B1 %s, msm C+H%s %.0f, "
+                   "rest %.0f\n",
                    ms(t3, t4), cpu_ms() - c3, tm.h_scalars_ms, tm.msm_a_ms, tm.msm_b2_ms,
                    tm.b1_merged ? "(folded)" : std::to_string(int(tm.msm_b1_ms)).c_str(), tm.b1_merged ? "+r.B1" : "",
-                   tm.msm_ch_ms);
+                   tm.msm_ch_ms,
+                   tm.total_ms - tm.h_scalars_ms - tm.msm_a_ms - tm.msm_b2_ms - tm.msm_b1_ms - tm.msm_ch_ms);
       if (rep + 1 == repeat) {
         cuzk::formats::write_text_file(argv[3], cuzk::formats::proof_to_snarkjs_json(proof));
         cuzk::formats::write_text_file(
