@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side prove timing: `snarkjs groth16 prove` vs `cuzk prove --zkey` on
-# the same .zkey and .wtns (not a test). Prints the median of N runs each and
-# the ratios snarkjs / cuzk.
+# the same .zkey and .wtns (not a test). snarkjs and cuzk runs alternate, so
+# both see the same load; prints every run, the medians of RUNS (default 5)
+# and the ratios snarkjs / cuzk.
 #   usage: scripts/bench-vs-snarkjs.sh [CIRCUIT.zkey CIRCUIT.wtns] [RUNS]
 #          scripts/bench-vs-snarkjs.sh "" "" RUNS       (the default circuit)
 # Defaults to the 2^16-constraint circuit of the large interop test
@@ -35,34 +36,33 @@ snarkjs=$root/tests/interop/node/node_modules/.bin/snarkjs
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-median_ms() {  # n command...: median wall time of n runs, ms
-  local n=$1 times=()
-  shift
-  for ((i = 0; i < n; i++)); do
-    local s e
-    s=$(date +%s%N)
-    "$@" >/dev/null 2>"$t/err" || { cat "$t/err" >&2; echo "failed: $*" >&2; exit 1; }
-    e=$(date +%s%N)
-    times+=($(( (e - s) / 1000000 )))
-  done
-  echo "  runs (ms): ${times[*]}" >&2
-  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (n + 1) / 2 ))p"
+time_ms() {  # command...: wall time of one run, ms
+  local s e
+  s=$(date +%s%N)
+  "$@" >/dev/null 2>"$t/err" || { cat "$t/err" >&2; echo "failed: $*" >&2; exit 1; }
+  e=$(date +%s%N)
+  echo $(( (e - s) / 1000000 ))
 }
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 echo "zkey: $zkey"
 echo "wtns: $wtns"
-echo "runs: $runs (median, wall clock, process start included)"
+echo "runs: $runs (wall clock, process start included; snarkjs and cuzk alternate, so both see the same load)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-# Interleaved (snarkjs, cuzk, snarkjs, ...) would be fairer under drifting
-# load, but each median needs its own runs; the load lines tell how it went.
-s_ms=$(median_ms "$runs" "$snarkjs" groth16 prove "$zkey" "$wtns" "$t/s.json" "$t/s.pub.json")
-c_ms=$(median_ms "$runs" "$cuzk" -q prove --check curve --zkey "$zkey" --wtns "$wtns" --proof "$t/c.json" \
-  --public "$t/c.pub.json")
+s_all=() c_all=() r_all=()
+for ((i = 0; i < runs; i++)); do
+  s=$(time_ms "$snarkjs" groth16 prove "$zkey" "$wtns" "$t/s.json" "$t/s.pub.json")
+  c=$(time_ms "$cuzk" -q prove --check curve --zkey "$zkey" --wtns "$wtns" --proof "$t/c.json" --public "$t/c.pub.json")
+  s_all+=("$s") c_all+=("$c") r_all+=("$(awk -v s="$s" -v c="$c" 'BEGIN { printf "%.1f", s / (c > 0 ? c : 1) }')")
+  echo "  run $((i + 1)): snarkjs $s ms, cuzk --check curve $c ms, ratio ${r_all[-1]}x (load $(cut -d' ' -f1 /proc/loadavg))"
+done
+s_ms=$(median "${s_all[@]}") c_ms=$(median "${c_all[@]}") r_med=$(median "${r_all[@]}")
+f_all=()
+for ((i = 0; i < full_runs; i++)); do
+  f_all+=("$(time_ms "$cuzk" -q prove --zkey "$zkey" --wtns "$wtns" --proof "$t/f.json" --public "$t/f.pub.json")")
+done
 f_ms=
-if ((full_runs > 0)); then
-  f_ms=$(median_ms "$full_runs" "$cuzk" -q prove --zkey "$zkey" --wtns "$wtns" --proof "$t/f.json" \
-    --public "$t/f.pub.json")
-fi
+((full_runs > 0)) && f_ms=$(median "${f_all[@]}")
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 "$cuzk" -q export --from "$zkey" --to "$t/vk.json"
 for p in c f; do
@@ -71,8 +71,8 @@ for p in c f; do
     echo "warning: snarkjs did not verify a cuzk proof ($p)" >&2
 done
 ratio() { awk -v s="$1" -v c="$2" 'BEGIN { printf "%.1fx", s / (c > 0 ? c : 1) }'; }
-echo "snarkjs groth16 prove:                 ${s_ms} ms"
-echo "cuzk prove --check curve:              ${c_ms} ms   snarkjs/cuzk $(ratio "$s_ms" "$c_ms")  (like for like)"
+echo "snarkjs groth16 prove (median):         ${s_ms} ms"
+echo "cuzk prove --check curve (median):      ${c_ms} ms   snarkjs/cuzk $(ratio "$s_ms" "$c_ms") (median of the per-run ratios ${r_med}x; like for like)"
 if [[ -n $f_ms ]]; then
   echo "cuzk prove (--check full, the default): ${f_ms} ms   snarkjs/cuzk $(ratio "$s_ms" "$f_ms")"
 fi
