@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
 namespace cuzk::bench_cli {
@@ -26,11 +27,9 @@ struct VanillaOpts {
 };
 
 fc::Domain domain_opt(const std::string& hex, const char* what) {
-  auto b = platform::from_hex(hex);
-  if (!b || b->size() != 32) throw std::runtime_error(std::string("--") + what + ": expected 64 hex digits");
-  fc::Domain d;
-  std::copy(b->begin(), b->end(), d.begin());
-  return d;
+  auto d = fc::domain_from_hex(hex);
+  if (!d) throw std::runtime_error(std::string("--") + what + ": expected 64 hex digits");
+  return *d;
 }
 
 void run_gen_vanilla_porep(const VanillaOpts& o) {

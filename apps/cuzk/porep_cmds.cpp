@@ -15,6 +15,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
 namespace cuzk::cli {
@@ -26,11 +27,9 @@ namespace g16 = cuzk::groth16;
 namespace {
 
 fc::Domain domain_arg(const std::string& hex, const char* what) {
-  auto b = platform::from_hex(hex);
-  if (!b || b->size() != 32) throw std::runtime_error(std::string("--") + what + ": expected 64 hex digits");
-  fc::Domain d;
-  std::copy(b->begin(), b->end(), d.begin());
-  return d;
+  auto d = fc::domain_from_hex(hex);
+  if (!d) throw std::runtime_error(std::string("--") + what + ": expected 64 hex digits");
+  return *d;
 }
 
 std::string param_file(const std::string& dir, const fc::PorepConfig& cfg, const char* ext) {

@@ -23,6 +23,14 @@ Fr domain_to_fr(const Domain& d) {
   return *x;
 }
 
+std::optional<Domain> domain_from_hex(std::string_view hex) {
+  auto bytes = platform::from_hex(hex);
+  if (!bytes || bytes->size() != 32) return std::nullopt;
+  Domain d;
+  std::copy(bytes->begin(), bytes->end(), d.begin());
+  return d;
+}
+
 Domain fr_to_domain(const Fr& x) {
   Domain d;
   x.to_bytes_le(d);

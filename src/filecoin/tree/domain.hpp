@@ -3,7 +3,9 @@
 // little-endian canonical integer of an Fr (PoseidonDomain), and trimmed
 // SHA-256 digests (Sha256Domain, < 2^254) read the same way. Bytes that
 // encode an integer >= r are not a field element and are rejected.
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
@@ -16,6 +18,9 @@ using ff::Fr;
 // Throws std::invalid_argument ("... is not a canonical Fr") when d >= r.
 Fr domain_to_fr(const Domain& d);
 Domain fr_to_domain(const Fr& x);
+
+// 64 hex digits (optional 0x), bytes in order; nullopt otherwise.
+std::optional<Domain> domain_from_hex(std::string_view hex);
 
 std::vector<Fr> domains_to_frs(std::span<const Domain> ds);
 std::vector<Domain> frs_to_domains(std::span<const Fr> xs);

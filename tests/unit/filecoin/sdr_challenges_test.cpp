@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "filecoin/tree/domain.hpp"
 #include "filecoin/sdr/challenges.hpp"
 #include "filecoin/sdr/replica_id.hpp"
 #include "platform/hex.hpp"
@@ -16,12 +17,7 @@ using namespace cuzk::filecoin;
 
 namespace {
 
-Domain domain_hex(const char* h) {
-  auto v = platform::from_hex(h);
-  Domain d{};
-  std::copy(v->begin(), v->end(), d.begin());
-  return d;
-}
+Domain domain_hex(const char* hex) { return *domain_from_hex(hex); }
 Domain filled(uint8_t b) {
   Domain d;
   d.fill(b);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "filecoin/tree/domain.hpp"
 #include "filecoin/hash/sha256.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
@@ -19,13 +20,7 @@ using namespace cuzk::filecoin;
 
 namespace {
 
-Domain domain_hex(const char* hex) {
-  auto bytes = platform::from_hex(hex);
-  Domain d{};
-  if (!bytes || bytes->size() != 32) throw std::invalid_argument(std::string("bad test vector ") + hex);
-  std::copy(bytes->begin(), bytes->end(), d.begin());
-  return d;
-}
+Domain domain_hex(const char* hex) { return *domain_from_hex(hex); }
 
 std::vector<Domain> random_leaves(size_t n, std::mt19937_64& rng) {
   std::vector<Domain> v(n);
