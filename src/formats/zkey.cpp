@@ -183,12 +183,12 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     uint32_t n = c.u32("coefficient count");
     expect_size(c, s, 4 + uint64_t(n) * 44, "coefficients");
     z.coeffs.resize(n);
-    auto bytes = c.take(size_t(n) * 44, "coefficients");
+    auto raw = c.take(size_t(n) * 44, "coefficients");
     // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R, i.e. value·R^-1:
     // the element whose Montgomery form is value, times R^-1.
     const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
     auto [bad, err] = first_failure(n, 4096, [&](size_t i) -> std::string {
-      auto b = bytes.subspan(i * 44, 44);
+      auto b = raw.subspan(i * 44, 44);
       ZkeyCoef& k = z.coeffs[i];
       k.matrix = uint32_t(load_le<1>(b.subspan(0, 4))[0]);
       k.constraint = uint32_t(load_le<1>(b.subspan(4, 4))[0]);
