@@ -9,16 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "fr_util.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
+using test::fr_limbs;
 
 namespace {
 
 // The 4 little-endian u64 limbs of a canonical value, as the Rust tests write them.
-Fr from_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return *Fr::from_canonical({a, b, c, d}); }
 Fr from_hex(const char* hex) {
   std::string s(hex + 2);
   std::array<uint8_t, 32> be{};
@@ -104,20 +105,20 @@ TEST(Poseidon, NeptuneKnownAnswers) {
     size_t arity;
     Fr standard, strengthened;
   } cases[] = {
-      {2, from_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b),
-       from_limbs(0x793dbaf54552cd69, 0x5278ecbf17040ea6, 0xc48b36ecc4cab748, 0x33d28a753baee41b)},
-      {4, from_limbs(0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399, 0x58a54b10a9e5848a),
-       from_limbs(0x4650ee190212aa9a, 0xe5113a254d6f5c7e, 0x54013bdaf68ba4c2, 0x09d8207c51ca3f43)},
-      {8, from_limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55),
-       from_limbs(0x9f0c3c93c3fc894e, 0xe843d4cfba662df1, 0xd69aae8fe1cb63e8, 0x69e61465981ae17e)},
-      {11, from_limbs(0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28),
-       from_limbs(0x778af344d8f9e8b7, 0xc94fe2ca3f46d433, 0x07abbcf9b406e8d8, 0x28bb83ff439753c0)},
-      {16, from_limbs(0x1291c74060266d37, 0x5b8dbc6d30680a6f, 0xc1c2fb5a6f871e63, 0x2d3ae2663381ae8a),
-       from_limbs(0x3cc2664c5fd6ae07, 0xd7431eaaa5e43189, 0x43ba5f418c6ef01d, 0x68d7856395aa217e)},
-      {24, from_limbs(0xd7ef3569f585b321, 0xc3e779f6468815b1, 0x066f39bf783f3d9f, 0x63beb8831f11ae15),
-       from_limbs(0x1df1da58827cb39d, 0x0566756b7b80fb10, 0x222eb82c6666be3d, 0x086e4e81a35bfd92)},
-      {36, from_limbs(0x4473606dfa4e8140, 0x75cd368df8a8ac3c, 0x540a30e03c10bbaa, 0x699303082a6e5d5f),
-       from_limbs(0x636401e9371dc311, 0x8f69e35a702ed188, 0x64d73b2ddc03d43b, 0x609f8c6fe45cc054)},
+      {2, fr_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b),
+       fr_limbs(0x793dbaf54552cd69, 0x5278ecbf17040ea6, 0xc48b36ecc4cab748, 0x33d28a753baee41b)},
+      {4, fr_limbs(0x019814ff6662075d, 0xfb6b4605bf1327ec, 0x00db3c6579229399, 0x58a54b10a9e5848a),
+       fr_limbs(0x4650ee190212aa9a, 0xe5113a254d6f5c7e, 0x54013bdaf68ba4c2, 0x09d8207c51ca3f43)},
+      {8, fr_limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55),
+       fr_limbs(0x9f0c3c93c3fc894e, 0xe843d4cfba662df1, 0xd69aae8fe1cb63e8, 0x69e61465981ae17e)},
+      {11, fr_limbs(0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28),
+       fr_limbs(0x778af344d8f9e8b7, 0xc94fe2ca3f46d433, 0x07abbcf9b406e8d8, 0x28bb83ff439753c0)},
+      {16, fr_limbs(0x1291c74060266d37, 0x5b8dbc6d30680a6f, 0xc1c2fb5a6f871e63, 0x2d3ae2663381ae8a),
+       fr_limbs(0x3cc2664c5fd6ae07, 0xd7431eaaa5e43189, 0x43ba5f418c6ef01d, 0x68d7856395aa217e)},
+      {24, fr_limbs(0xd7ef3569f585b321, 0xc3e779f6468815b1, 0x066f39bf783f3d9f, 0x63beb8831f11ae15),
+       fr_limbs(0x1df1da58827cb39d, 0x0566756b7b80fb10, 0x222eb82c6666be3d, 0x086e4e81a35bfd92)},
+      {36, fr_limbs(0x4473606dfa4e8140, 0x75cd368df8a8ac3c, 0x540a30e03c10bbaa, 0x699303082a6e5d5f),
+       fr_limbs(0x636401e9371dc311, 0x8f69e35a702ed188, 0x64d73b2ddc03d43b, 0x609f8c6fe45cc054)},
   };
   for (const auto& k : cases) {
     auto in = iota_frs(k.arity);
@@ -150,16 +151,16 @@ TEST(Poseidon, FilecoinHasherTree) {
   Fr one = Fr::one(), zero = Fr::zero();
   Fr i1 = poseidon_hash(std::vector<Fr>{one, zero});
   Fr i2 = poseidon_hash(std::vector<Fr>{zero, one});
-  EXPECT_EQ(i1, from_limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3));
+  EXPECT_EQ(i1, fr_limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3));
   EXPECT_EQ(poseidon_hash(std::vector<Fr>{i1, i2}),
-            from_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
+            fr_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
 }
 
 // filecoin-hashers test_hash_md: 71 × Fr(1).
 TEST(Poseidon, HashMd) {
   std::vector<Fr> in(71, Fr::one());
   EXPECT_EQ(poseidon_hash_md(in),
-            from_limbs(0x351c54133b332c90, 0xc26f6d625f4e8195, 0x5fd9623643ed9622, 0x59f42220e09ff6f7));
+            fr_limbs(0x351c54133b332c90, 0xc26f6d625f4e8195, 0x5fd9623643ed9622, 0x59f42220e09ff6f7));
 }
 
 // neptune hash_type.rs test_domain_tags.
@@ -168,7 +169,7 @@ TEST(Poseidon, DomainTags) {
   EXPECT_EQ(poseidon_tag_merkle_tree(2), Fr::from_u64(3));
   EXPECT_EQ(poseidon_tag_merkle_tree(11), Fr::from_u64(2047));
   EXPECT_EQ(poseidon_tag_merkle_tree(36), Fr::from_u64((uint64_t(1) << 36) - 1));
-  EXPECT_EQ(poseidon_tag_constant_length(4), from_limbs(0, 4, 0, 0));
+  EXPECT_EQ(poseidon_tag_constant_length(4), fr_limbs(0, 4, 0, 0));
   EXPECT_EQ(poseidon_tag_encryption(), Fr::from_u64(uint64_t(1) << 32));
   EXPECT_EQ(poseidon_tag_custom(1), Fr::from_u64(uint64_t(1) << 40));
   EXPECT_EQ(poseidon_tag_custom(3), Fr::from_u64(uint64_t(3) << 40));

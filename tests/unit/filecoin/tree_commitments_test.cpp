@@ -9,21 +9,16 @@
 #include <random>
 #include <vector>
 
+#include "fr_util.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/tree/commitments.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
+using test::fr_limbs;
+using test::random_frs;
 
 namespace {
-
-Fr limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return *Fr::from_canonical({a, b, c, d}); }
-
-std::vector<Fr> random_frs(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
 
 // Layers whose column i is [0, 1, ..., L-1] for every i.
 std::vector<std::vector<Fr>> iota_layers(size_t L, size_t n) {
@@ -34,8 +29,8 @@ std::vector<std::vector<Fr>> iota_layers(size_t L, size_t n) {
 
 TEST(TreeCommitments, ColumnHashesMatchNeptune) {
   // neptune hash_values, MerkleTree tag: arity 2 of [0, 1] and arity 11 of [0..10].
-  const Fr h2 = limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b);
-  const Fr h11 = limbs(0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28);
+  const Fr h2 = fr_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b);
+  const Fr h11 = fr_limbs(0xcee3bbc32b693163, 0x09f3dcd8ccb08fc1, 0x6ca537e232ebe87a, 0x0c0fc1b2e5227f28);
   for (const Fr& leaf : tree_c_leaves(iota_layers(2, 600))) EXPECT_EQ(leaf, h2);
   for (const Fr& leaf : tree_c_leaves(iota_layers(11, 300))) EXPECT_EQ(leaf, h11);
   // Column i mixes layers at node i only.
@@ -77,7 +72,7 @@ TEST(TreeCommitments, TreeRLeavesAreLabelPlusData) {
 }
 
 TEST(TreeCommitments, CommRIsPoseidon2OfCommCAndCommRLast) {
-  const Fr h2 = limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b);
+  const Fr h2 = fr_limbs(0x2e203c369a02e7ff, 0xa6fba9339d05a69d, 0x739e0fd902efe161, 0x396508d75e76a56b);
   EXPECT_EQ(comm_r(Fr::zero(), Fr::one()), h2);
   EXPECT_NE(comm_r(Fr::one(), Fr::zero()), h2);  // order matters: comm_c first
   EXPECT_EQ(comm_r(fr_to_domain(Fr::zero()), fr_to_domain(Fr::one())), fr_to_domain(h2));

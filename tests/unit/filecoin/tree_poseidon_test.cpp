@@ -9,22 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "fr_util.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
+using test::fr_limbs;
+using test::random_frs;
 
 namespace {
-
-Fr limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return *Fr::from_canonical({a, b, c, d}); }
-
-std::vector<Fr> random_frs(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
 
 // Reference: root of one plain tree, recursively, straight from poseidon_hash.
 Fr plain_root(std::span<const Fr> leaves, size_t arity) {
@@ -62,17 +57,17 @@ size_t leaves_for(const TreeShape& s) { return 64 * s.base_tree_count(); }
 
 TEST(PoseidonTree, FilecoinHashersKnownAnswers) {
   // test_poseidon_hasher: node(1, 0) and the binary tree over [1, 0, 0, 1].
-  const Fr node10 = limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3);
+  const Fr node10 = fr_limbs(0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26, 0x042f94ffbe786bc3);
   const Fr pair[2] = {Fr::one(), Fr::zero()};
   EXPECT_EQ(poseidon_tree_node(pair), node10);
   PoseidonTree t({Fr::one(), Fr::zero(), Fr::zero(), Fr::one()}, TreeShape{2, 0, 0});
   EXPECT_EQ(t.level(1)[0], node10);
-  EXPECT_EQ(t.root(), limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
+  EXPECT_EQ(t.root(), fr_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
   // neptune hash_values: MerkleTree arity 8 of [0..7] is the root of an 8-leaf tree.
   std::vector<Fr> iota;
   for (uint64_t i = 0; i < 8; i++) iota.push_back(Fr::from_u64(i));
   EXPECT_EQ(PoseidonTree(iota, TreeShape{8, 0, 0}).root(),
-            limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55));
+            fr_limbs(0x2a9934f56d38a5e6, 0x4b682e9d9cc4aed9, 0x1201004211677077, 0x2394611da3a5de55));
 }
 
 TEST(PoseidonTree, CompoundRootEqualsHandComposition) {

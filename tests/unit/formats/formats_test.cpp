@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.hpp"
 #include "formats/circom.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/zkey.hpp"
@@ -19,13 +20,12 @@
 using namespace cuzk;
 using namespace cuzk::formats;
 using ff::Fr;
+using test::kCircuits;
+using test::kDir;
+using test::load;
 
 namespace {
 
-const std::string kDir = CUZK_INTEROP_FIXTURES;
-const char* kCircuits[] = {"cubic", "many_public", "chain"};
-
-std::vector<uint8_t> load(const std::string& name) { return read_binary_file(kDir + "/" + name); }
 std::string text(const std::string& name) { return read_text_file(kDir + "/" + name); }
 
 // Expects FormatError whose message names the source and contains `needle`.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.hpp"
 #include "ec/subgroup.hpp"
 #include "formats/circom.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -19,13 +20,12 @@
 using namespace cuzk;
 using namespace cuzk::formats;
 using ff::Fr;
+using test::kCircuits;
+using test::kDir;
+using test::load;
 
 namespace {
 
-const std::string kDir = CUZK_INTEROP_FIXTURES;
-const char* kCircuits[] = {"cubic", "many_public", "chain"};
-
-std::vector<uint8_t> load(const std::string& name) { return read_binary_file(kDir + "/" + name); }
 
 // Evaluations f_i at x_i = w^i (i < n) -> f(x) by the barycentric formula
 // f(x) = (x^n - 1)/n · Σ f_i x_i / (x - x_i); x is never a domain point here.
