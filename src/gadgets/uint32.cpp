@@ -1,27 +1,21 @@
 #include "gadgets/uint32.hpp"
 
+#include "gadgets/uint_bits.hpp"
+
 #include <string>
 
 namespace cuzk::gadgets {
 
 UInt32 UInt32::constant(uint32_t v) {
   UInt32 r;
-  r.bits_.reserve(32);
-  for (int i = 0; i < 32; i++) r.bits_.push_back(Boolean::constant((v >> i) & 1));
+  r.bits_ = uint_bits::constant(v);
   r.value_ = v;
   return r;
 }
 
 UInt32 UInt32::alloc(ConstraintSystem& cs, std::optional<uint32_t> v) {
   UInt32 r;
-  r.bits_.reserve(32);
-  for (size_t i = 0; i < 32; i++) {
-    std::optional<bool> b;
-    if (v) b = (*v >> i) & 1;
-    r.bits_.push_back(in_ns(
-        cs, [&] { return "allocated bit " + std::to_string(i); },
-        [&] { return AllocatedBit::alloc(cs, b); }));
-  }
+  r.bits_ = uint_bits::alloc(cs, v);
   r.value_ = v;
   return r;
 }
@@ -29,30 +23,14 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, std::optional<uint32_t> v) {
 UInt32 UInt32::from_bits_be(const Boolean* bits) {
   UInt32 r;
   r.bits_.assign(std::make_reverse_iterator(bits + 32), std::make_reverse_iterator(bits));
-  std::optional<uint32_t> v = 0;
-  for (int i = 0; i < 32 && v; i++) {
-    auto b = bits[i].value();
-    if (!b)
-      v.reset();
-    else
-      v = (*v << 1) | uint32_t(*b);
-  }
-  r.value_ = v;
+  r.value_ = uint_bits::value<uint32_t>(r.bits_);
   return r;
 }
 
 UInt32 UInt32::from_bits(const Boolean* bits) {
   UInt32 r;
   r.bits_.assign(bits, bits + 32);
-  std::optional<uint32_t> v = 0;
-  for (int i = 31; i >= 0 && v; i--) {
-    auto b = bits[i].value();
-    if (!b)
-      v.reset();
-    else
-      v = (*v << 1) | uint32_t(*b);
-  }
-  r.value_ = v;
+  r.value_ = uint_bits::value<uint32_t>(r.bits_);
   return r;
 }
 

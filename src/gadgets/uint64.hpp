@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "gadgets/multipack.hpp"
+#include "gadgets/uint_bits.hpp"
 
 namespace cuzk::gadgets {
 
@@ -16,20 +16,14 @@ class UInt64 {
  public:
   static UInt64 constant(uint64_t v) {
     UInt64 r;
-    for (int i = 0; i < 64; i++) r.bits_.push_back(Boolean::constant((v >> i) & 1));
+    r.bits_ = uint_bits::constant(v);
     r.value_ = v;
     return r;
   }
   // 64 bits in namespaces "allocated bit i".
   static UInt64 alloc(ConstraintSystem& cs, std::optional<uint64_t> v) {
     UInt64 r;
-    for (size_t i = 0; i < 64; i++) {
-      std::optional<bool> b;
-      if (v) b = (*v >> i) & 1;
-      r.bits_.push_back(in_ns(
-          cs, [&] { return "allocated bit " + std::to_string(i); },
-          [&] { return AllocatedBit::alloc(cs, b); }));
-    }
+    r.bits_ = uint_bits::alloc(cs, v);
     r.value_ = v;
     return r;
   }
@@ -42,15 +36,7 @@ class UInt64 {
     if (bits.size() != 64) throw std::invalid_argument("UInt64 needs 64 bits");
     UInt64 r;
     r.bits_ = bits;
-    std::optional<uint64_t> v = 0;
-    for (size_t i = 64; i-- > 0 && v;) {
-      auto b = bits[i].value();
-      if (!b)
-        v.reset();
-      else
-        v = (*v << 1) | uint64_t(*b);
-    }
-    r.value_ = v;
+    r.value_ = uint_bits::value<uint64_t>(bits);
     return r;
   }
 
