@@ -7,7 +7,7 @@
 #          scripts/bench-vs-snarkjs.sh "" "" RUNS       (the default circuit)
 # Defaults to the 2^16-constraint circuit of the large interop test
 # ($CUZK_INTEROP_CACHE, default build/tests/interop-cache, chain16/; made by
-# `CUZK_SLOW_TESTS=1 ctest -R interop_snarkjs_chain16_slow`), else to the
+# `ctest -R interop_snarkjs_chain16`), else to the
 # small chain fixture (243 rows, where process start dominates).
 # CUZK=path/to/cuzk (default: build/apps/cuzk).
 #
