@@ -30,13 +30,9 @@ bool valid_id(const std::string& id) {
   return true;
 }
 
-struct GenericResources final : CircuitResources {
+struct GenericResources final : Groth16Resources {
   r1cs::R1cs shape;
   r1cs::ShapeDensities densities;
-  groth16::Parameters params;
-  groth16::PreparedVerifyingKey pvk;
-  uint64_t bytes = 0;
-  uint64_t size_bytes() const override { return bytes; }
 };
 
 class GenericJob final : public PreparedJob {
@@ -143,18 +139,13 @@ std::shared_ptr<CircuitResources> GenericR1csHandler::load(const std::string& id
   platform::MappedFile rf(rp);
   res->shape = r1cs::parse_r1cs(rf.bytes(), rp);
   res->densities = r1cs::ShapeDensities::of(res->shape);
-  // Local parameter files are trusted like bellperson's mapped ones: points
-  // are checked on the curve, the subgroup check is skipped for speed.
-  res->params = groth16::decode_parameters(mapped, params_path(dir_, id), ec::Check::SkipSubgroup);
+  res->load_params(mapped, params_path(dir_, id));
   if (res->params.vk.num_inputs() != res->shape.num_inputs || res->params.l.size() != res->shape.num_aux)
     throw std::runtime_error(params_path(dir_, id) + ": parameters do not match circuit " + rp + " (" +
                              std::to_string(res->params.vk.num_inputs()) + " inputs / " +
                              std::to_string(res->params.l.size()) + " aux vs " +
                              std::to_string(res->shape.num_inputs) + " / " + std::to_string(res->shape.num_aux) + ")");
-  res->pvk = groth16::prepare_verifying_key(res->params.vk);
-  const auto& p = res->params;
-  res->bytes = rf.size() + sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
-               sizeof(ec::G2Affine) * p.b_g2.size();
+  res->extra_bytes = rf.size();
   return res;
 }
 

@@ -7,6 +7,17 @@
 
 namespace cuzk::engine {
 
+void Groth16Resources::load_params(std::span<const uint8_t> mapped, const std::string& path) {
+  params = groth16::decode_parameters(mapped, path, ec::Check::SkipSubgroup);
+  pvk = groth16::prepare_verifying_key(params.vk);
+}
+
+uint64_t Groth16Resources::size_bytes() const {
+  const auto& p = params;
+  return extra_bytes + sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
+         sizeof(ec::G2Affine) * p.b_g2.size();
+}
+
 groth16::ProverOptions arena_prover_options() {
   groth16::ProverOptions o;
   unsigned t = unsigned(tbb::this_task_arena::max_concurrency());

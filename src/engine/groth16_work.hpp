@@ -3,6 +3,7 @@
 // whose synthesis ends in a groth16::Assignment: the NTTs and G1 MSMs under
 // the device interlock, the B-in-G2 tail afterwards.
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,19 @@
 #include "groth16/verifier.hpp"
 
 namespace cuzk::engine {
+
+// Decoded Groth16 parameters kept resident by the SrsManager, with the
+// prepared verifying key; kinds derive from it to keep more (a circuit).
+struct Groth16Resources : CircuitResources {
+  groth16::Parameters params;
+  groth16::PreparedVerifyingKey pvk;
+  uint64_t extra_bytes = 0;  // whatever else the kind keeps resident
+
+  // Decodes a trusted local parameter file (on-curve checks only, as
+  // bellperson maps them) and prepares the verifying key; errors name `path`.
+  void load_params(std::span<const uint8_t> mapped, const std::string& path);
+  uint64_t size_bytes() const override;  // decoded points + extra_bytes
+};
 
 // Prover options that stay inside the calling arena (the device's pool).
 groth16::ProverOptions arena_prover_options();

@@ -27,13 +27,6 @@ uint64_t partition_rows(const PorepConfig& cfg) {
   }
 }
 
-struct PorepResources final : CircuitResources {
-  groth16::Parameters params;
-  groth16::PreparedVerifyingKey pvk;
-  uint64_t bytes = 0;
-  uint64_t size_bytes() const override { return bytes; }
-};
-
 class PorepJob final : public PreparedJob {
  public:
   PorepJob(std::string id, PorepConfig cfg, filecoin::SealCommitPhase1Output c1)
@@ -48,7 +41,7 @@ class PorepJob final : public PreparedJob {
     return 32 * (4 * rows + 2 * m);
   }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
-    auto& r = static_cast<PorepResources&>(res);
+    auto& r = static_cast<Groth16Resources&>(res);
     groth16::Assignment a = groth16::synthesize(filecoin::porep_partition_circuit(c1_, cfg_, p));
     // Drop this partition's vanilla proofs: they are in the witness now.
     std::vector<filecoin::StackedProof>().swap(c1_.vanilla_proofs[p]);
@@ -58,7 +51,7 @@ class PorepJob final : public PreparedJob {
     std::vector<std::vector<ff::Fr>> inputs;
     for (size_t k = 0; k < cfg_.partitions; k++)
       inputs.push_back(filecoin::porep_public_inputs(cfg_, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
-    return verify_partitions(static_cast<PorepResources&>(res).pvk, proof, inputs);
+    return verify_partitions(static_cast<Groth16Resources&>(res).pvk, proof, inputs);
   }
 
  private:
@@ -107,17 +100,12 @@ std::string PorepHandler::param_path(const std::string& id) {
 std::shared_ptr<CircuitResources> PorepHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
   auto cfg = filecoin::porep_config_for_circuit_id(id);
   const std::string path = param_path(id);
-  auto res = std::make_shared<PorepResources>();
-  // Trusted local files, as bellperson maps them: on-curve checks only.
-  res->params = groth16::decode_parameters(mapped, path, ec::Check::SkipSubgroup);
+  auto res = std::make_shared<Groth16Resources>();
+  res->load_params(mapped, path);
   size_t want_inputs = 3 + 18 * cfg->challenges_per_partition + 1;
   if (res->params.vk.num_inputs() != want_inputs)
     throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
                              " inputs, " + id + " has " + std::to_string(want_inputs));
-  res->pvk = groth16::prepare_verifying_key(res->params.vk);
-  const auto& p = res->params;
-  res->bytes = sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
-               sizeof(ec::G2Affine) * p.b_g2.size();
   return res;
 }
 
