@@ -35,6 +35,7 @@
 
 #include "ec/point.hpp"
 #include "msm/field_ops.hpp"
+#include "msm/ifma_kernels.hpp"
 
 namespace cuzk::msm::detail {
 
@@ -118,6 +119,10 @@ class TreeSummer {
 
   std::vector<Ref> refs;
   std::vector<Seg> segs;
+  // G1 only: every point (inputs and results) is in the IFMA kernels'
+  // Montgomery domain and the additions run there, eight at a time
+  // (ifma_kernels.hpp; the caller checks ifma::available()).
+  bool ifma = false;
 
   void clear() {
     refs.clear();
@@ -168,8 +173,16 @@ class TreeSummer {
         if (i < s.end) nref_.push_back(refs[i]);
         nseg_.push_back({s.id, nb, uint32_t(nref_.size())});
       }
-      for (size_t first = 0; first < jobs_.size(); first += batch)
-        exec(first, std::min(batch, jobs_.size() - first));
+      for (size_t first = 0; first < jobs_.size(); first += batch) {
+        const size_t cnt = std::min(batch, jobs_.size() - first);
+        if constexpr (!kExt) {
+          if (ifma) {
+            exec_ifma(first, cnt);
+            continue;
+          }
+        }
+        exec(first, cnt);
+      }
       refs.swap(nref_);
       segs.swap(nseg_);
     }
@@ -189,6 +202,7 @@ class TreeSummer {
   RawArray<Pt<C>> arena_;
   std::vector<ff::Fp> pre_, nrm_;
   std::vector<Base> den_;
+  std::vector<ifma::G1Add> kjobs_;
 
   static constexpr size_t PF = 6;
 
@@ -228,6 +242,31 @@ class TreeSummer {
     Base y3 = fops::sub(fops::mul(lam, fops::sub(A->x, x3)), ya);
     o.x = x3;
     o.y = y3;
+  }
+
+  // The same additions as exec() by the eight-lane kernel: only the special
+  // cases (equal x) are told apart here.
+  void exec_ifma(size_t first, size_t cnt) {
+    static_assert(sizeof(Pt<C>) == 12 * sizeof(uint64_t), "x then y, six limbs each");
+    kjobs_.clear();
+    for (size_t i = 0; i < cnt; i++) {
+      const Job& j = jobs_[first + i];
+      const Pt<C>* A = ref_ptr<C>(j.a);
+      const Pt<C>* B = ref_ptr<C>(j.b);
+      const bool sa = ref_neg(j.a), sb = ref_neg(j.b);
+      uint32_t flags = (sa ? ifma::NEG_A : 0u) | (sb ? ifma::NEG_B : 0u);
+      if (A->x == B->x) [[unlikely]] {
+        const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
+        if (!equal || A->y.is_zero()) {
+          nref_[j.slot] = 0;
+          continue;
+        }
+        flags |= ifma::DBL;
+      }
+      kjobs_.push_back({A->x.v.data(), B->x.v.data(), j.out->x.v.data(), flags});
+      nref_[j.slot] = make_ref<C>(j.out, false);
+    }
+    ifma::g1_add_batch(kjobs_.data(), kjobs_.size());
   }
 
   void exec(size_t first, size_t cnt) {

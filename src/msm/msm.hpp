@@ -53,6 +53,7 @@ struct Tuning {
   size_t super_chunk = 0;    // scalars per super-chunk (0 = default by memory)
   size_t mini_chunk = 0;     // entries per accumulation round set (0 = default)
   size_t batch = 0;          // affine additions per shared inversion (0 = default)
+  bool ifma = true;          // G1: the AVX-512 IFMA kernels where the CPU has them
 };
 
 // What the planner chose (for benchmarks and tests).
@@ -60,6 +61,7 @@ struct Plan {
   size_t n = 0, zeros = 0, ones = 0, big = 0;  // big: scalars >= 2 (non-infinity points)
   unsigned scalar_bits = 0;                     // bits of the (half) scalars windowed
   bool glv = false;
+  bool ifma = false;  // the eight-lane IFMA kernels ran the affine additions
   int window_bits = 0, windows = 0;
   Accumulator accumulator = Accumulator::Auto;
   unsigned threads = 0;

@@ -157,7 +157,10 @@ class Engine {
   Jac run(const ScalarAt& scalar_at, Plan* plan) {
     const size_t n = pts_.size();
     T_ = unsigned(std::max(1, tbb::this_task_arena::max_concurrency()));
-    batch_ = tu_.batch ? tu_.batch : (sizeof(Base) > 48 ? 1024 : 2048);
+    ifma_ = std::is_same_v<Base, ff::Fp> && tu_.ifma && ifma::available();
+    // The IFMA kernel's additions are cheaper, so the shared inversion needs
+    // a larger batch to stay a small share.
+    batch_ = tu_.batch ? tu_.batch : ifma_ ? 4096 : (sizeof(Base) > 48 ? 1024 : 2048);
     Plan pl;
     pl.n = n;
     pl.threads = T_;
@@ -185,6 +188,17 @@ class Engine {
   Tuning tu_;
   unsigned T_ = 1;
   size_t batch_ = 2048;
+  bool ifma_ = false;  // G1 points of the affine stages live in the IFMA domain
+
+  // In place: into / out of the IFMA kernels' domain (G1 only).
+  void to_kernel_domain(P* p, size_t n) const {
+    if constexpr (std::is_same_v<Base, ff::Fp>)
+      if (ifma_) ifma::g1_to_domain(p->x.v.data(), n, 12);
+  }
+  void from_kernel_domain(P* p, size_t n) const {
+    if constexpr (std::is_same_v<Base, ff::Fp>)
+      if (ifma_) ifma::g1_from_domain(p->x.v.data(), n, 12);
+  }
 
   std::vector<uint32_t> ones_, big_;  // big_ stays empty when every scalar is big
   size_t nbig_ = 0;
@@ -287,12 +301,14 @@ class Engine {
         wk.buf.resize(e - s);
         auto& ts = wk.ts;
         ts.clear();
+        ts.ifma = ifma_;
         if (have) ts.refs.push_back(make_ref<C>(&acc, false));
         for (size_t i = s; i < e; i++) {
           const Aff& a = pts_[idx[i]];
           wk.buf[i - s] = P{a.x, a.y};
           ts.refs.push_back(make_ref<C>(&wk.buf[i - s], false));
         }
+        to_kernel_domain(wk.buf.data(), e - s);
         ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
         ts.run(
             [&](uint32_t, Ref r) {
@@ -301,6 +317,7 @@ class Engine {
             },
             batch_, [&](uint32_t) { return &acc; });
       }
+      if (have) from_kernel_domain(&acc, 1);
       res[p] = have ? Jac::from_affine(Aff::from_xy(acc.x, acc.y)) : Jac::identity();
     });
     Jac r = Jac::identity();
@@ -325,6 +342,8 @@ class Engine {
     c_ = wc.c;
     W_ = wc.windows;
     affine_ = wc.batch_affine;
+    if (!affine_) ifma_ = false;  // XYZZ buckets use the scalar kernels
+    pl.ifma = ifma_;
     M_.resize(W_);
     for (int w = 0; w < W_; w++)
       M_[w] = w + 1 < W_ ? (uint32_t(1) << (c_ - 1))
@@ -423,6 +442,7 @@ class Engine {
                 digits[size_t(w) * E + 2 * s + 1] = sp.neg2 ? -d : d;
               }
             } else {
+              entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
               for (int w = 0; w < W_; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
             }
           } else {
@@ -430,6 +450,7 @@ class Engine {
             for (int w = 0; w < W_; w++) digits[size_t(w) * E + s] = booth_digit(k, unsigned(w), unsigned(c_));
           }
         }
+        to_kernel_domain(entries.data() + eps * rg.begin(), eps * (rg.end() - rg.begin()));
       });
       pl.ms_split += tm.lap();
       // Stage B: accumulate.
@@ -475,6 +496,7 @@ class Engine {
                          const int32_t* digits, size_t E, size_t MINI, std::vector<RawArray<P>>& abk,
                          std::vector<std::vector<uint8_t>>& filled) {
     auto& ts = wk.ts;
+    ts.ifma = ifma_;
     for (size_t e0 = 0; e0 < E; e0 += MINI) {
       const size_t e1 = std::min(E, e0 + MINI);
       ts.clear();
@@ -565,7 +587,9 @@ class Engine {
       return acc.to_jacobian();
     };
     if (M < 16) {
-      return running([&](uint32_t i) { return fl[i - 1] ? Aff::from_xy(bk[i - 1].x, bk[i - 1].y) : Aff::identity(); },
+      std::vector<P> b(bk, bk + M);
+      from_kernel_domain(b.data(), M);
+      return running([&](uint32_t i) { return fl[i - 1] ? Aff::from_xy(b[i - 1].x, b[i - 1].y) : Aff::identity(); },
                      M);
     }
     unsigned logM = 0;
@@ -576,6 +600,7 @@ class Engine {
     std::vector<P> col(m), row(J + 1);
     std::vector<uint8_t> cf(m, 0), rf(J + 1, 0);
     ts.clear();
+    ts.ifma = ifma_;
     for (uint32_t l = 1; l < m; l++) {
       uint32_t begin = uint32_t(ts.refs.size());
       for (uint32_t i = l; i <= M; i += m)
@@ -595,6 +620,8 @@ class Engine {
           if (r) store(slot(id), r);
         },
         batch_, slot);
+    from_kernel_domain(col.data(), m);
+    from_kernel_domain(row.data(), J + 1);
     Jac tc = running([&](uint32_t l) { return cf[l] ? Aff::from_xy(col[l].x, col[l].y) : Aff::identity(); },
                      m - 1);
     Jac tr = running([&](uint32_t j) { return rf[j] ? Aff::from_xy(row[j].x, row[j].y) : Aff::identity(); }, J);

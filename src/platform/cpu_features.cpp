@@ -18,6 +18,15 @@ static CpuFeatures detect() {
     f.bmi2 = (b >> 8) & 1;
     f.adx = (b >> 19) & 1;
     f.sha = (b >> 29) & 1;
+    const bool avx512 = ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1);
+    const bool ifma = (b >> 21) & 1, vbmi2 = (c >> 6) & 1;
+    unsigned a1 = 0, b1 = 0, c1 = 0, d1 = 0;
+    const bool osxsave = __get_cpuid(1, &a1, &b1, &c1, &d1) && ((c1 >> 27) & 1);
+    if (avx512 && ifma && vbmi2 && osxsave) {
+      unsigned lo = 0, hi = 0;
+      __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+      f.ifma = (lo & 0xe6) == 0xe6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state
+    }
   }
 #endif
   return f;
@@ -28,9 +37,13 @@ const CpuFeatures& cpu_features() {
   return f;
 }
 
+bool env_flag(const char* name) {
+  const char* env = std::getenv(name);
+  return env && *env && std::strcmp(env, "0") != 0;
+}
+
 static bool initial_use_adx() {
-  const char* env = std::getenv("CUZK_NO_ASM");
-  if (env && std::strcmp(env, "0") != 0 && *env) return false;
+  if (env_flag("CUZK_NO_ASM")) return false;
   const auto& f = cpu_features();
   return f.bmi2 && f.adx;
 }

@@ -9,7 +9,13 @@ struct CpuFeatures {
   bool adx = false;
   bool avx2 = false;
   bool sha = false;
+  // AVX-512 F/VL/BW/DQ + IFMA + VBMI2 with ZMM state enabled by the OS: what
+  // the eight-lane MSM kernels (msm/ifma_kernels.cpp) need.
+  bool ifma = false;
 };
+
+// True when the environment variable is set to something other than "" or "0".
+bool env_flag(const char* name);
 
 // Detected once at start-up.
 const CpuFeatures& cpu_features();

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "msm/batch_affine.hpp"
+#include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
 
 using namespace cuzk;
@@ -20,10 +21,25 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
   std::mt19937_64 rng(21);
   std::vector<ff::Fr> dl(40);
   auto aff = msm_test::points_from<C>(dl, rng);
-  std::vector<Pt<C>> pts(aff.size());
-  for (size_t i = 0; i < aff.size(); i++) pts[i] = {aff[i].x, aff[i].y};
-  for (size_t batch : {1, 3, 64}) {
+  std::vector<Pt<C>> orig(aff.size());
+  for (size_t i = 0; i < aff.size(); i++) orig[i] = {aff[i].x, aff[i].y};
+  // G1 also with the IFMA kernels (points in their domain), where the CPU has them.
+  const bool g1 = std::is_same_v<C, ec::G1Curve>;
+  for (int mode = 0; mode < (g1 && msm::ifma::available() ? 2 : 1); mode++)
+  for (size_t batch : {1, 3, 64, 4096}) {
+    std::vector<Pt<C>> pts = orig;
     TreeSummer<C> ts;
+    ts.ifma = mode == 1;
+    // Point i of `pts` as the scalar code sees it (converted back if needed).
+    auto plain = [&](Ref r) {
+      if (!r) return ec::Affine<C>::identity();
+      Pt<C> q = *ref_ptr<C>(r);
+      if constexpr (std::is_same_v<C, ec::G1Curve>)
+        if (mode == 1) msm::ifma::g1_from_domain(q.x.v.data(), 1, 12);
+      return ec::Affine<C>::from_xy(q.x, ref_neg(r) ? -q.y : q.y);
+    };
+    if constexpr (std::is_same_v<C, ec::G1Curve>)
+      if (mode == 1) msm::ifma::g1_to_domain(pts[0].x.v.data(), pts.size(), 12);
     std::vector<ec::Jacobian<C>> want;
     // Segment kinds: random, all equal (doublings), P,-P pairs, with nulls, length 1, long.
     for (int s = 0; s < 40; s++) {
@@ -39,7 +55,7 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
         Ref r = make_ref<C>(&pts[i], neg);
         if (s % 7 == 4 && t % 3 == 0) r = 0;   // identities inside a segment
         ts.refs.push_back(r);
-        if (r) acc = acc.add(ec::Jacobian<C>::from_affine(to_affine<C>(r)));
+        if (r) acc = acc.add(ec::Jacobian<C>::from_affine(plain(r)));
       }
       ts.segs.push_back({uint32_t(s), begin, uint32_t(ts.refs.size())});
       want.push_back(acc);
@@ -48,7 +64,7 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
     ts.run(
         [&](uint32_t id, Ref r) {
           seen[id]++;
-          EXPECT_EQ(ec::Jacobian<C>::from_affine(to_affine<C>(r)), want[id]) << "segment " << id;
+          EXPECT_EQ(ec::Jacobian<C>::from_affine(plain(r)), want[id]) << "segment " << id << " mode " << mode;
         },
         batch);
     for (int s : seen) EXPECT_EQ(s, 1);

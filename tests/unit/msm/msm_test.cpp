@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
 
 using namespace cuzk;
@@ -49,6 +50,13 @@ std::vector<Config> configs() {
   v.push_back({{1, 2}, small, "affine-chunked/1t/c2"});
   v.push_back({{2, 11}, noglv, "noglv/2t/c11"});
   v.push_back({{1, 1}, noglv, "noglv/1t/c1"});
+  // The scalar kernels where the IFMA ones would run (G1 on AVX-512 IFMA CPUs).
+  Tuning scalar = aff;
+  scalar.ifma = false;
+  Tuning small_scalar = small;
+  small_scalar.ifma = false;
+  v.push_back({{2, 0}, scalar, "affine-scalar/2t"});
+  v.push_back({{1, 7}, small_scalar, "affine-chunked-scalar/1t/c7"});
   return v;
 }
 
@@ -68,7 +76,12 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
     msm::detail::Plan plan;
     auto got = msm::detail::msm_tuned<C>(in.pts, can, cf.opt, cf.tu, &plan);
     ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name << " (c=" << plan.window_bits
-                         << ", W=" << plan.windows << ", glv=" << plan.glv << ")";
+                         << ", W=" << plan.windows << ", glv=" << plan.glv << ", ifma=" << plan.ifma << ")";
+    // The IFMA kernels run exactly where they should: G1, batch-affine
+    // buckets, allowed by the tuning, on a CPU that has them.
+    const bool want_ifma = std::is_same_v<C, ec::G1Curve> && cf.tu.ifma && msm::ifma::available() &&
+                           plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
+    ASSERT_EQ(plan.ifma, want_ifma) << what << " config " << cf.name;
   }
 }
 

@@ -1,0 +1,198 @@
+#pragma once
+// Eight-lane Montgomery arithmetic on AVX-512 IFMA (vpmadd52luq/vpmadd52huq).
+//
+// A Vec<K> holds 8 field elements at once, limb-sliced: l[j] is limb j of
+// all 8 lanes, in radix 2^52 (K limbs: 8 for the 381-bit Fp). The Montgomery
+// radix is R' = 2^(52K) (2^416 for Fp), not the scalar kernels' 2^(64N), so
+// values cross between the two with conversions (msm/ifma_kernels.cpp).
+//
+// Values are lazily reduced: mul() accepts inputs below 2^(52K - 26) (far
+// above the few multiples of p the callers reach) and returns a value below
+// 2p with every limb normalised (< 2^52), the form IFMA needs, since it reads
+// only the low 52 bits of each limb. add/sub return normalised limbs too;
+// sub(a, b, C) computes a + C - b for a constant multiple C of p that exceeds
+// b, kept in a redundant form whose low limbs are all >= 2^52 so that no limb
+// goes negative. canonical() brings a value below 16p into [0, p).
+//
+// Only included by translation units whose functions carry CUZK_IFMA_TARGET;
+// callers check platform::use_ifma() before entering them.
+#include <immintrin.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "arith/limbs.hpp"
+
+#define CUZK_IFMA_TARGET __attribute__((target("avx512f,avx512ifma,avx512vl,avx512bw,avx512dq,avx512vbmi2")))
+#define CUZK_IFMA_INLINE [[gnu::always_inline]] inline CUZK_IFMA_TARGET
+
+namespace cuzk::arith::ifma {
+
+inline constexpr uint64_t MASK52 = (uint64_t(1) << 52) - 1;
+
+// x (N 64-bit limbs) as K 52-bit limbs.
+template <size_t K, size_t N>
+constexpr std::array<uint64_t, K> to_radix52(const Limbs<N>& x) {
+  std::array<uint64_t, K> r{};
+  for (size_t k = 0; k < K; k++) {
+    const size_t pos = 52 * k, li = pos / 64, sh = pos % 64;
+    uint64_t v = li < N ? x[li] >> sh : 0;
+    if (sh > 12 && li + 1 < N) v |= x[li + 1] << (64 - sh);
+    r[k] = v & MASK52;
+  }
+  return r;
+}
+
+// Constants of one modulus p < 2^(52K - 35).
+template <size_t K>
+struct Modulus52 {
+  std::array<uint64_t, K> p;
+  uint64_t k0;  // -p^-1 mod 2^52
+  // m*p in redundant form: limb 0 gets +2^52, middle limbs +2^52 - 1, the top
+  // limb -1 (same value; every low limb >= 2^52 > any normalised limb).
+  std::array<uint64_t, K> red1, red2, red4, red8;
+
+  template <size_t N>
+  static constexpr Modulus52 make(const Limbs<N>& modulus) {
+    Modulus52 m{};
+    m.p = to_radix52<K>(modulus);
+    uint64_t inv = 1;  // Newton: inv = p^-1 mod 2^64
+    for (int i = 0; i < 6; i++) inv *= 2 - modulus[0] * inv;
+    m.k0 = (0 - inv) & MASK52;
+    m.red1 = redundant(m.p, 1);
+    m.red2 = redundant(m.p, 2);
+    m.red4 = redundant(m.p, 4);
+    m.red8 = redundant(m.p, 8);
+    return m;
+  }
+  static constexpr std::array<uint64_t, K> redundant(const std::array<uint64_t, K>& p, uint64_t mult) {
+    std::array<uint64_t, K> q{};
+    uint64_t carry = 0;
+    for (size_t k = 0; k < K; k++) {
+      uint64_t v = p[k] * mult + carry;
+      q[k] = v & MASK52;
+      carry = v >> 52;
+    }
+    q[K - 1] += carry << 52;  // stays in the top limb (p < 2^(52K - 35))
+    q[0] += uint64_t(1) << 52;
+    for (size_t k = 1; k + 1 < K; k++) q[k] += (uint64_t(1) << 52) - 1;
+    q[K - 1] -= 1;
+    return q;
+  }
+};
+
+template <size_t K>
+struct Vec {
+  __m512i l[K];
+};
+
+CUZK_IFMA_INLINE __m512i bcast(uint64_t x) { return _mm512_set1_epi64(int64_t(x)); }
+
+// Carry-propagates so that limbs 0..K-2 are < 2^52 (the top limb keeps the
+// rest; the value must be non-negative).
+template <size_t K>
+CUZK_IFMA_INLINE void normalize(__m512i* t) {
+  const __m512i mask = bcast(MASK52);
+  for (size_t j = 0; j + 1 < K; j++) {
+    t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
+    t[j] = _mm512_and_si512(t[j], mask);
+  }
+}
+
+// a * b / 2^(52K) mod p (lazy: < 2p for the inputs described above).
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> mul(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& m) {
+  __m512i t[K + 1];
+  for (size_t j = 0; j <= K; j++) t[j] = _mm512_setzero_si512();
+  const __m512i k0 = bcast(m.k0);
+  for (size_t i = 0; i < K; i++) {
+    const __m512i ai = a.l[i];
+    for (size_t j = 0; j < K; j++) t[j] = _mm512_madd52lo_epu64(t[j], ai, b.l[j]);
+    const __m512i q = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], k0);
+    for (size_t j = 0; j < K; j++) t[j] = _mm512_madd52lo_epu64(t[j], q, bcast(m.p[j]));
+    for (size_t j = 0; j < K; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], ai, b.l[j]);
+    for (size_t j = 0; j < K; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, bcast(m.p[j]));
+    // t[0] is now a multiple of 2^52: shift the accumulator down one limb.
+    const __m512i carry = _mm512_srli_epi64(t[0], 52);
+    for (size_t j = 0; j < K; j++) t[j] = t[j + 1];
+    t[0] = _mm512_add_epi64(t[0], carry);
+    t[K] = _mm512_setzero_si512();
+  }
+  normalize<K>(t);
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++) r.l[j] = t[j];
+  return r;
+}
+
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> sqr(const Vec<K>& a, const Modulus52<K>& m) {
+  return mul(a, a, m);
+}
+
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> add(const Vec<K>& a, const Vec<K>& b) {
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++) r.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
+  normalize<K>(r.l);
+  return r;
+}
+
+// a + C - b, with C = red (a redundant multiple of p larger than b).
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> sub(const Vec<K>& a, const Vec<K>& b, const std::array<uint64_t, K>& red) {
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++)
+    r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(red[j])), b.l[j]);
+  normalize<K>(r.l);
+  return r;
+}
+
+// Lanes of `mask` take b, the others a.
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> select(__mmask8 mask, const Vec<K>& a, const Vec<K>& b) {
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++) r.l[j] = _mm512_mask_blend_epi64(mask, a.l[j], b.l[j]);
+  return r;
+}
+
+// v - c*p where that is >= 0 (per lane), else v; v normalised.
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> sub_if_ge(const Vec<K>& v, const std::array<uint64_t, K>& cp) {
+  __m512i d[K];
+  for (size_t j = 0; j < K; j++) d[j] = _mm512_sub_epi64(v.l[j], bcast(cp[j]));
+  normalize<K>(d);  // arithmetic shifts: borrows propagate as -1 carries
+  const __mmask8 ok = _mm512_cmpge_epi64_mask(d[K - 1], _mm512_setzero_si512());
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++) r.l[j] = _mm512_mask_blend_epi64(ok, v.l[j], d[j]);
+  return r;
+}
+
+// [0, 16p) -> [0, p).
+template <size_t K>
+struct Multiples52 {
+  std::array<uint64_t, K> p1, p2, p4, p8;  // plain (non-redundant) limbs of c*p
+};
+template <size_t K>
+constexpr Multiples52<K> multiples(const std::array<uint64_t, K>& p) {
+  auto times = [&](uint64_t c) {
+    std::array<uint64_t, K> q{};
+    uint64_t carry = 0;
+    for (size_t k = 0; k < K; k++) {
+      uint64_t v = p[k] * c + carry;
+      q[k] = k + 1 < K ? v & MASK52 : v;
+      carry = v >> 52;
+    }
+    return q;
+  };
+  return {times(1), times(2), times(4), times(8)};
+}
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> canonical(Vec<K> v, const Multiples52<K>& mp, int bound_log2 = 4) {
+  if (bound_log2 >= 4) v = sub_if_ge(v, mp.p8);
+  if (bound_log2 >= 3) v = sub_if_ge(v, mp.p4);
+  if (bound_log2 >= 2) v = sub_if_ge(v, mp.p2);
+  return sub_if_ge(v, mp.p1);
+}
+
+}  // namespace cuzk::arith::ifma

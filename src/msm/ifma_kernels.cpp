@@ -1,0 +1,282 @@
+#include "msm/ifma_kernels.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <new>
+
+#include "ff/bls12_381.hpp"
+#include "platform/cpu_features.hpp"
+
+#if defined(__x86_64__)
+// GCC 12 flags the intrinsics' internal "undefined" operands in functions
+// compiled for a target the translation unit does not default to.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "arith/ifma52.hpp"
+#endif
+
+namespace cuzk::msm::ifma {
+
+namespace {
+// -1: not decided yet (decided on first use, not during static initialisation).
+std::atomic<int> g_enabled{-1};
+}  // namespace
+
+bool available() {
+  int s = g_enabled.load(std::memory_order_relaxed);
+  if (s < 0) {
+    s = platform::cpu_features().ifma && !platform::env_flag("CUZK_NO_ASM") &&
+        !platform::env_flag("CUZK_NO_IFMA");
+    g_enabled.store(s, std::memory_order_relaxed);
+  }
+  return s;
+}
+
+void set_enabled(bool on) {
+  g_enabled.store(on && platform::cpu_features().ifma, std::memory_order_relaxed);
+}
+
+#if defined(__x86_64__)
+
+namespace {
+
+using namespace arith::ifma;
+constexpr size_t K = 8;
+using V8 = Vec<K>;
+
+constexpr Modulus52<K> MOD = Modulus52<K>::make(ff::Fp::MODULUS);
+constexpr Multiples52<K> MULT = multiples<K>(MOD.p);
+// mont'(X, TO) = X * 2^32 (into the 2^416 domain); mont'(X, FROM) = X / 2^32.
+constexpr auto TO = to_radix52<K>(arith::pow2_mod<6>(448, ff::Fp::MODULUS));
+constexpr auto FROM = to_radix52<K>(arith::pow2_mod<6>(384, ff::Fp::MODULUS));
+constexpr auto ONE = to_radix52<K>(arith::pow2_mod<6>(416, ff::Fp::MODULUS));
+// Scalar-domain constants for the inversion: X' -> X and X -> X'.
+constexpr auto S_FROM = arith::pow2_mod<6>(352, ff::Fp::MODULUS);
+constexpr auto S_TO = arith::pow2_mod<6>(416, ff::Fp::MODULUS);
+
+CUZK_IFMA_INLINE V8 splat(const std::array<uint64_t, K>& c) {
+  V8 r;
+  for (size_t j = 0; j < K; j++) r.l[j] = bcast(c[j]);
+  return r;
+}
+
+// 8x8 transpose of 64-bit elements (rows <-> columns).
+CUZK_IFMA_INLINE void transpose8(__m512i* r) {
+  __m512i t[8], u[8];
+  for (int i = 0; i < 4; i++) {
+    t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);
+  }
+  const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+  const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+  for (int h = 0; h < 2; h++) {
+    // rows 4h..4h+3: t[4h] (even cols of rows 4h, 4h+1), t[4h+2] (rows 4h+2, 4h+3)
+    u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], lo, t[4 * h + 2]);      // cols 0, 4
+    u[4 * h + 1] = _mm512_permutex2var_epi64(t[4 * h + 1], lo, t[4 * h + 3]);  // cols 1, 5
+    u[4 * h + 2] = _mm512_permutex2var_epi64(t[4 * h], hi, t[4 * h + 2]);      // cols 2, 6
+    u[4 * h + 3] = _mm512_permutex2var_epi64(t[4 * h + 1], hi, t[4 * h + 3]);  // cols 3, 7
+  }
+  for (int c = 0; c < 4; c++) {
+    r[c] = _mm512_shuffle_i64x2(u[c], u[4 + c], 0x44);
+    r[c + 4] = _mm512_shuffle_i64x2(u[c], u[4 + c], 0xee);
+  }
+}
+
+// Limb-sliced 6 x 64 bits <-> 8 x 52 bits.
+CUZK_IFMA_INLINE V8 to52(const __m512i* L) {
+  const __m512i m = bcast(MASK52);
+  V8 r;
+  r.l[0] = _mm512_and_si512(L[0], m);
+  r.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(L[0], L[1], 52), m);
+  r.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(L[1], L[2], 40), m);
+  r.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(L[2], L[3], 28), m);
+  r.l[4] = _mm512_and_si512(_mm512_shrdi_epi64(L[3], L[4], 16), m);
+  r.l[5] = _mm512_and_si512(_mm512_srli_epi64(L[4], 4), m);
+  r.l[6] = _mm512_and_si512(_mm512_shrdi_epi64(L[4], L[5], 56), m);
+  r.l[7] = _mm512_srli_epi64(L[5], 44);
+  return r;
+}
+CUZK_IFMA_INLINE void to64(const V8& v, __m512i* L) {
+  const auto* l = v.l;
+  L[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
+  L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
+  L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
+  L[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+  L[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(l[4], 48), _mm512_slli_epi64(l[5], 4)),
+                         _mm512_slli_epi64(l[6], 56));
+  L[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
+  L[6] = _mm512_setzero_si512();
+  L[7] = _mm512_setzero_si512();
+}
+
+// Field element at p[lane] + off (6 limbs) for 8 lanes.
+CUZK_IFMA_INLINE V8 gather(const uint64_t* const* p, size_t off) {
+  __m512i r[8];
+  for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, p[i] + off);
+  transpose8(r);
+  return to52(r);
+}
+// Canonical v to p[lane] + off for the lanes of `live`.
+CUZK_IFMA_INLINE void scatter(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
+  __m512i r[8];
+  to64(v, r);
+  transpose8(r);
+  for (int i = 0; i < 8; i++)
+    if (live >> i & 1) _mm512_mask_storeu_epi64(p[i] + off, 0x3f, r[i]);
+}
+
+// Per-lane inverses of a (non-zero lanes, < 2p), through the scalar field:
+// one Fermat inversion and a Montgomery trick over the 8 lanes.
+CUZK_IFMA_TARGET V8 invert(const V8& a) {
+  alignas(64) uint64_t rows[8][8];
+  {
+    __m512i r[8];
+    to64(canonical(a, MULT, 1), r);
+    transpose8(r);
+    for (int i = 0; i < 8; i++) _mm512_store_si512(rows[i], r[i]);
+  }
+  ff::Fp x[8], pre[8];
+  ff::Fp from, to;
+  from.v = S_FROM;
+  to.v = S_TO;
+  ff::Fp acc = ff::Fp::one();
+  for (int i = 0; i < 8; i++) {
+    std::copy(rows[i], rows[i] + 6, x[i].v.begin());
+    x[i] = x[i] * from;  // 2^416 domain -> 2^384 domain
+    pre[i] = acc;
+    acc *= x[i];
+  }
+  ff::Fp inv = acc.inverse();
+  for (int i = 8; i-- > 0;) {
+    ff::Fp xi = inv * pre[i];
+    inv *= x[i];
+    xi = xi * to;  // back to the 2^416 domain
+    std::copy(xi.v.begin(), xi.v.end(), rows[i]);
+    rows[i][6] = rows[i][7] = 0;
+  }
+  __m512i r[8];
+  for (int i = 0; i < 8; i++) r[i] = _mm512_load_si512(rows[i]);
+  transpose8(r);
+  return to52(r);
+}
+
+// Per-thread scratch: the converted operands and prefix products of a batch.
+struct Scratch {
+  struct Group {
+    V8 xa, ya, xb, yb, den, pre;
+  };
+  std::unique_ptr<Group[]> g;
+  size_t cap = 0;
+  Group* get(size_t groups) {
+    if (groups > cap) {
+      cap = std::max(groups, cap * 2);
+      g.reset(new Group[cap]);
+    }
+    return g.get();
+  }
+};
+
+CUZK_IFMA_TARGET void g1_add_batch_impl(const G1Add* jobs, size_t n) {
+  thread_local Scratch scratch;
+  const size_t groups = (n + 7) / 8;
+  Scratch::Group* sg = scratch.get(groups);
+  const auto lanes = [&](size_t g, const uint64_t** a, const uint64_t** b, uint64_t** out,
+                         __mmask8& nega, __mmask8& negb, __mmask8& dbl, __mmask8& live) {
+    nega = negb = dbl = live = 0;
+    for (size_t l = 0; l < 8; l++) {
+      const size_t i = std::min(g * 8 + l, n - 1);  // the tail repeats the last job
+      const G1Add& j = jobs[i];
+      if (a) a[l] = j.a, b[l] = j.b;
+      if (out) out[l] = j.out;
+      nega |= __mmask8((j.flags & NEG_A) ? 1u << l : 0);
+      negb |= __mmask8((j.flags & NEG_B) ? 1u << l : 0);
+      dbl |= __mmask8((j.flags & DBL) ? 1u << l : 0);
+      live |= __mmask8(g * 8 + l < n ? 1u << l : 0);
+    }
+  };
+  const V8 zero = splat({});
+  V8 acc = splat(ONE);
+  for (size_t g = 0; g < groups; g++) {
+    const uint64_t *a[8], *b[8];
+    __mmask8 nega, negb, dbl, live;
+    lanes(g, a, b, nullptr, nega, negb, dbl, live);
+    if (g + 2 < groups)
+      for (size_t l = 0; l < 8; l++) {
+        const G1Add& j = jobs[std::min((g + 2) * 8 + l, n - 1)];
+        __builtin_prefetch(j.a);
+        __builtin_prefetch(j.a + 8);
+        __builtin_prefetch(j.b);
+        __builtin_prefetch(j.b + 8);
+      }
+    Scratch::Group& s = sg[g];
+    s.xa = gather(a, 0);
+    s.xb = gather(b, 0);
+    V8 ya = gather(a, 6), yb = gather(b, 6);
+    if (nega) ya = select(nega, ya, sub(zero, ya, MOD.red1));
+    if (negb) yb = select(negb, yb, sub(zero, yb, MOD.red1));
+    s.ya = ya;
+    s.yb = yb;
+    V8 den = sub(s.xb, s.xa, MOD.red1);
+    if (dbl) den = select(dbl, den, add(ya, ya));
+    s.den = den;
+    s.pre = acc;
+    acc = mul(acc, den, MOD);
+  }
+  V8 inv = invert(acc);
+  for (size_t g = groups; g-- > 0;) {
+    uint64_t* out[8];
+    __mmask8 nega, negb, dbl, live;
+    lanes(g, nullptr, nullptr, out, nega, negb, dbl, live);
+    const Scratch::Group& s = sg[g];
+    const V8 inv_i = mul(inv, s.pre, MOD);
+    inv = mul(inv, s.den, MOD);
+    V8 num = sub(s.yb, s.ya, MOD.red2);
+    if (dbl) {
+      const V8 xx = sqr(s.xa, MOD);
+      num = select(dbl, num, add(add(xx, xx), xx));
+    }
+    const V8 lam = mul(num, inv_i, MOD);
+    const V8 x3 = sub(sqr(lam, MOD), add(s.xa, s.xb), MOD.red4);             // < 6p
+    const V8 y3 = sub(mul(lam, sub(s.xa, x3, MOD.red8), MOD), s.ya, MOD.red2);  // < 4p
+    scatter(canonical(x3, MULT, 3), out, 0, live);
+    scatter(canonical(y3, MULT, 2), out, 6, live);
+  }
+}
+
+CUZK_IFMA_TARGET void convert_impl(uint64_t* pts, size_t n, size_t stride, bool into) {
+  const V8 c = splat(into ? TO : FROM);
+  for (size_t g = 0; g < n; g += 8) {
+    uint64_t* p[8];
+    __mmask8 live = 0;
+    for (size_t l = 0; l < 8; l++) {
+      p[l] = pts + std::min(g + l, n - 1) * stride;
+      live |= __mmask8(g + l < n ? 1u << l : 0);
+    }
+    for (size_t off : {size_t(0), size_t(6)}) {
+      const V8 v = gather(p, off);
+      scatter(canonical(mul(v, c, MOD), MULT, 1), p, off, live);
+    }
+  }
+}
+
+}  // namespace
+
+void g1_add_batch(const G1Add* jobs, size_t n) {
+  if (n) g1_add_batch_impl(jobs, n);
+}
+void g1_to_domain(uint64_t* pts, size_t n, size_t stride) {
+  if (n) convert_impl(pts, n, stride, true);
+}
+void g1_from_domain(uint64_t* pts, size_t n, size_t stride) {
+  if (n) convert_impl(pts, n, stride, false);
+}
+
+#else  // not x86-64: available() is false and these are never called
+
+void g1_add_batch(const G1Add*, size_t) {}
+void g1_to_domain(uint64_t*, size_t, size_t) {}
+void g1_from_domain(uint64_t*, size_t, size_t) {}
+
+#endif
+
+}  // namespace cuzk::msm::ifma
