@@ -119,9 +119,9 @@ class TreeSummer {
 
   std::vector<Ref> refs;
   std::vector<Seg> segs;
-  // G1 only: every point (inputs and results) is in the IFMA kernels'
-  // Montgomery domain and the additions run there, eight at a time
-  // (ifma_kernels.hpp; the caller checks ifma::available()).
+  // Every point (inputs and results) is in the IFMA kernels' Montgomery
+  // domain and the additions run there, eight at a time (ifma_kernels.hpp;
+  // the caller checks ifma::available()).
   bool ifma = false;
 
   void clear() {
@@ -175,13 +175,10 @@ class TreeSummer {
       }
       for (size_t first = 0; first < jobs_.size(); first += batch) {
         const size_t cnt = std::min(batch, jobs_.size() - first);
-        if constexpr (!kExt) {
-          if (ifma) {
-            exec_ifma(first, cnt);
-            continue;
-          }
-        }
-        exec(first, cnt);
+        if (ifma)
+          exec_ifma(first, cnt);
+        else
+          exec(first, cnt);
       }
       refs.swap(nref_);
       segs.swap(nseg_);
@@ -202,7 +199,7 @@ class TreeSummer {
   RawArray<Pt<C>> arena_;
   std::vector<ff::Fp> pre_, nrm_;
   std::vector<Base> den_;
-  std::vector<ifma::G1Add> kjobs_;
+  std::vector<ifma::AddJob> kjobs_;
 
   static constexpr size_t PF = 6;
 
@@ -247,7 +244,8 @@ class TreeSummer {
   // The same additions as exec() by the eight-lane kernel: only the special
   // cases (equal x) are told apart here.
   void exec_ifma(size_t first, size_t cnt) {
-    static_assert(sizeof(Pt<C>) == 12 * sizeof(uint64_t), "x then y, six limbs each");
+    static_assert(sizeof(Pt<C>) == (kExt ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
+    const auto limbs = [](const Pt<C>* p) { return reinterpret_cast<const uint64_t*>(p); };
     kjobs_.clear();
     for (size_t i = 0; i < cnt; i++) {
       const Job& j = jobs_[first + i];
@@ -263,10 +261,13 @@ class TreeSummer {
         }
         flags |= ifma::DBL;
       }
-      kjobs_.push_back({A->x.v.data(), B->x.v.data(), j.out->x.v.data(), flags});
+      kjobs_.push_back({limbs(A), limbs(B), reinterpret_cast<uint64_t*>(j.out), flags});
       nref_[j.slot] = make_ref<C>(j.out, false);
     }
-    ifma::g1_add_batch(kjobs_.data(), kjobs_.size());
+    if constexpr (kExt)
+      ifma::g2_add_batch(kjobs_.data(), kjobs_.size());
+    else
+      ifma::g1_add_batch(kjobs_.data(), kjobs_.size());
   }
 
   void exec(size_t first, size_t cnt) {

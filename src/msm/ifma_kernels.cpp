@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <memory>
 #include <new>
 
@@ -12,6 +13,7 @@
 // GCC 12 flags the intrinsics' internal "undefined" operands in functions
 // compiled for a target the translation unit does not default to.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include "arith/ifma52.hpp"
 #endif
 
@@ -160,32 +162,101 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   return to52(r);
 }
 
+// Lanes of Fp2 = Fp[u]/(u^2 + 1) elements: two Fp vectors.
+struct V2 {
+  V8 c0, c1;
+};
+
+// The field operations the addition kernel needs, for Fp (V8) and Fp2 (V2).
+// Bounds: every subtraction names a multiple of p above its subtrahend for
+// the larger (Fp2) case; see g1g2_add_batch.
+CUZK_IFMA_INLINE V8 fmul(const V8& a, const V8& b) { return mul(a, b, MOD); }
+CUZK_IFMA_INLINE V8 fsqr(const V8& a) { return sqr(a, MOD); }
+CUZK_IFMA_INLINE V8 fadd(const V8& a, const V8& b) { return add(a, b); }
+CUZK_IFMA_INLINE V8 fsub(const V8& a, const V8& b, const std::array<uint64_t, K>& red) {
+  return sub(a, b, red);
+}
+CUZK_IFMA_INLINE V8 fsel(__mmask8 m, const V8& a, const V8& b) { return select(m, a, b); }
+CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MULT, log2_bound); }
+CUZK_IFMA_INLINE void fload(V8& r, const uint64_t* const* p, size_t off) { r = gather(p, off); }
+CUZK_IFMA_INLINE void fstore(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
+  scatter(v, p, off, live);
+}
+CUZK_IFMA_INLINE V8 norm(const V8& d) { return d; }
+CUZK_IFMA_INLINE V8 inv_from_norm(const V8&, const V8& inv_n) { return inv_n; }
+
+// Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
+// Inputs below 18p per component; outputs: c0 < 4p, c1 < 6p.
+CUZK_IFMA_INLINE V2 fmul(const V2& a, const V2& b) {
+  const V8 v0 = mul(a.c0, b.c0, MOD), v1 = mul(a.c1, b.c1, MOD);
+  const V8 m = mul(add(a.c0, a.c1), add(b.c0, b.c1), MOD);
+  return {sub(v0, v1, MOD.red2), sub(m, add(v0, v1), MOD.red4)};
+}
+// (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, for a1 < 8p: c0 < 2p, c1 < 4p.
+CUZK_IFMA_INLINE V2 fsqr(const V2& a) {
+  const V8 t = mul(a.c0, a.c1, MOD);
+  return {mul(add(a.c0, a.c1), sub(a.c0, a.c1, MOD.red8), MOD), add(t, t)};
+}
+CUZK_IFMA_INLINE V2 fadd(const V2& a, const V2& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
+CUZK_IFMA_INLINE V2 fsub(const V2& a, const V2& b, const std::array<uint64_t, K>& red) {
+  return {sub(a.c0, b.c0, red), sub(a.c1, b.c1, red)};
+}
+CUZK_IFMA_INLINE V2 fsel(__mmask8 m, const V2& a, const V2& b) {
+  return {select(m, a.c0, b.c0), select(m, a.c1, b.c1)};
+}
+CUZK_IFMA_INLINE V2 fcanon(const V2& a, int log2_bound) {
+  return {canonical(a.c0, MULT, log2_bound), canonical(a.c1, MULT, log2_bound)};
+}
+CUZK_IFMA_INLINE void fload(V2& r, const uint64_t* const* p, size_t off) {
+  r.c0 = gather(p, off);
+  r.c1 = gather(p, off + 6);
+}
+CUZK_IFMA_INLINE void fstore(const V2& v, uint64_t* const* p, size_t off, __mmask8 live) {
+  scatter(v.c0, p, off, live);
+  scatter(v.c1, p, off + 6, live);
+}
+// Montgomery's trick runs over Fp: 1/d = conj(d) / N(d), N(d) = d0^2 + d1^2.
+CUZK_IFMA_INLINE V8 norm(const V2& d) { return add(sqr(d.c0, MOD), sqr(d.c1, MOD)); }
+CUZK_IFMA_INLINE V2 inv_from_norm(const V2& d, const V8& inv_n) {
+  return {mul(d.c0, inv_n, MOD), sub(splat({}), mul(d.c1, inv_n, MOD), MOD.red2)};
+}
+
 // Per-thread scratch: the converted operands and prefix products of a batch.
+template <class F>
+struct Group {
+  F xa, ya, xb, yb, den;
+  V8 nrm, pre;
+};
+template <class F>
 struct Scratch {
-  struct Group {
-    V8 xa, ya, xb, yb, den, pre;
-  };
-  std::unique_ptr<Group[]> g;
+  std::unique_ptr<Group<F>[]> g;
   size_t cap = 0;
-  Group* get(size_t groups) {
+  Group<F>* get(size_t groups) {
     if (groups > cap) {
       cap = std::max(groups, cap * 2);
-      g.reset(new Group[cap]);
+      g.reset(new Group<F>[cap]);
     }
     return g.get();
   }
 };
 
-CUZK_IFMA_TARGET void g1_add_batch_impl(const G1Add* jobs, size_t n) {
-  thread_local Scratch scratch;
+// The batch of affine additions for G1 (F = V8) or G2 (F = V2); points are
+// x then y, each F::limbs. Component bounds (Fp2; Fp stays below them):
+// inputs < p, negated y <= p, den < 2p, num < 3p (12p for doublings),
+// lambda: c0 < 4p, c1 < 6p; lambda^2 < 4p; x3 < 6p; xa - x3 < 9p;
+// y3 < 8p; both canonicalised before the store.
+template <class F>
+CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
+  constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
+  thread_local Scratch<F> scratch;
   const size_t groups = (n + 7) / 8;
-  Scratch::Group* sg = scratch.get(groups);
+  Group<F>* sg = scratch.get(groups);
   const auto lanes = [&](size_t g, const uint64_t** a, const uint64_t** b, uint64_t** out,
                          __mmask8& nega, __mmask8& negb, __mmask8& dbl, __mmask8& live) {
     nega = negb = dbl = live = 0;
     for (size_t l = 0; l < 8; l++) {
       const size_t i = std::min(g * 8 + l, n - 1);  // the tail repeats the last job
-      const G1Add& j = jobs[i];
+      const AddJob& j = jobs[i];
       if (a) a[l] = j.a, b[l] = j.b;
       if (out) out[l] = j.out;
       nega |= __mmask8((j.flags & NEG_A) ? 1u << l : 0);
@@ -194,7 +265,7 @@ CUZK_IFMA_TARGET void g1_add_batch_impl(const G1Add* jobs, size_t n) {
       live |= __mmask8(g * 8 + l < n ? 1u << l : 0);
     }
   };
-  const V8 zero = splat({});
+  const F zero{};
   V8 acc = splat(ONE);
   for (size_t g = 0; g < groups; g++) {
     const uint64_t *a[8], *b[8];
@@ -202,80 +273,84 @@ CUZK_IFMA_TARGET void g1_add_batch_impl(const G1Add* jobs, size_t n) {
     lanes(g, a, b, nullptr, nega, negb, dbl, live);
     if (g + 2 < groups)
       for (size_t l = 0; l < 8; l++) {
-        const G1Add& j = jobs[std::min((g + 2) * 8 + l, n - 1)];
-        __builtin_prefetch(j.a);
-        __builtin_prefetch(j.a + 8);
-        __builtin_prefetch(j.b);
-        __builtin_prefetch(j.b + 8);
+        const AddJob& j = jobs[std::min((g + 2) * 8 + l, n - 1)];
+        for (size_t off = 0; off < 2 * YOFF; off += 8) {
+          __builtin_prefetch(j.a + off);
+          __builtin_prefetch(j.b + off);
+        }
       }
-    Scratch::Group& s = sg[g];
-    s.xa = gather(a, 0);
-    s.xb = gather(b, 0);
-    V8 ya = gather(a, 6), yb = gather(b, 6);
-    if (nega) ya = select(nega, ya, sub(zero, ya, MOD.red1));
-    if (negb) yb = select(negb, yb, sub(zero, yb, MOD.red1));
+    Group<F>& s = sg[g];
+    fload(s.xa, a, 0);
+    fload(s.xb, b, 0);
+    F ya, yb;
+    fload(ya, a, YOFF);
+    fload(yb, b, YOFF);
+    if (nega) ya = fsel(nega, ya, fsub(zero, ya, MOD.red1));
+    if (negb) yb = fsel(negb, yb, fsub(zero, yb, MOD.red1));
     s.ya = ya;
     s.yb = yb;
-    V8 den = sub(s.xb, s.xa, MOD.red1);
-    if (dbl) den = select(dbl, den, add(ya, ya));
+    F den = fsub(s.xb, s.xa, MOD.red1);
+    if (dbl) den = fsel(dbl, den, fadd(ya, ya));
     s.den = den;
+    s.nrm = norm(den);
     s.pre = acc;
-    acc = mul(acc, den, MOD);
+    acc = mul(acc, s.nrm, MOD);
   }
   V8 inv = invert(acc);
   for (size_t g = groups; g-- > 0;) {
     uint64_t* out[8];
     __mmask8 nega, negb, dbl, live;
     lanes(g, nullptr, nullptr, out, nega, negb, dbl, live);
-    const Scratch::Group& s = sg[g];
-    const V8 inv_i = mul(inv, s.pre, MOD);
-    inv = mul(inv, s.den, MOD);
-    V8 num = sub(s.yb, s.ya, MOD.red2);
+    const Group<F>& s = sg[g];
+    const F inv_i = inv_from_norm(s.den, mul(inv, s.pre, MOD));
+    inv = mul(inv, s.nrm, MOD);
+    F num = fsub(s.yb, s.ya, MOD.red2);
     if (dbl) {
-      const V8 xx = sqr(s.xa, MOD);
-      num = select(dbl, num, add(add(xx, xx), xx));
+      const F xx = fsqr(s.xa);
+      num = fsel(dbl, num, fadd(fadd(xx, xx), xx));
     }
-    const V8 lam = mul(num, inv_i, MOD);
-    const V8 x3 = sub(sqr(lam, MOD), add(s.xa, s.xb), MOD.red4);             // < 6p
-    const V8 y3 = sub(mul(lam, sub(s.xa, x3, MOD.red8), MOD), s.ya, MOD.red2);  // < 4p
-    scatter(canonical(x3, MULT, 3), out, 0, live);
-    scatter(canonical(y3, MULT, 2), out, 6, live);
+    const F lam = fmul(num, inv_i);
+    const F x3 = fsub(fsqr(lam), fadd(s.xa, s.xb), MOD.red2);
+    const F y3 = fsub(fmul(lam, fsub(s.xa, x3, MOD.red8)), s.ya, MOD.red2);
+    fstore(fcanon(x3, 3), out, 0, live);
+    fstore(fcanon(y3, 3), out, YOFF, live);
   }
 }
 
-CUZK_IFMA_TARGET void convert_impl(uint64_t* pts, size_t n, size_t stride, bool into) {
+CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
   const V8 c = splat(into ? TO : FROM);
   for (size_t g = 0; g < n; g += 8) {
     uint64_t* p[8];
     __mmask8 live = 0;
     for (size_t l = 0; l < 8; l++) {
-      p[l] = pts + std::min(g + l, n - 1) * stride;
+      p[l] = elems + std::min(g + l, n - 1) * 6;
       live |= __mmask8(g + l < n ? 1u << l : 0);
     }
-    for (size_t off : {size_t(0), size_t(6)}) {
-      const V8 v = gather(p, off);
-      scatter(canonical(mul(v, c, MOD), MULT, 1), p, off, live);
-    }
+    scatter(canonical(mul(gather(p, 0), c, MOD), MULT, 1), p, 0, live);
   }
 }
 
 }  // namespace
 
-void g1_add_batch(const G1Add* jobs, size_t n) {
-  if (n) g1_add_batch_impl(jobs, n);
+void g1_add_batch(const AddJob* jobs, size_t n) {
+  if (n) add_batch_impl<V8>(jobs, n);
 }
-void g1_to_domain(uint64_t* pts, size_t n, size_t stride) {
-  if (n) convert_impl(pts, n, stride, true);
+void g2_add_batch(const AddJob* jobs, size_t n) {
+  if (n) add_batch_impl<V2>(jobs, n);
 }
-void g1_from_domain(uint64_t* pts, size_t n, size_t stride) {
-  if (n) convert_impl(pts, n, stride, false);
+void fp_to_domain(uint64_t* elems, size_t n) {
+  if (n) convert_impl(elems, n, true);
+}
+void fp_from_domain(uint64_t* elems, size_t n) {
+  if (n) convert_impl(elems, n, false);
 }
 
 #else  // not x86-64: available() is false and these are never called
 
-void g1_add_batch(const G1Add*, size_t) {}
-void g1_to_domain(uint64_t*, size_t, size_t) {}
-void g1_from_domain(uint64_t*, size_t, size_t) {}
+void g1_add_batch(const AddJob*, size_t) {}
+void g2_add_batch(const AddJob*, size_t) {}
+void fp_to_domain(uint64_t*, size_t) {}
+void fp_from_domain(uint64_t*, size_t) {}
 
 #endif
 

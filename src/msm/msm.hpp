@@ -53,7 +53,7 @@ struct Tuning {
   size_t super_chunk = 0;    // scalars per super-chunk (0 = default by memory)
   size_t mini_chunk = 0;     // entries per accumulation round set (0 = default)
   size_t batch = 0;          // affine additions per shared inversion (0 = default)
-  bool ifma = true;          // G1: the AVX-512 IFMA kernels where the CPU has them
+  bool ifma = true;          // the AVX-512 IFMA kernels where the CPU has them
 };
 
 // What the planner chose (for benchmarks and tests).

@@ -157,10 +157,10 @@ class Engine {
   Jac run(const ScalarAt& scalar_at, Plan* plan) {
     const size_t n = pts_.size();
     T_ = unsigned(std::max(1, tbb::this_task_arena::max_concurrency()));
-    ifma_ = std::is_same_v<Base, ff::Fp> && tu_.ifma && ifma::available();
+    ifma_ = tu_.ifma && ifma::available();
     // The IFMA kernel's additions are cheaper, so the shared inversion needs
     // a larger batch to stay a small share.
-    batch_ = tu_.batch ? tu_.batch : ifma_ ? 4096 : (sizeof(Base) > 48 ? 1024 : 2048);
+    batch_ = tu_.batch ? tu_.batch : (sizeof(Base) > 48 ? 1024 : 2048) * (ifma_ ? 2 : 1);
     Plan pl;
     pl.n = n;
     pl.threads = T_;
@@ -188,16 +188,15 @@ class Engine {
   Tuning tu_;
   unsigned T_ = 1;
   size_t batch_ = 2048;
-  bool ifma_ = false;  // G1 points of the affine stages live in the IFMA domain
+  bool ifma_ = false;  // the points of the affine stages live in the IFMA domain
 
   // In place: into / out of the IFMA kernels' domain (G1 only).
+  static constexpr size_t kFpPerPoint = sizeof(P) / sizeof(ff::Fp);
   void to_kernel_domain(P* p, size_t n) const {
-    if constexpr (std::is_same_v<Base, ff::Fp>)
-      if (ifma_) ifma::g1_to_domain(p->x.v.data(), n, 12);
+    if (ifma_) ifma::fp_to_domain(reinterpret_cast<uint64_t*>(p), n * kFpPerPoint);
   }
   void from_kernel_domain(P* p, size_t n) const {
-    if constexpr (std::is_same_v<Base, ff::Fp>)
-      if (ifma_) ifma::g1_from_domain(p->x.v.data(), n, 12);
+    if (ifma_) ifma::fp_from_domain(reinterpret_cast<uint64_t*>(p), n * kFpPerPoint);
   }
 
   std::vector<uint32_t> ones_, big_;  // big_ stays empty when every scalar is big

@@ -23,9 +23,9 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
   auto aff = msm_test::points_from<C>(dl, rng);
   std::vector<Pt<C>> orig(aff.size());
   for (size_t i = 0; i < aff.size(); i++) orig[i] = {aff[i].x, aff[i].y};
-  // G1 also with the IFMA kernels (points in their domain), where the CPU has them.
-  const bool g1 = std::is_same_v<C, ec::G1Curve>;
-  for (int mode = 0; mode < (g1 && msm::ifma::available() ? 2 : 1); mode++)
+  // Also with the IFMA kernels (points in their domain), where the CPU has them.
+  constexpr size_t kFp = sizeof(Pt<C>) / sizeof(ff::Fp);
+  for (int mode = 0; mode < (msm::ifma::available() ? 2 : 1); mode++)
   for (size_t batch : {1, 3, 64, 4096}) {
     std::vector<Pt<C>> pts = orig;
     TreeSummer<C> ts;
@@ -34,12 +34,10 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
     auto plain = [&](Ref r) {
       if (!r) return ec::Affine<C>::identity();
       Pt<C> q = *ref_ptr<C>(r);
-      if constexpr (std::is_same_v<C, ec::G1Curve>)
-        if (mode == 1) msm::ifma::g1_from_domain(q.x.v.data(), 1, 12);
+      if (mode == 1) msm::ifma::fp_from_domain(reinterpret_cast<uint64_t*>(&q), kFp);
       return ec::Affine<C>::from_xy(q.x, ref_neg(r) ? -q.y : q.y);
     };
-    if constexpr (std::is_same_v<C, ec::G1Curve>)
-      if (mode == 1) msm::ifma::g1_to_domain(pts[0].x.v.data(), pts.size(), 12);
+    if (mode == 1) msm::ifma::fp_to_domain(reinterpret_cast<uint64_t*>(pts.data()), kFp * pts.size());
     std::vector<ec::Jacobian<C>> want;
     // Segment kinds: random, all equal (doublings), P,-P pairs, with nulls, length 1, long.
     for (int s = 0; s < 40; s++) {

@@ -42,7 +42,7 @@ TEST(IfmaKernels, DomainRoundTripAndScaling) {
   pts.push_back({fp_raw(ff::Fp::minus(ff::Fp::MODULUS, 1)), ff::Fp::zero()});
   for (int i = 0; i < 37; i++) pts.push_back({ff::Fp::random(rng), ff::Fp::random(rng)});
   const auto orig = pts;
-  msm::ifma::g1_to_domain(limbs(pts[0]), pts.size(), 12);
+  msm::ifma::fp_to_domain(limbs(pts[0]), 2 * pts.size());
   // X -> X * 2^32 mod p: check against the scalar field (2^32 as an integer).
   const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);
   for (size_t i = 0; i < pts.size(); i++) {
@@ -51,23 +51,33 @@ TEST(IfmaKernels, DomainRoundTripAndScaling) {
     EXPECT_EQ(pts[i].y, orig[i].y * two32) << i;
     EXPECT_LT(arith::compare(pts[i].x.v, ff::Fp::MODULUS), 0) << "canonical";
   }
-  msm::ifma::g1_from_domain(limbs(pts[0]), pts.size(), 12);
+  msm::ifma::fp_from_domain(limbs(pts[0]), 2 * pts.size());
   for (size_t i = 0; i < pts.size(); i++) {
     EXPECT_EQ(pts[i].x, orig[i].x) << i;
     EXPECT_EQ(pts[i].y, orig[i].y) << i;
   }
 }
 
-TEST(IfmaKernels, AdditionsMatchScalarPointArithmetic) {
+template <class C>
+class IfmaAdd : public ::testing::Test {};
+using Curves = ::testing::Types<ec::G1Curve, ec::G2Curve>;
+TYPED_TEST_SUITE(IfmaAdd, Curves);
+
+TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
   SKIP_WITHOUT_IFMA();
+  using C = TypeParam;
+  using A = ec::Affine<C>;
+  using J = ec::Jacobian<C>;
+  constexpr size_t kFp = sizeof(Pt<C>) / sizeof(ff::Fp);
+  auto raw = [](Pt<C>& p) { return reinterpret_cast<uint64_t*>(&p); };
   std::mt19937_64 rng(9);
   std::vector<ff::Fr> dl(64);
-  const auto aff = msm_test::points_from<G1>(dl, rng);
-  // Every batch length 1..41 plus a long one; random signs; some doublings.
+  const auto aff = msm_test::points_from<C>(dl, rng);
+  // Batch tails of every length mod 8, a long batch; random signs; doublings.
   for (size_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 41, 1000}) {
-    std::vector<Pt<G1>> a(n), b(n), out(n);
-    std::vector<msm::ifma::G1Add> jobs(n);
-    std::vector<Aff> want(n);
+    std::vector<Pt<C>> a(n), b(n), out(n);
+    std::vector<msm::ifma::AddJob> jobs(n);
+    std::vector<A> want(n);
     for (size_t i = 0; i < n; i++) {
       const size_t ia = rng() % aff.size();
       size_t ib = rng() % aff.size();
@@ -78,19 +88,21 @@ TEST(IfmaKernels, AdditionsMatchScalarPointArithmetic) {
       const bool nb = dbl ? na : bool(rng() & 1);
       a[i] = {aff[ia].x, aff[ia].y};
       b[i] = {aff[ib].x, aff[ib].y};
-      const Aff pa = na ? aff[ia].neg() : aff[ia];
-      const Aff pb = nb ? aff[ib].neg() : aff[ib];
-      want[i] = Jac::from_affine(pa).add(Jac::from_affine(pb)).to_affine();
-      jobs[i] = {limbs(a[i]), limbs(b[i]), limbs(out[i]),
-                 uint32_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) |
-                          (dbl ? msm::ifma::DBL : 0))};
+      const A pa = na ? aff[ia].neg() : aff[ia];
+      const A pb = nb ? aff[ib].neg() : aff[ib];
+      want[i] = J::from_affine(pa).add(J::from_affine(pb)).to_affine();
+      jobs[i] = {raw(a[i]), raw(b[i]), raw(out[i]),
+                 (na ? msm::ifma::NEG_A : 0u) | (nb ? msm::ifma::NEG_B : 0u) | (dbl ? msm::ifma::DBL : 0u)};
     }
-    msm::ifma::g1_to_domain(limbs(a[0]), n, 12);
-    msm::ifma::g1_to_domain(limbs(b[0]), n, 12);
-    msm::ifma::g1_add_batch(jobs.data(), n);
-    msm::ifma::g1_from_domain(limbs(out[0]), n, 12);
+    msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
+    msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
+    if constexpr (std::is_same_v<C, ec::G1Curve>)
+      msm::ifma::g1_add_batch(jobs.data(), n);
+    else
+      msm::ifma::g2_add_batch(jobs.data(), n);
+    msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
     for (size_t i = 0; i < n; i++) {
-      ASSERT_EQ(Aff::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
+      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
     }
   }
 }
@@ -102,12 +114,12 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   const auto aff = msm_test::points_from<G1>(dl, rng);
   std::vector<Pt<G1>> p(20);
   for (size_t i = 0; i < 20; i++) p[i] = {aff[i].x, aff[i].y};
-  msm::ifma::g1_to_domain(limbs(p[0]), 20, 12);
+  msm::ifma::fp_to_domain(limbs(p[0]), 40);
   // p[2i] = p[2i] + p[2i+1], written over the first operand.
-  std::vector<msm::ifma::G1Add> jobs;
+  std::vector<msm::ifma::AddJob> jobs;
   for (size_t i = 0; i < 10; i++) jobs.push_back({limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0});
   msm::ifma::g1_add_batch(jobs.data(), jobs.size());
-  msm::ifma::g1_from_domain(limbs(p[0]), 20, 12);
+  msm::ifma::fp_from_domain(limbs(p[0]), 40);
   for (size_t i = 0; i < 10; i++) {
     const Aff want = Jac::from_affine(aff[2 * i]).add(Jac::from_affine(aff[2 * i + 1])).to_affine();
     EXPECT_EQ(Aff::from_xy(p[2 * i].x, p[2 * i].y), want) << i;

@@ -77,9 +77,9 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
     auto got = msm::detail::msm_tuned<C>(in.pts, can, cf.opt, cf.tu, &plan);
     ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name << " (c=" << plan.window_bits
                          << ", W=" << plan.windows << ", glv=" << plan.glv << ", ifma=" << plan.ifma << ")";
-    // The IFMA kernels run exactly where they should: G1, batch-affine
-    // buckets, allowed by the tuning, on a CPU that has them.
-    const bool want_ifma = std::is_same_v<C, ec::G1Curve> && cf.tu.ifma && msm::ifma::available() &&
+    // The IFMA kernels run exactly where they should: batch-affine buckets,
+    // allowed by the tuning, on a CPU that has them.
+    const bool want_ifma = cf.tu.ifma && msm::ifma::available() &&
                            plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
     ASSERT_EQ(plan.ifma, want_ifma) << what << " config " << cf.name;
   }
