@@ -42,6 +42,10 @@ template <class F>
 double inv_ns(size_t n) {
   return chain_ns<F>(n, 4, [](const F& a, const F& b) { return a.inverse() + b; });
 }
+template <class F>
+double inv_vartime_ns(size_t n) {
+  return chain_ns<F>(n, 5, [](const F& a, const F& b) { return a.inverse_vartime() + b; });
+}
 
 void run_field(const FieldOpts& o) {
   platform::set_use_adx(!o.portable);
@@ -56,6 +60,8 @@ void run_field(const FieldOpts& o) {
       {"fp_add", add_ns<ff::Fp>, 4000000}, {"fr_mul", mul_ns<ff::Fr>, 4000000},
       {"fr_sqr", sqr_ns<ff::Fr>, 4000000}, {"fr_add", add_ns<ff::Fr>, 8000000},
       {"fp_inv", inv_ns<ff::Fp>, 2000},    {"fr_inv", inv_ns<ff::Fr>, 4000},
+      {"fp_inv_binary", inv_vartime_ns<ff::Fp>, 20000},
+      {"fr_inv_binary", inv_vartime_ns<ff::Fr>, 40000},
   };
   for (const auto& r : rows) {
     std::vector<double> ns;
@@ -66,7 +72,7 @@ void run_field(const FieldOpts& o) {
                           {"ns_median", s.median}, {"ns_min", s.min}, {"reps", o.reps}};
       std::printf("%s\n", j.dump().c_str());
     } else {
-      std::printf("%-8s %-9s median %9.2f ns   min %9.2f ns\n", r.op, path, s.median, s.min);
+      std::printf("%-14s %-9s median %9.2f ns   min %9.2f ns\n", r.op, path, s.median, s.min);
     }
     std::fflush(stdout);
   }

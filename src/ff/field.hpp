@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 
+#include "arith/inverse.hpp"
 #include "arith/mont.hpp"
 
 namespace cuzk::ff {
@@ -34,6 +35,7 @@ class Field {
   static constexpr uint64_t INV = arith::neg_inv64(P::modulus[0]);
   static constexpr Repr R1 = arith::pow2_mod<N>(64 * N, P::modulus);
   static constexpr Repr R2 = arith::pow2_mod<N>(128 * N, P::modulus);
+  static constexpr Repr R3 = arith::pow2_mod<N>(192 * N, P::modulus);
   static constexpr size_t NUM_BITS = arith::bit_length(P::modulus);
   static constexpr size_t BYTES = (NUM_BITS + 7) / 8;
   static_assert(P::modulus[0] & 1, "modulus must be odd");
@@ -196,6 +198,17 @@ class Field {
 
   // Multiplicative inverse (Fermat); inverse of zero is zero.
   Field inverse() const { return pow_vartime(P_MINUS_2); }
+  // The same by the binary extended Euclidean algorithm (arith/inverse.hpp):
+  // about ten times faster, and its time depends on the value.
+  Field inverse_vartime() const {
+    if (is_zero()) return Field{};
+    // v = a R; the plain inverse is a^-1 R^-1, and mont(that, R^3) = a^-1 R.
+    Field plain;
+    plain.v = arith::inverse_binary<N>(v, MODULUS);
+    Field r3;
+    r3.v = R3;
+    return plain * r3;
+  }
 
   // Euler's criterion: 1 (square), -1 (non-square) or 0.
   int legendre() const {

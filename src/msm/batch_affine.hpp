@@ -200,8 +200,18 @@ class TreeSummer {
   std::vector<ff::Fp> pre_, nrm_;
   std::vector<Base> den_;
   std::vector<ifma::AddJob> kjobs_;
+  std::vector<uint32_t> special_;
 
   static constexpr size_t PF = 6;
+
+  // Equal x coordinates (rare): the first limb almost always differs, so it
+  // is tested inline before the full comparison (a memcmp call).
+  static bool same_x(const Pt<C>* A, const Pt<C>* B) {
+    if constexpr (kExt)
+      return A->x.c0.v[0] == B->x.c0.v[0] && A->x == B->x;
+    else
+      return A->x.v[0] == B->x.v[0] && A->x == B->x;
+  }
 
   // jobs_[first, first + cnt): *out = a + b, nref_[slot] = its ref.
   //
@@ -241,33 +251,43 @@ class TreeSummer {
     o.y = y3;
   }
 
-  // The same additions as exec() by the eight-lane kernel: only the special
-  // cases (equal x) are told apart here.
+  // The same additions as exec() by the eight-lane kernel, which also finds
+  // the rare pairs with equal x: those are then doubled or cancelled here.
   void exec_ifma(size_t first, size_t cnt) {
     static_assert(sizeof(Pt<C>) == (kExt ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
-    const auto limbs = [](const Pt<C>* p) { return reinterpret_cast<const uint64_t*>(p); };
-    kjobs_.clear();
+    const auto limbs = [](Ref r) { return reinterpret_cast<const uint64_t*>(ref_ptr<C>(r)); };
+    const auto kernel = [](const ifma::AddJob* j, size_t n, uint32_t* sp) {
+      if constexpr (kExt)
+        return ifma::g2_add_batch(j, n, sp);
+      else
+        return ifma::g1_add_batch(j, n, sp);
+    };
+    kjobs_.resize(cnt);
+    special_.resize(cnt);
     for (size_t i = 0; i < cnt; i++) {
       const Job& j = jobs_[first + i];
-      const Pt<C>* A = ref_ptr<C>(j.a);
-      const Pt<C>* B = ref_ptr<C>(j.b);
-      const bool sa = ref_neg(j.a), sb = ref_neg(j.b);
-      uint32_t flags = (sa ? ifma::NEG_A : 0u) | (sb ? ifma::NEG_B : 0u);
-      if (A->x == B->x) [[unlikely]] {
-        const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
-        if (!equal || A->y.is_zero()) {
-          nref_[j.slot] = 0;
-          continue;
-        }
-        flags |= ifma::DBL;
-      }
-      kjobs_.push_back({limbs(A), limbs(B), reinterpret_cast<uint64_t*>(j.out), flags});
+      kjobs_[i] = {limbs(j.a), limbs(j.b), reinterpret_cast<uint64_t*>(j.out),
+                   (ref_neg(j.a) ? ifma::NEG_A : 0u) | (ref_neg(j.b) ? ifma::NEG_B : 0u)};
       nref_[j.slot] = make_ref<C>(j.out, false);
     }
-    if constexpr (kExt)
-      ifma::g2_add_batch(kjobs_.data(), kjobs_.size());
-    else
-      ifma::g1_add_batch(kjobs_.data(), kjobs_.size());
+    const size_t ns = kernel(kjobs_.data(), cnt, special_.data());
+    if (!ns) [[likely]]
+      return;
+    size_t nd = 0;
+    for (size_t k = 0; k < ns; k++) {
+      const size_t i = special_[k];
+      const Job& j = jobs_[first + i];
+      const Pt<C>* A = ref_ptr<C>(j.a);
+      const bool sa = ref_neg(j.a), sb = ref_neg(j.b);
+      const bool equal = (A->y == ref_ptr<C>(j.b)->y) ? (sa == sb) : (sa != sb);
+      if (!equal || A->y.is_zero()) {
+        nref_[j.slot] = 0;  // P + (-P)
+      } else {
+        kjobs_[nd] = kjobs_[i];
+        kjobs_[nd++].flags |= ifma::DBL;
+      }
+    }
+    kernel(kjobs_.data(), nd, special_.data());
   }
 
   void exec(size_t first, size_t cnt) {
@@ -301,7 +321,7 @@ class TreeSummer {
       const Pt<C>* A = ref_ptr<C>(j.a);
       const Pt<C>* B = ref_ptr<C>(j.b);
       pre[i] = acc;
-      if (A->x != B->x) [[likely]] {
+      if (!same_x(A, B)) [[likely]] {
         j.kind = ADD;
         dens[i] = fops::sub(B->x, A->x);
         push(i);
@@ -318,7 +338,7 @@ class TreeSummer {
         j.kind = INF;
       }
     }
-    ff::Fp inv = acc.inverse();
+    ff::Fp inv = acc.inverse_vartime();
     for (size_t i = cnt; i-- > 0;) {
       const Job& j = jobs[i];
       if (j.kind == INF) [[unlikely]] {

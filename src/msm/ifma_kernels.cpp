@@ -148,7 +148,7 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
     pre[i] = acc;
     acc *= x[i];
   }
-  ff::Fp inv = acc.inverse();
+  ff::Fp inv = acc.inverse_vartime();
   for (int i = 8; i-- > 0;) {
     ff::Fp xi = inv * pre[i];
     inv *= x[i];
@@ -181,6 +181,11 @@ CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MU
 CUZK_IFMA_INLINE void fload(V8& r, const uint64_t* const* p, size_t off) { r = gather(p, off); }
 CUZK_IFMA_INLINE void fstore(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
   scatter(v, p, off, live);
+}
+CUZK_IFMA_INLINE __mmask8 fequal(const V8& a, const V8& b) {
+  __mmask8 m = 0xff;
+  for (size_t j = 0; j < K; j++) m &= _mm512_cmpeq_epi64_mask(a.l[j], b.l[j]);
+  return m;
 }
 CUZK_IFMA_INLINE V8 norm(const V8& d) { return d; }
 CUZK_IFMA_INLINE V8 inv_from_norm(const V8&, const V8& inv_n) { return inv_n; }
@@ -215,6 +220,7 @@ CUZK_IFMA_INLINE void fstore(const V2& v, uint64_t* const* p, size_t off, __mmas
   scatter(v.c0, p, off, live);
   scatter(v.c1, p, off + 6, live);
 }
+CUZK_IFMA_INLINE __mmask8 fequal(const V2& a, const V2& b) { return fequal(a.c0, b.c0) & fequal(a.c1, b.c1); }
 // Montgomery's trick runs over Fp: 1/d = conj(d) / N(d), N(d) = d0^2 + d1^2.
 CUZK_IFMA_INLINE V8 norm(const V2& d) { return add(sqr(d.c0, MOD), sqr(d.c1, MOD)); }
 CUZK_IFMA_INLINE V2 inv_from_norm(const V2& d, const V8& inv_n) {
@@ -246,7 +252,7 @@ struct Scratch {
 // lambda: c0 < 4p, c1 < 6p; lambda^2 < 4p; x3 < 6p; xa - x3 < 9p;
 // y3 < 8p; both canonicalised before the store.
 template <class F>
-CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
+CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* special) {
   constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
   thread_local Scratch<F> scratch;
   const size_t groups = (n + 7) / 8;
@@ -266,7 +272,9 @@ CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
     }
   };
   const F zero{};
-  V8 acc = splat(ONE);
+  const V8 one = splat(ONE);
+  size_t nspecial = 0;
+  V8 acc = one;
   for (size_t g = 0; g < groups; g++) {
     const uint64_t *a[8], *b[8];
     __mmask8 nega, negb, dbl, live;
@@ -293,6 +301,14 @@ CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
     if (dbl) den = fsel(dbl, den, fadd(ya, ya));
     s.den = den;
     s.nrm = norm(den);
+    // Equal x without DBL (rare): left to the caller; a unit norm keeps the
+    // lane's inversion chain intact and its result is not stored.
+    const __mmask8 eq = fequal(s.xa, s.xb) & ~dbl;
+    if (eq) [[unlikely]] {
+      s.nrm = select(eq, s.nrm, one);  // also in the tail's copies of the last job
+      for (size_t l = 0; l < 8; l++)
+        if ((eq & live) >> l & 1) special[nspecial++] = uint32_t(g * 8 + l);
+    }
     s.pre = acc;
     acc = mul(acc, s.nrm, MOD);
   }
@@ -302,6 +318,7 @@ CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
     __mmask8 nega, negb, dbl, live;
     lanes(g, nullptr, nullptr, out, nega, negb, dbl, live);
     const Group<F>& s = sg[g];
+    if (nspecial) live &= ~(fequal(s.xa, s.xb) & ~dbl);
     const F inv_i = inv_from_norm(s.den, mul(inv, s.pre, MOD));
     inv = mul(inv, s.nrm, MOD);
     F num = fsub(s.yb, s.ya, MOD.red2);
@@ -315,6 +332,7 @@ CUZK_IFMA_TARGET void add_batch_impl(const AddJob* jobs, size_t n) {
     fstore(fcanon(x3, 3), out, 0, live);
     fstore(fcanon(y3, 3), out, YOFF, live);
   }
+  return nspecial;
 }
 
 CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
@@ -332,11 +350,11 @@ CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
 
 }  // namespace
 
-void g1_add_batch(const AddJob* jobs, size_t n) {
-  if (n) add_batch_impl<V8>(jobs, n);
+size_t g1_add_batch(const AddJob* jobs, size_t n, uint32_t* special) {
+  return n ? add_batch_impl<V8>(jobs, n, special) : 0;
 }
-void g2_add_batch(const AddJob* jobs, size_t n) {
-  if (n) add_batch_impl<V2>(jobs, n);
+size_t g2_add_batch(const AddJob* jobs, size_t n, uint32_t* special) {
+  return n ? add_batch_impl<V2>(jobs, n, special) : 0;
 }
 void fp_to_domain(uint64_t* elems, size_t n) {
   if (n) convert_impl(elems, n, true);
@@ -347,8 +365,8 @@ void fp_from_domain(uint64_t* elems, size_t n) {
 
 #else  // not x86-64: available() is false and these are never called
 
-void g1_add_batch(const AddJob*, size_t) {}
-void g2_add_batch(const AddJob*, size_t) {}
+size_t g1_add_batch(const AddJob*, size_t, uint32_t*) { return 0; }
+size_t g2_add_batch(const AddJob*, size_t, uint32_t*) { return 0; }
 void fp_to_domain(uint64_t*, size_t) {}
 void fp_from_domain(uint64_t*, size_t) {}
 

@@ -29,9 +29,8 @@ inline constexpr uint32_t NEG_A = 1, NEG_B = 2, DBL = 4;
 
 // *out = A' + B' with A' = (flags & NEG_A ? -A : A), B' likewise; A, B and
 // out are affine points (x then y: 12 limbs for G1, 24 for G2) in the kernel
-// domain. Either x_A != x_B, or DBL is set and A' == B' with y != 0 (then
-// out = 2A'). out may alias A or B: every input is read before any output
-// is written.
+// domain. With DBL set, A' == B' with y != 0 and out = 2A'. out may alias A
+// or B: every input is read before any output is written.
 struct AddJob {
   const uint64_t* a;
   const uint64_t* b;
@@ -40,9 +39,12 @@ struct AddJob {
 };
 
 // All additions of `jobs` with one shared inversion (Montgomery's trick;
-// for G2 over the Fp norms of the denominators).
-void g1_add_batch(const AddJob* jobs, size_t n);
-void g2_add_batch(const AddJob* jobs, size_t n);
+// for G2 over the Fp norms of the denominators). Jobs without DBL whose
+// points share x (A' = B' or A' = -B', rare) are not computed: their
+// indices go to special[] (room for n) and their count is returned, for the
+// caller to resubmit as doublings or to record as the identity.
+size_t g1_add_batch(const AddJob* jobs, size_t n, uint32_t* special);
+size_t g2_add_batch(const AddJob* jobs, size_t n, uint32_t* special);
 
 // In place, n contiguous Fp elements (6 limbs each; a G1 point is 2, a G2
 // point 4): from the scalar field layer's Montgomery domain (2^384) into

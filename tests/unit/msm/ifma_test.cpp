@@ -4,6 +4,7 @@
 // without AVX-512 IFMA (the MSM then never calls the kernels).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "msm/batch_affine.hpp"
@@ -96,10 +97,13 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
     }
     msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
     msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
+    std::vector<uint32_t> special(n);
+    size_t ns;
     if constexpr (std::is_same_v<C, ec::G1Curve>)
-      msm::ifma::g1_add_batch(jobs.data(), n);
+      ns = msm::ifma::g1_add_batch(jobs.data(), n, special.data());
     else
-      msm::ifma::g2_add_batch(jobs.data(), n);
+      ns = msm::ifma::g2_add_batch(jobs.data(), n, special.data());
+    ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
     msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
     for (size_t i = 0; i < n; i++) {
       ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
@@ -118,10 +122,50 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   // p[2i] = p[2i] + p[2i+1], written over the first operand.
   std::vector<msm::ifma::AddJob> jobs;
   for (size_t i = 0; i < 10; i++) jobs.push_back({limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0});
-  msm::ifma::g1_add_batch(jobs.data(), jobs.size());
+  std::vector<uint32_t> special(jobs.size());
+  ASSERT_EQ(msm::ifma::g1_add_batch(jobs.data(), jobs.size(), special.data()), 0u);
   msm::ifma::fp_from_domain(limbs(p[0]), 40);
   for (size_t i = 0; i < 10; i++) {
     const Aff want = Jac::from_affine(aff[2 * i]).add(Jac::from_affine(aff[2 * i + 1])).to_affine();
     EXPECT_EQ(Aff::from_xy(p[2 * i].x, p[2 * i].y), want) << i;
+  }
+}
+
+// Pairs with equal x and no DBL flag (P + P, P + (-P)) are reported, not
+// computed; the other lanes of their groups, the tail copies included, still
+// come out right.
+TEST(IfmaKernels, EqualXIsReportedAndLeftAlone) {
+  SKIP_WITHOUT_IFMA();
+  std::mt19937_64 rng(12);
+  std::vector<ff::Fr> dl(40);
+  const auto aff = msm_test::points_from<G1>(dl, rng);
+  for (size_t n : {1, 5, 8, 13, 40}) {
+    std::vector<Pt<G1>> a(n), b(n), out(n);
+    std::vector<msm::ifma::AddJob> jobs(n);
+    std::vector<uint32_t> want_special;
+    for (size_t i = 0; i < n; i++) {
+      const bool same = i % 3 == 0 || i + 1 == n;  // the last job too: the tail repeats it
+      a[i] = {aff[i].x, aff[i].y};
+      b[i] = same ? a[i] : Pt<G1>{aff[(i + 1) % 40].x, aff[(i + 1) % 40].y};
+      const bool neg = same && i % 2;  // P + P or P + (-P)
+      jobs[i] = {limbs(a[i]), limbs(b[i]), limbs(out[i]), neg ? msm::ifma::NEG_B : 0u};
+      if (same) want_special.push_back(uint32_t(i));
+    }
+    const std::vector<Pt<G1>> untouched = out;
+    msm::ifma::fp_to_domain(limbs(a[0]), 2 * n);
+    msm::ifma::fp_to_domain(limbs(b[0]), 2 * n);
+    std::vector<uint32_t> special(n);
+    const size_t ns = msm::ifma::g1_add_batch(jobs.data(), n, special.data());
+    special.resize(ns);
+    EXPECT_EQ(special, want_special) << "n=" << n;
+    msm::ifma::fp_from_domain(limbs(out[0]), 2 * n);
+    for (size_t i = 0; i < n; i++) {
+      if (std::find(want_special.begin(), want_special.end(), i) != want_special.end()) {
+        EXPECT_EQ(out[i].x, untouched[i].x) << "special job " << i << " was written";
+        continue;
+      }
+      const Aff want = Jac::from_affine(aff[i]).add(Jac::from_affine(aff[(i + 1) % 40])).to_affine();
+      EXPECT_EQ(Aff::from_xy(out[i].x, out[i].y), want) << "n=" << n << " i=" << i;
+    }
   }
 }
