@@ -1,7 +1,6 @@
 #include "msm/ifma_kernels.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <type_traits>
 #include <memory>
 #include <new>
@@ -19,24 +18,9 @@
 
 namespace cuzk::msm::ifma {
 
-namespace {
-// -1: not decided yet (decided on first use, not during static initialisation).
-std::atomic<int> g_enabled{-1};
-}  // namespace
+bool available() { return platform::use_ifma(); }
 
-bool available() {
-  int s = g_enabled.load(std::memory_order_relaxed);
-  if (s < 0) {
-    s = platform::cpu_features().ifma && !platform::env_flag("CUZK_NO_ASM") &&
-        !platform::env_flag("CUZK_NO_IFMA");
-    g_enabled.store(s, std::memory_order_relaxed);
-  }
-  return s;
-}
-
-void set_enabled(bool on) {
-  g_enabled.store(on && platform::cpu_features().ifma, std::memory_order_relaxed);
-}
+void set_enabled(bool on) { platform::set_use_ifma(on); }
 
 #if defined(__x86_64__)
 

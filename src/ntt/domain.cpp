@@ -5,13 +5,16 @@
 
 #include <tbb/parallel_for.h>
 
+#include "ntt/kernels_ifma.hpp"
 #include "ntt/ntt.hpp"
 #include "ntt/plan.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::ntt {
 
 struct Domain::Tables {
   std::vector<Fr> fwd, inv;
+  std::vector<uint64_t> fwd52, inv52;  // the same in the IFMA kernels' form
   bool full = false;
 };
 
@@ -73,6 +76,10 @@ Domain::Domain(unsigned log_n, const DomainConfig& cfg) : log_n_(log_n) {
   tables_->inv.resize(entries);
   fill_bitrev_powers(tables_->fwd, omega_, log_n);
   fill_bitrev_powers(tables_->inv, omega_inv_, log_n);
+  if (platform::use_ifma()) {
+    tables_->fwd52 = detail::ifma::convert_twiddles(tables_->fwd);
+    tables_->inv52 = detail::ifma::convert_twiddles(tables_->inv);
+  }
 }
 
 Domain::~Domain() = default;
@@ -85,5 +92,10 @@ std::span<const Fr> Domain::twiddles(Direction d) const {
 }
 
 bool Domain::full_twiddles() const { return tables_->full; }
+
+std::span<const uint64_t> Domain::twiddles52(Direction d) const {
+  return d == Direction::forward ? std::span<const uint64_t>(tables_->fwd52)
+                                 : std::span<const uint64_t>(tables_->inv52);
+}
 
 }  // namespace cuzk::ntt

@@ -97,6 +97,9 @@ class Domain {
   // full_twiddles(), else a prefix (see DomainConfig).
   std::span<const Fr> twiddles(Direction d) const;
   bool full_twiddles() const;
+  // The same table for the AVX-512 IFMA kernels (ntt/kernels_ifma.hpp); empty
+  // when they were not in use when the domain was built.
+  std::span<const uint64_t> twiddles52(Direction d) const;
 
  private:
   unsigned log_n_;

@@ -32,8 +32,10 @@
 
 #include "ntt/exec.hpp"
 #include "ntt/kernels.hpp"
+#include "ntt/kernels_ifma.hpp"
 #include "ntt/ntt.hpp"
 #include "ntt/plan.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::ntt {
 namespace detail {
@@ -44,6 +46,31 @@ Plan& plan() {
 }
 
 namespace {
+
+// The twiddle table in both forms; w52 is null where the IFMA kernels are not
+// used.
+struct Tw {
+  const Fr* w;
+  const uint64_t* w52;
+};
+
+Tw tables_of(const Domain& d, Direction dir) {
+  const auto w52 = d.twiddles52(dir);
+  return {d.twiddles(dir).data(), platform::use_ifma() && !w52.empty() ? w52.data() : nullptr};
+}
+
+void block_ct(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
+  if (tw.w52 && (size_t(1) << L) * B >= 16)
+    ifma::ct_block(a, L, B, tw.w, tw.w52, off);
+  else
+    ct_block(a, L, B, tw.w, off);
+}
+void block_gs(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
+  if (tw.w52 && (size_t(1) << L) * B >= 16)
+    ifma::gs_block(a, L, B, tw.w, tw.w52, off);
+  else
+    gs_block(a, L, B, tw.w, off);
+}
 
 struct Split {
   unsigned L1, L2;
@@ -122,9 +149,9 @@ class Twist {
 };
 
 // Natural -> bit-reversed on 2^L contiguous elements, block `off` of its size.
-void ct_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
+void ct_rec(Fr* a, unsigned L, const Tw& tw, size_t off, bool par) {
   if (L <= plan().block_log) {
-    ct_block(a, L, 1, tw, off);
+    block_ct(a, L, 1, tw, off);
     return;
   }
   const Split s = split(L);
@@ -132,7 +159,7 @@ void ct_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
     Fr* buf = column_buffer(s.n1 * s.C);
     for (size_t g = g0; g < g1; g++) {
       gather(buf, a, s, g * s.C);
-      ct_block(buf, s.L1, s.C, tw, off);
+      block_ct(buf, s.L1, s.C, tw, off);
       scatter(a, buf, s, g * s.C);
     }
   });
@@ -141,9 +168,9 @@ void ct_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
   });
 }
 
-void gs_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
+void gs_rec(Fr* a, unsigned L, const Tw& tw, size_t off, bool par) {
   if (L <= plan().block_log) {
-    gs_block(a, L, 1, tw, off);
+    block_gs(a, L, 1, tw, off);
     return;
   }
   const Split s = split(L);
@@ -154,7 +181,7 @@ void gs_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
     Fr* buf = column_buffer(s.n1 * s.C);
     for (size_t g = g0; g < g1; g++) {
       gather(buf, a, s, g * s.C);
-      gs_block(buf, s.L1, s.C, tw, off);
+      block_gs(buf, s.L1, s.C, tw, off);
       scatter(a, buf, s, g * s.C);
     }
   });
@@ -162,7 +189,7 @@ void gs_rec(Fr* a, unsigned L, const Fr* tw, size_t off, bool par) {
 
 // Top level with a short table: four-step twist between the column and row
 // phases.
-void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
+void ct_twist(Fr* a, unsigned L, const Tw& tw, const Fr& w, bool par) {
   const Split s = split(L);
   const Twist twist(w, s);
   for_range(par, s.n2 / s.C, 1, [&](size_t g0, size_t g1) {
@@ -170,7 +197,7 @@ void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
     std::vector<Fr> scratch;
     for (size_t g = g0; g < g1; g++) {
       gather(buf, a, s, g * s.C);
-      ct_block(buf, s.L1, s.C, tw, 0);
+      block_ct(buf, s.L1, s.C, tw, 0);
       twist.apply(buf, g * s.C, scratch);
       scatter(a, buf, s, g * s.C);
     }
@@ -180,7 +207,7 @@ void ct_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
   });
 }
 
-void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
+void gs_twist(Fr* a, unsigned L, const Tw& tw, const Fr& w, bool par) {
   const Split s = split(L);
   const Twist twist(w, s);
   for_range(par, s.n1, 4, [&](size_t r0, size_t r1) {
@@ -192,7 +219,7 @@ void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
     for (size_t g = g0; g < g1; g++) {
       gather(buf, a, s, g * s.C);
       twist.apply(buf, g * s.C, scratch);
-      gs_block(buf, s.L1, s.C, tw, 0);
+      block_gs(buf, s.L1, s.C, tw, 0);
       scatter(a, buf, s, g * s.C);
     }
   });
@@ -204,7 +231,7 @@ void gs_twist(Fr* a, unsigned L, const Fr* tw, const Fr& w, bool par) {
 void ntt_nr(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
   detail::check_size(a, d, "ntt_nr");
   const unsigned L = d.log_size();
-  const Fr* tw = d.twiddles(dir).data();
+  const detail::Tw tw = detail::tables_of(d, dir);
   detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
     if (L <= detail::plan().block_log || d.full_twiddles())
       detail::ct_rec(a.data(), L, tw, 0, par);
@@ -217,7 +244,7 @@ void ntt_nr(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
 void ntt_rn(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
   detail::check_size(a, d, "ntt_rn");
   const unsigned L = d.log_size();
-  const Fr* tw = d.twiddles(dir).data();
+  const detail::Tw tw = detail::tables_of(d, dir);
   detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
     if (L <= detail::plan().block_log || d.full_twiddles())
       detail::gs_rec(a.data(), L, tw, 0, par);

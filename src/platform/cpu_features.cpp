@@ -1,5 +1,6 @@
 #include "platform/cpu_features.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -53,6 +54,22 @@ bool g_use_adx = initial_use_adx();
 }
 
 bool use_adx() { return detail::g_use_adx; }
+
+namespace {
+// -1: not decided yet (decided on first use, not during static initialisation).
+std::atomic<int> g_use_ifma{-1};
+}  // namespace
+
+bool use_ifma() {
+  int s = g_use_ifma.load(std::memory_order_relaxed);
+  if (s < 0) {
+    s = cpu_features().ifma && !env_flag("CUZK_NO_ASM") && !env_flag("CUZK_NO_IFMA");
+    g_use_ifma.store(s, std::memory_order_relaxed);
+  }
+  return s;
+}
+
+void set_use_ifma(bool on) { g_use_ifma.store(on && cpu_features().ifma, std::memory_order_relaxed); }
 
 void set_use_adx(bool on) {
   const auto& f = cpu_features();

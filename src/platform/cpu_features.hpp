@@ -17,6 +17,13 @@ struct CpuFeatures {
 // True when the environment variable is set to something other than "" or "0".
 bool env_flag(const char* name);
 
+// True when the eight-lane AVX-512 IFMA kernels (MSM additions, NTT
+// butterflies) are in use: the CPU has them and neither CUZK_NO_ASM nor
+// CUZK_NO_IFMA is set. Tests and benchmarks switch them with set_use_ifma
+// (requests are ignored where the CPU lacks them).
+bool use_ifma();
+void set_use_ifma(bool on);
+
 // Detected once at start-up.
 const CpuFeatures& cpu_features();
 

@@ -9,6 +9,7 @@
 #include "ntt/ntt.hpp"
 #include "ntt/plan.hpp"
 #include "ntt_test_util.hpp"
+#include "platform/cpu_features.hpp"
 
 using namespace cuzk;
 using namespace cuzk::ntt;
@@ -166,6 +167,49 @@ TEST(Ntt, DeepRecursionMatchesReference) {
     }
   }
   detail::plan() = saved;
+}
+
+// The eight-lane IFMA blocks (where the CPU has them) against the scalar
+// kernels: bit-identical outputs for every size class (plain blocks, column
+// groups, rows, short tables, the deep-recursion plan) and both directions.
+TEST(Ntt, IfmaKernelsMatchScalarKernels) {
+  if (!platform::use_ifma()) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2 (or disabled)";
+  auto check = [](unsigned k, uint64_t budget, const char* what) {
+    Domain d(k, DomainConfig{budget});  // built with the IFMA tables
+    ASSERT_FALSE(d.twiddles52(Direction::forward).empty());
+    auto a = random_vector(d.size(), 1700 + k);
+    for (auto dir : {Direction::forward, Direction::inverse}) {
+      for (const Options& o : {kOne, kTwo}) {
+        std::vector<Fr> x[2] = {a, a};
+        for (int m = 0; m < 2; m++) {
+          platform::set_use_ifma(m == 1);
+          ntt_nr(x[m], d, dir, o);
+        }
+        ASSERT_TRUE(x[0] == x[1]) << what << " ntt_nr k = " << k;
+        for (int m = 0; m < 2; m++) {
+          platform::set_use_ifma(m == 1);
+          ntt_rn(x[m], d, dir, o);
+        }
+        platform::set_use_ifma(true);
+        ASSERT_TRUE(x[0] == x[1]) << what << " ntt_rn k = " << k;
+      }
+    }
+  };
+  for (unsigned k : {4u, 5u, 6u, 9u, 12u, 13u, 15u, 17u}) {
+    check(k, uint64_t(1) << 40, "full tables");
+    if (k > 12) check(k, 0, "short tables");
+  }
+  const detail::Plan saved = detail::plan();
+  detail::plan().block_log = 5;
+  detail::plan().max_column_log = 3;
+  for (unsigned k : {6u, 9u, 14u}) check(k, uint64_t(1) << 40, "deep recursion");
+  detail::plan() = saved;
+  // And against the definition on a small size.
+  Domain d(6);
+  auto a = random_vector(d.size(), 1799);
+  auto want = naive_eval(a, d.omega(), Fr::one(), d.size());
+  forward(a, d, kOne);
+  EXPECT_TRUE(a == want);
 }
 
 TEST(Ntt, BuildingBlocks) {

@@ -1,0 +1,185 @@
+// Eight-lane IFMA NTT blocks; see kernels_ifma.hpp.
+#include "ntt/kernels_ifma.hpp"
+
+#include <memory>
+
+#include "ntt/kernels.hpp"
+
+#if defined(__x86_64__)
+// GCC 12 flags the intrinsics' internal "undefined" operands in functions
+// compiled for a target the translation unit does not default to.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include "arith/ifma52.hpp"
+#endif
+
+namespace cuzk::ntt::detail::ifma {
+
+std::vector<uint64_t> convert_twiddles(std::span<const Fr> tw) {
+  // W * (2^260 mod r) / 2^256 = w * 2^260 for W = w * 2^256 (Fr's form).
+  Fr c;
+  c.v = arith::pow2_mod<4>(260, Fr::MODULUS);
+  std::vector<uint64_t> out(5 * tw.size());
+  for (size_t i = 0; i < tw.size(); i++) {
+    const Fr x = tw[i] * c;
+    const uint64_t* v = x.v.data();
+    out[5 * i + 0] = v[0] & ((uint64_t(1) << 52) - 1);
+    out[5 * i + 1] = ((v[0] >> 52) | (v[1] << 12)) & ((uint64_t(1) << 52) - 1);
+    out[5 * i + 2] = ((v[1] >> 40) | (v[2] << 24)) & ((uint64_t(1) << 52) - 1);
+    out[5 * i + 3] = ((v[2] >> 28) | (v[3] << 36)) & ((uint64_t(1) << 52) - 1);
+    out[5 * i + 4] = v[3] >> 16;
+  }
+  return out;
+}
+
+#if defined(__x86_64__)
+
+namespace {
+
+using namespace arith::ifma;
+constexpr size_t K = 5;
+using V5 = Vec<K>;
+constexpr Modulus52<K> MOD = Modulus52<K>::make(Fr::MODULUS);
+constexpr Multiples52<K> MULT = multiples<K>(MOD.p);
+
+// Eight consecutive elements (32 limbs) <-> limb-sliced form.
+CUZK_IFMA_INLINE V5 load8(const Fr* e) {
+  const uint64_t* q = e->v.data();
+  const __m512i r0 = _mm512_loadu_si512(q), r1 = _mm512_loadu_si512(q + 8);
+  const __m512i r2 = _mm512_loadu_si512(q + 16), r3 = _mm512_loadu_si512(q + 24);
+  __m512i L[4];
+  for (int j = 0; j < 4; j++) {
+    const __m512i idx = _mm512_set_epi64(12 + j, 8 + j, 4 + j, j, 12 + j, 8 + j, 4 + j, j);
+    L[j] = _mm512_mask_blend_epi64(0xf0, _mm512_permutex2var_epi64(r0, idx, r1),
+                                   _mm512_permutex2var_epi64(r2, idx, r3));
+  }
+  const __m512i m = bcast(MASK52);
+  V5 v;
+  v.l[0] = _mm512_and_si512(L[0], m);
+  v.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(L[0], L[1], 52), m);
+  v.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(L[1], L[2], 40), m);
+  v.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(L[2], L[3], 28), m);
+  v.l[4] = _mm512_srli_epi64(L[3], 16);
+  return v;
+}
+// v (below 2r) is stored canonical.
+CUZK_IFMA_INLINE void store8(V5 v, Fr* e) {
+  v = sub_if_ge(v, MULT.p1);
+  const auto* l = v.l;
+  const __m512i L0 = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
+  const __m512i L1 = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
+  const __m512i L2 = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
+  const __m512i L3 = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+  uint64_t* q = e->v.data();
+  for (int k = 0; k < 4; k++) {
+    const __m512i idx = _mm512_set_epi64(9 + 2 * k, 2 * k + 1, 9 + 2 * k, 2 * k + 1, 8 + 2 * k, 2 * k,
+                                         8 + 2 * k, 2 * k);
+    _mm512_storeu_si512(q + 8 * k, _mm512_mask_blend_epi64(0xcc, _mm512_permutex2var_epi64(L0, idx, L1),
+                                                            _mm512_permutex2var_epi64(L2, idx, L3)));
+  }
+}
+
+// Values stay below 2r between stages.
+CUZK_IFMA_INLINE V5 reduce2r(const V5& v) { return sub_if_ge(v, MULT.p2); }
+
+CUZK_IFMA_INLINE void ct(V5& x, V5& y, const V5& w) {
+  const V5 t = mul(y, w, MOD);  // < 2r
+  const V5 s = add(x, t), d = sub(x, t, MOD.red2);
+  x = reduce2r(s);
+  y = reduce2r(d);
+}
+CUZK_IFMA_INLINE void ct1(V5& x, V5& y) {
+  const V5 s = add(x, y), d = sub(x, y, MOD.red2);
+  x = reduce2r(s);
+  y = reduce2r(d);
+}
+CUZK_IFMA_INLINE void gs(V5& x, V5& y, const V5& w) {
+  const V5 s = add(x, y), d = sub(x, y, MOD.red2);  // d < 4r: fine as a product input
+  x = reduce2r(s);
+  y = mul(d, w, MOD);
+}
+CUZK_IFMA_INLINE void gs1(V5& x, V5& y) {
+  const V5 s = add(x, y), d = sub(x, y, MOD.red2);
+  x = reduce2r(s);
+  y = reduce2r(d);
+}
+
+CUZK_IFMA_INLINE V5 twiddle(const uint64_t* w52) {
+  V5 w;
+  for (size_t j = 0; j < K; j++) w.l[j] = bcast(w52[j]);
+  return w;
+}
+
+// One stage over limb-sliced octets: nblk sub-blocks of 2 * lo octets.
+template <bool kCT>
+CUZK_IFMA_TARGET void stage(V5* o, size_t lo, size_t nblk, const uint64_t* w52, bool first_is_one) {
+  for (size_t k = 0; k < nblk; k++) {
+    V5* x = o + 2 * lo * k;
+    V5* y = x + lo;
+    if (k == 0 && first_is_one) {
+      for (size_t i = 0; i < lo; i++) kCT ? ct1(x[i], y[i]) : gs1(x[i], y[i]);
+    } else {
+      const V5 w = twiddle(w52 + K * k);
+      for (size_t i = 0; i < lo; i++) kCT ? ct(x[i], y[i], w) : gs(x[i], y[i], w);
+    }
+  }
+}
+
+V5* octets(size_t n) {
+  thread_local std::unique_ptr<V5[]> buf;
+  thread_local size_t cap = 0;
+  if (n > cap) {
+    buf.reset(new V5[n]);
+    cap = n;
+  }
+  return buf.get();
+}
+
+CUZK_IFMA_TARGET void to_octets(const Fr* a, V5* o, size_t no) {
+  for (size_t i = 0; i < no; i++) o[i] = load8(a + 8 * i);
+}
+CUZK_IFMA_TARGET void from_octets(const V5* o, Fr* a, size_t no) {
+  for (size_t i = 0; i < no; i++) store8(o[i], a + 8 * i);
+}
+
+// Butterfly span of stage s, in elements.
+size_t span_of(unsigned L, size_t B, unsigned s) { return (size_t(1) << (L - 1 - s)) * B; }
+
+}  // namespace
+
+void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off) {
+  const size_t no = ((size_t(1) << L) * B) / 8;
+  V5* o = octets(no);
+  to_octets(a, o, no);
+  unsigned s = 0;
+  for (; s < L && span_of(L, B, s) >= 8; s++)
+    stage<true>(o, span_of(L, B, s) / 8, size_t(1) << s, tw52 + K * (off << s), off == 0);
+  from_octets(o, a, no);
+  for (; s < L; s++) ct_stage(a, L, B, tw, off, s);  // partners closer than 8
+}
+
+void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off) {
+  unsigned s = L;
+  while (s > 0 && span_of(L, B, s - 1) < 8) gs_stage(a, L, B, tw, off, --s);
+  const size_t no = ((size_t(1) << L) * B) / 8;
+  V5* o = octets(no);
+  to_octets(a, o, no);
+  while (s > 0) {
+    --s;
+    stage<false>(o, span_of(L, B, s) / 8, size_t(1) << s, tw52 + K * (off << s), off == 0);
+  }
+  from_octets(o, a, no);
+}
+
+#else  // not x86-64: never called (platform::use_ifma() is false)
+
+void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t*, size_t off) {
+  detail::ct_block(a, L, B, tw, off);
+}
+void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t*, size_t off) {
+  detail::gs_block(a, L, B, tw, off);
+}
+
+#endif
+
+}  // namespace cuzk::ntt::detail::ifma

@@ -1,0 +1,36 @@
+#pragma once
+// Eight-lane AVX-512 IFMA versions of the in-cache NTT kernels (internal;
+// src/ntt/kernels_ifma.cpp, arithmetic in src/arith/ifma52.hpp).
+//
+// A block is copied into limb-sliced form (eight consecutive elements per
+// group of five 52-bit limb vectors), every stage whose butterflies pair
+// elements at least eight apart runs there eight butterflies at a time, and
+// the block is copied back; the last stages of a plain (B = 1) block, whose
+// partners are closer than eight, run on the scalar kernels. Data stay in
+// Fr's Montgomery form (radix 2^256): the twiddles are stored multiplied by
+// 2^260, the kernels' Montgomery radix, so each product lands back in Fr's
+// form and no conversion of the data is needed. Results are bit-identical to
+// the scalar kernels' (both are canonical).
+//
+// Callers check platform::use_ifma() and that the domain built its tables.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ff/bls12_381.hpp"
+
+namespace cuzk::ntt::detail::ifma {
+
+using ff::Fr;
+
+// Twiddle table in the kernels' form: 5 limbs of 52 bits per entry, w * 2^260
+// mod r (the same entries, in the same order, as tw).
+std::vector<uint64_t> convert_twiddles(std::span<const Fr> tw);
+
+// As ct_block / gs_block (kernels.hpp), over 2^L elements of B lanes, with
+// tw52 = convert_twiddles(tw). Needs 2^L * B >= 16.
+void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
+void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
+
+}  // namespace cuzk::ntt::detail::ifma
