@@ -11,7 +11,7 @@
 
 namespace cuzk::platform {
 
-MappedFile::MappedFile(const std::string& path) : path_(path) {
+MappedFile::MappedFile(const std::string& path, bool populate) : path_(path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
@@ -22,7 +22,7 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
   }
   size_ = size_t(st.st_size);
   if (size_ > 0) {
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
     if (p == MAP_FAILED) {
       int e = errno;
       ::close(fd);
