@@ -1,0 +1,103 @@
+// Eight-lane IFMA Montgomery arithmetic (arith/ifma52.hpp) against GMP:
+// products and squares, for canonical and lazily reduced inputs (up to 9p,
+// what the MSM kernels feed it), for the 381-bit Fp (K = 8) and the 255-bit
+// Fr (K = 5). Skipped on CPUs without AVX-512 IFMA.
+#include <gmpxx.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "ff/bls12_381.hpp"
+#include "platform/cpu_features.hpp"
+
+#if defined(__x86_64__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include "arith/ifma52.hpp"
+
+using namespace cuzk;
+using namespace cuzk::arith::ifma;
+
+namespace {
+
+template <size_t K>
+mpz_class value(const uint64_t* limbs) {
+  mpz_class v = 0;
+  for (size_t j = K; j-- > 0;) v = (v << 52) + mpz_class(std::to_string(limbs[j]));
+  return v;
+}
+
+template <size_t K>
+void set_value(uint64_t* limbs, mpz_class v) {
+  for (size_t j = 0; j < K; j++) {
+    mpz_class low = v & ((mpz_class(1) << 52) - 1);
+    limbs[j] = std::stoull(low.get_str());
+    v >>= 52;
+  }
+}
+
+// lanes[i][j]: limb j of lane i; returns mul and sqr outputs per lane.
+template <size_t K>
+CUZK_IFMA_TARGET void run(const Modulus52<K>& m, const uint64_t (*a)[K], const uint64_t (*b)[K],
+                          uint64_t (*prod)[K], uint64_t (*square)[K]) {
+  Vec<K> va, vb;
+  alignas(64) uint64_t tmp[8];
+  for (size_t j = 0; j < K; j++) {
+    for (int i = 0; i < 8; i++) tmp[i] = a[i][j];
+    va.l[j] = _mm512_load_si512(tmp);
+    for (int i = 0; i < 8; i++) tmp[i] = b[i][j];
+    vb.l[j] = _mm512_load_si512(tmp);
+  }
+  const Vec<K> p = mul(va, vb, m), s = sqr(va, m);
+  for (size_t j = 0; j < K; j++) {
+    _mm512_store_si512(tmp, p.l[j]);
+    for (int i = 0; i < 8; i++) prod[i][j] = tmp[i];
+    _mm512_store_si512(tmp, s.l[j]);
+    for (int i = 0; i < 8; i++) square[i][j] = tmp[i];
+  }
+}
+
+template <class F, size_t K>
+void check_field(uint64_t seed) {
+  constexpr Modulus52<K> M = Modulus52<K>::make(F::MODULUS);
+  mpz_class p = 0;
+  for (size_t j = F::N; j-- > 0;) p = (p << 64) + mpz_class(std::to_string(F::MODULUS[j]));
+  const mpz_class R = mpz_class(1) << (52 * K);
+  mpz_class Rinv;
+  mpz_invert(Rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  gmp_randclass rng(gmp_randinit_default);
+  rng.seed(seed);
+  for (int round = 0; round < 200; round++) {
+    uint64_t a[8][K], b[8][K], prod[8][K], square[8][K];
+    mpz_class va[8], vb[8];
+    for (int i = 0; i < 8; i++) {
+      // Canonical, at the edges (0, 1, p - 1), or lazily reduced below 9p.
+      const int kind = (round + i) % 5;
+      va[i] = kind == 0 ? mpz_class(rng.get_z_range(p)) : kind == 1 ? mpz_class(rng.get_z_range(9 * p))
+              : kind == 2 ? mpz_class(p - 1) : kind == 3 ? mpz_class(rng.get_z_range(2 * p)) : mpz_class(i % 2);
+      vb[i] = rng.get_z_range(4 * p);
+      set_value<K>(a[i], va[i]);
+      set_value<K>(b[i], vb[i]);
+    }
+    run<K>(M, a, b, prod, square);
+    for (int i = 0; i < 8; i++) {
+      const mpz_class got_p = value<K>(prod[i]), got_s = value<K>(square[i]);
+      // The documented bound: below a*b / R + p.
+      ASSERT_LT(got_p, mpz_class(va[i] * vb[i] / R + p)) << "lazy bound";
+      ASSERT_LT(got_s, mpz_class(va[i] * va[i] / R + p)) << "lazy bound";
+      for (size_t j = 0; j + 1 < K; j++) ASSERT_LT(prod[i][j], uint64_t(1) << 52) << "normalised limbs";
+      ASSERT_EQ(mpz_class(got_p % p), mpz_class(va[i] * vb[i] * Rinv % p)) << "mul lane " << i;
+      ASSERT_EQ(mpz_class(got_s % p), mpz_class(va[i] * va[i] * Rinv % p)) << "sqr lane " << i;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(Ifma52, MulAndSqrMatchGmp) {
+  if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
+  check_field<ff::Fp, 8>(1);
+  check_field<ff::Fr, 5>(2);
+}
+
+#endif
