@@ -2,6 +2,7 @@
 #include "ntt/kernels.hpp"
 
 namespace cuzk::ntt::detail {
+namespace {
 
 // One radix-2 stage s over 2^L elements of B lanes.
 void ct_stage(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off, unsigned s) {
@@ -48,6 +49,8 @@ void gs_stage(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off, unsigned s)
     }
   }
 }
+
+}  // namespace
 
 void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off) {
   for (unsigned s = 0; s < L; s++) ct_stage(a, L, B, tw, off, s);

@@ -29,9 +29,4 @@ void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off);
 // ct_block (Gentleman-Sande butterflies, stages in reverse order).
 void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off);
 
-// Stage s (0 = first) of ct_block / gs_block alone (the IFMA kernels run the
-// stages whose butterfly partners are closer than 8 elements with these).
-void ct_stage(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off, unsigned s);
-void gs_stage(Fr* a, unsigned L, size_t B, const Fr* tw, size_t off, unsigned s);
-
 }  // namespace cuzk::ntt::detail

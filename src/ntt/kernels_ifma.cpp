@@ -125,6 +125,36 @@ CUZK_IFMA_TARGET void stage(V5* o, size_t lo, size_t nblk, const uint64_t* w52, 
   }
 }
 
+// A stage whose butterfly partners are h = 4, 2 or 1 elements apart, inside
+// each octet: partner lanes are brought together by permutations and each
+// lane gathers its sub-block's twiddle (the product is computed on all eight
+// lanes, half of them discarded).
+template <bool kCT>
+CUZK_IFMA_TARGET void stage_in_octet(V5* o, size_t no, unsigned h, const uint64_t* w52) {
+  const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i hv = _mm512_set1_epi64(int64_t(h));
+  const __m512i idx_x = _mm512_andnot_si512(hv, lane), idx_y = _mm512_or_si512(lane, hv);
+  const __mmask8 ylanes = _mm512_test_epi64_mask(lane, hv);
+  // Twiddle index of each lane within the octet's sub-blocks, times K.
+  const __m512i lane_k = _mm512_mullo_epi64(_mm512_srli_epi64(lane, __builtin_ctz(2 * h)), _mm512_set1_epi64(K));
+  const size_t per_octet = 8 / (2 * h);
+  for (size_t i = 0; i < no; i++) {
+    const __m512i base = _mm512_add_epi64(lane_k, _mm512_set1_epi64(int64_t(K * per_octet * i)));
+    V5 w, x, y;
+    for (size_t j = 0; j < K; j++) {
+      w.l[j] = _mm512_i64gather_epi64(_mm512_add_epi64(base, _mm512_set1_epi64(int64_t(j))), w52, 8);
+      x.l[j] = _mm512_permutexvar_epi64(idx_x, o[i].l[j]);
+      y.l[j] = _mm512_permutexvar_epi64(idx_y, o[i].l[j]);
+    }
+    if (kCT) {
+      const V5 t = mul(y, w, MOD);
+      o[i] = select(ylanes, reduce2r(add(x, t)), reduce2r(sub(x, t, MOD.red2)));
+    } else {
+      o[i] = select(ylanes, reduce2r(add(x, y)), mul(sub(x, y, MOD.red2), w, MOD));
+    }
+  }
+}
+
 V5* octets(size_t n) {
   thread_local std::unique_ptr<V5[]> buf;
   thread_local size_t cap = 0;
@@ -147,23 +177,26 @@ size_t span_of(unsigned L, size_t B, unsigned s) { return (size_t(1) << (L - 1 -
 
 }  // namespace
 
-void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off) {
+void ct_block(Fr* a, unsigned L, size_t B, const Fr*, const uint64_t* tw52, size_t off) {
   const size_t no = ((size_t(1) << L) * B) / 8;
   V5* o = octets(no);
   to_octets(a, o, no);
   unsigned s = 0;
   for (; s < L && span_of(L, B, s) >= 8; s++)
     stage<true>(o, span_of(L, B, s) / 8, size_t(1) << s, tw52 + K * (off << s), off == 0);
+  for (; s < L; s++) stage_in_octet<true>(o, no, unsigned(span_of(L, B, s)), tw52 + K * (off << s));
   from_octets(o, a, no);
-  for (; s < L; s++) ct_stage(a, L, B, tw, off, s);  // partners closer than 8
 }
 
-void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off) {
-  unsigned s = L;
-  while (s > 0 && span_of(L, B, s - 1) < 8) gs_stage(a, L, B, tw, off, --s);
+void gs_block(Fr* a, unsigned L, size_t B, const Fr*, const uint64_t* tw52, size_t off) {
   const size_t no = ((size_t(1) << L) * B) / 8;
   V5* o = octets(no);
   to_octets(a, o, no);
+  unsigned s = L;
+  while (s > 0 && span_of(L, B, s - 1) < 8) {
+    --s;
+    stage_in_octet<false>(o, no, unsigned(span_of(L, B, s)), tw52 + K * (off << s));
+  }
   while (s > 0) {
     --s;
     stage<false>(o, span_of(L, B, s) / 8, size_t(1) << s, tw52 + K * (off << s), off == 0);

@@ -3,10 +3,11 @@
 // src/ntt/kernels_ifma.cpp, arithmetic in src/arith/ifma52.hpp).
 //
 // A block is copied into limb-sliced form (eight consecutive elements per
-// group of five 52-bit limb vectors), every stage whose butterflies pair
-// elements at least eight apart runs there eight butterflies at a time, and
-// the block is copied back; the last stages of a plain (B = 1) block, whose
-// partners are closer than eight, run on the scalar kernels. Data stay in
+// group of five 52-bit limb vectors), every stage runs there eight butterflies
+// at a time, and the block is copied back. Stages whose partners are at least
+// eight elements apart pair whole octets; the last stages of a plain (B = 1)
+// block, with partners 4, 2 and 1 apart, pair lanes of one octet through
+// permutations. Data stay in
 // Fr's Montgomery form (radix 2^256): the twiddles are stored multiplied by
 // 2^260, the kernels' Montgomery radix, so each product lands back in Fr's
 // form and no conversion of the data is needed. Results are bit-identical to
@@ -29,7 +30,8 @@ using ff::Fr;
 std::vector<uint64_t> convert_twiddles(std::span<const Fr> tw);
 
 // As ct_block / gs_block (kernels.hpp), over 2^L elements of B lanes, with
-// tw52 = convert_twiddles(tw). Needs 2^L * B >= 16.
+// tw52 = convert_twiddles(tw) (tw itself is used only where the kernels are
+// not compiled in). Needs 2^L * B >= 8.
 void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
 void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
 

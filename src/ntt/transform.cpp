@@ -60,13 +60,13 @@ Tw tables_of(const Domain& d, Direction dir) {
 }
 
 void block_ct(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
-  if (tw.w52 && (size_t(1) << L) * B >= 16)
+  if (tw.w52 && (size_t(1) << L) * B >= 8)
     ifma::ct_block(a, L, B, tw.w, tw.w52, off);
   else
     ct_block(a, L, B, tw.w, off);
 }
 void block_gs(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
-  if (tw.w52 && (size_t(1) << L) * B >= 16)
+  if (tw.w52 && (size_t(1) << L) * B >= 8)
     ifma::gs_block(a, L, B, tw.w, tw.w52, off);
   else
     gs_block(a, L, B, tw.w, off);
