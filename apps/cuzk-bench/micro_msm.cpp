@@ -4,7 +4,7 @@
 // same process right before (dependent chain, as in `micro field`).
 //
 //   cuzk-bench micro msm --group g1 --log-n 16 18 --threads 1 2
-//       --scalars uniform filecoin --reps 3 --json [--compare-naive-xyzz]
+//       --scalars uniform filecoin --reps 3 --json [--compare-naive-xyzz] [--compare-scalar]
 //
 // Scalars: uniform = uniform in Fr; filecoin = 45% zero, 45% one, 10% uniform
 // (Filecoin witness vectors are dominated by 0/1). Points: a random
@@ -39,6 +39,7 @@ struct MsmOpts {
   int reps = 3;
   bool json = false;
   bool compare_xyzz = false;
+  bool compare_scalar = false;
   bool no_glv = false;
   bool canonical = false;
 };
@@ -137,19 +138,21 @@ void run_group(const MsmOpts& o, const char* gname) {
       for (unsigned th : o.threads) {
         for (int wb : o.windows) {
           msm::Options opt{th, wb};
-          auto measure = [&](msm::detail::Accumulator acc, msm::detail::Plan& plan) {
+          auto once = [&](msm::detail::Accumulator acc, bool ifma, msm::detail::Plan& plan) {
             msm::detail::Tuning tu;
             tu.accumulator = acc;
             tu.glv = !o.no_glv;
+            tu.ifma = ifma;
+            auto t0 = std::chrono::steady_clock::now();
+            ec::Jacobian<C> res = o.canonical ? msm::detail::msm_tuned<C>(ps, can, opt, tu, &plan)
+                                              : msm::detail::msm_tuned<C>(ps, ks, opt, tu, &plan);
+            auto t1 = std::chrono::steady_clock::now();
+            do_not_optimize(res);
+            return std::chrono::duration<double, std::milli>(t1 - t0).count();
+          };
+          auto measure = [&](msm::detail::Accumulator acc, msm::detail::Plan& plan) {
             std::vector<double> ms;
-            for (int r = 0; r < o.reps; r++) {
-              auto t0 = std::chrono::steady_clock::now();
-              ec::Jacobian<C> res = o.canonical ? msm::detail::msm_tuned<C>(ps, can, opt, tu, &plan)
-                                                : msm::detail::msm_tuned<C>(ps, ks, opt, tu, &plan);
-              auto t1 = std::chrono::steady_clock::now();
-              do_not_optimize(res);
-              ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-            }
+            for (int r = 0; r < o.reps; r++) ms.push_back(once(acc, true, plan));
             return stats_of(ms);
           };
           auto report = [&](const char* variant, const Stats& s, double fp_ns,
@@ -186,9 +189,32 @@ void run_group(const MsmOpts& o, const char* gname) {
             }
             std::fflush(stdout);
           };
-          msm::detail::Plan plan, xplan;
+          msm::detail::Plan plan, xplan, splan;
           double fp_ns = fp_mul_latency_ns();
-          Stats s = measure(msm::detail::Accumulator::Auto, plan);
+          Stats s;
+          if (o.compare_scalar) {
+            // Default (IFMA where available) and scalar kernels alternate, so
+            // both see the same machine; the ratio is of the two medians.
+            std::vector<double> a, b;
+            for (int r = 0; r < o.reps; r++) {
+              a.push_back(once(msm::detail::Accumulator::Auto, true, plan));
+              b.push_back(once(msm::detail::Accumulator::Auto, false, splan));
+            }
+            s = stats_of(a);
+            const Stats sb = stats_of(b);
+            report("scalar", sb, fp_ns, splan, 0);
+            if (o.json) {
+              nlohmann::json j = {{"bench", "msm_ratio"}, {"what", "ifma_speedup"}, {"group", gname},
+                                  {"log_n", log_n},       {"threads", th},         {"scalars", sk},
+                                  {"ifma", plan.ifma},    {"ratio", sb.median / s.median}};
+              std::printf("%s\n", j.dump().c_str());
+            } else {
+              std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", "ifma_speedup", gname, log_n, th,
+                          sk.c_str(), sb.median / s.median, plan.ifma ? "" : " (IFMA not in use)");
+            }
+          } else {
+            s = measure(msm::detail::Accumulator::Auto, plan);
+          }
           double gain = 0;
           if (o.compare_xyzz) {
             double fp2 = fp_mul_latency_ns();
@@ -264,6 +290,9 @@ void register_micro_msm(CLI::App& app) {
       ->check(CLI::Range(0, 16));
   cmd->add_option("--reps", o->reps, "repetitions (median reported)")->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "one JSON object per line and configuration");
+  cmd->add_flag("--compare-scalar", o->compare_scalar,
+                "also time the scalar kernels (no AVX-512 IFMA), alternating with the default, and report "
+                "the speed-up");
   cmd->add_flag("--compare-naive-xyzz", o->compare_xyzz,
                 "also time the XYZZ-bucket accumulator (no batch-affine) and report the gain");
   cmd->add_flag("--no-glv", o->no_glv, "disable the GLV scalar split");

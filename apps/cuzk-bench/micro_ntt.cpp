@@ -16,6 +16,7 @@
 #include "ff/bls12_381.hpp"
 #include "micro_common.hpp"
 #include "ntt/ntt.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::bench_cli {
 namespace {
@@ -27,6 +28,7 @@ struct NttOpts {
   bool coset = false;
   bool json = false;
   bool short_tables = false;
+  bool compare_scalar = false;
   std::string op = "forward";
 };
 
@@ -68,14 +70,22 @@ void run_ntt(const NttOpts& o) {
     else if (op == "bit_reverse") ntt::bit_reverse(a, opt);
     else throw std::invalid_argument("micro ntt: unknown --op " + op);
   };
-  step();  // warm-up: page faults, TBB start-up
-  std::vector<double> ms, mul;
-  for (int r = 0; r < o.reps; r++) {
-    mul.push_back(fr_mul_chain_ns(1000000));
+  auto timed = [&] {
     auto t0 = std::chrono::steady_clock::now();
     step();
-    auto t1 = std::chrono::steady_clock::now();
-    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  step();  // warm-up: page faults, TBB start-up
+  std::vector<double> ms, mul, scalar_ms;
+  const bool ifma = platform::use_ifma();
+  for (int r = 0; r < o.reps; r++) {
+    mul.push_back(fr_mul_chain_ns(1000000));
+    ms.push_back(timed());
+    if (o.compare_scalar) {  // the scalar kernels, alternating with the default
+      platform::set_use_ifma(false);
+      scalar_ms.push_back(timed());
+      platform::set_use_ifma(ifma);
+    }
   }
   mul.push_back(fr_mul_chain_ns(1000000));
   do_not_optimize(a[0]);
@@ -94,6 +104,19 @@ void run_ntt(const NttOpts& o) {
                 "fr_mul %6.2f ns  butterfly_ratio %.3f\n",
                 op.c_str(), o.log_n, o.threads, tables, s.median, s.min, m.median, ratio);
   }
+  if (o.compare_scalar) {
+    const Stats sc = stats_of(scalar_ms);
+    if (o.json) {
+      nlohmann::json j = {{"bench", "ntt_ratio"}, {"what", "ifma_speedup"}, {"op", op},
+                          {"log_n", o.log_n},     {"threads", o.threads},   {"ifma", ifma},
+                          {"scalar_ms", sc.median}, {"ratio", sc.median / s.median}};
+      std::printf("%s\n", j.dump().c_str());
+    } else {
+      std::printf("ntt %-13s n=2^%-2u threads=%u scalar kernels median %9.2f ms: ifma_speedup %.3f%s\n",
+                  op.c_str(), o.log_n, o.threads, sc.median, sc.median / s.median,
+                  ifma ? "" : " (IFMA not in use)");
+    }
+  }
   std::fflush(stdout);
 }
 
@@ -110,6 +133,8 @@ void register_micro_ntt(CLI::App& app) {
   cmd->add_flag("--coset", o->coset, "coset variant (generator 7) of forward/inverse");
   cmd->add_flag("--short-tables", o->short_tables,
                 "force the short-twiddle-table (four-step twist) path");
+  cmd->add_flag("--compare-scalar", o->compare_scalar,
+                "also time the scalar kernels (no AVX-512 IFMA), alternating, and report the speed-up");
   cmd->add_flag("--json", o->json, "one JSON object per line");
   cmd->callback([o] { run_ntt(*o); });
 }
