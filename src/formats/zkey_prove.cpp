@@ -149,18 +149,25 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   const size_t n_c = zk.c.size(), n_h = zk.h.size(), n_b = tm.b1_merged ? ones + big : 0;
   std::vector<G1Affine> pts(n_c + n_h + n_b);
   std::vector<Fr> sc(pts.size());
-  std::copy(zk.c.begin(), zk.c.end(), pts.begin());
-  std::copy(zk.h.begin(), zk.h.end(), pts.begin() + n_c);
-  std::copy(w.begin() + zk.n_public + 1, w.end(), sc.begin());
-  std::copy(h.begin(), h.end(), sc.begin() + n_c);
-  if (tm.b1_merged) {
-    size_t j = n_c + n_h;
-    for (size_t i = 0; i < zk.n_vars; i++) {
-      if (zk.b1[i].is_identity() || w[i].is_zero()) continue;
-      pts[j] = zk.b1[i];
-      sc[j++] = r * w[i];
-    }
-  }
+  // Copies of ~30 MB: in parallel blocks, with the B1 part gathered alongside.
+  tbb::parallel_invoke(
+      [&] {
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, n_c + n_h, 8192), [&](const tbb::blocked_range<size_t>& rg) {
+          for (size_t i = rg.begin(); i < rg.end(); i++) {
+            pts[i] = i < n_c ? zk.c[i] : zk.h[i - n_c];
+            sc[i] = i < n_c ? w[zk.n_public + 1 + i] : h[i - n_c];
+          }
+        });
+      },
+      [&] {
+        if (!tm.b1_merged) return;
+        size_t j = n_c + n_h;
+        for (size_t i = 0; i < zk.n_vars; i++) {
+          if (zk.b1[i].is_identity() || w[i].is_zero()) continue;
+          pts[j] = zk.b1[i];
+          sc[j++] = r * w[i];
+        }
+      });
   stage("msm C+H", pts.size(), tm.msm_ch_ms, [&] { pch = msm::msm<ec::G1Curve>(pts, sc); });
 
   // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
