@@ -234,7 +234,8 @@ struct Scratch {
 // x then y, each F::limbs. Component bounds (Fp2; Fp stays below them):
 // inputs < p, negated y <= p, den < 2p, num < 3p (12p for doublings),
 // lambda: c0 < 4p, c1 < 6p; lambda^2 < 4p; x3 < 6p; xa - x3 < 9p;
-// y3 < 8p; both canonicalised before the store.
+// y3 < 8p; both canonicalised before the store. For Fp every product is
+// below 2p, so x3 and y3 stay below 4p.
 template <class F>
 CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* special) {
   constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
@@ -313,8 +314,10 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* s
     const F lam = fmul(num, inv_i);
     const F x3 = fsub(fsqr(lam), fadd(s.xa, s.xb), MOD.red2);
     const F y3 = fsub(fmul(lam, fsub(s.xa, x3, MOD.red8)), s.ya, MOD.red2);
-    fstore(fcanon(x3, 3), out, 0, live);
-    fstore(fcanon(y3, 3), out, YOFF, live);
+    // G1: x3, y3 < 4p (two conditional subtractions); G2: below 8p (three).
+    constexpr int kLog2Bound = std::is_same_v<F, V8> ? 2 : 3;
+    fstore(fcanon(x3, kLog2Bound), out, 0, live);
+    fstore(fcanon(y3, kLog2Bound), out, YOFF, live);
   }
   return nspecial;
 }
