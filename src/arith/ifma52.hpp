@@ -101,6 +101,34 @@ CUZK_IFMA_INLINE void normalize(__m512i* t) {
   }
 }
 
+// Limb-sliced N 64-bit limbs <-> K 52-bit limbs (the value must fit in
+// min(64N, 52K) bits; the shifts are constants after unrolling).
+template <size_t N, size_t K>
+CUZK_IFMA_INLINE Vec<K> from_limbs64(const __m512i* L) {
+  Vec<K> r;
+  for (size_t k = 0; k < K; k++) {
+    const size_t pos = 52 * k, li = pos / 64, sh = pos % 64;
+    __m512i v = _mm512_setzero_si512();
+    if (li < N)  // a limb that straddles two 64-bit limbs: one concatenating shift
+      v = sh > 12 && li + 1 < N ? _mm512_shrdv_epi64(L[li], L[li + 1], bcast(sh)) : _mm512_srlv_epi64(L[li], bcast(sh));
+    r.l[k] = _mm512_and_si512(v, bcast(MASK52));
+  }
+  return r;
+}
+template <size_t N, size_t K>
+CUZK_IFMA_INLINE void to_limbs64(const Vec<K>& v, __m512i* L) {
+  for (size_t i = 0; i < N; i++) {
+    __m512i acc = _mm512_setzero_si512();
+    for (size_t k = 0; k < K; k++) {
+      const long rel = long(52 * k) - long(64 * i);  // limb k's position within limb i
+      if (rel >= 64 || rel + 52 <= 0) continue;
+      acc = _mm512_or_si512(acc, rel >= 0 ? _mm512_sllv_epi64(v.l[k], bcast(uint64_t(rel)))
+                                          : _mm512_srlv_epi64(v.l[k], bcast(uint64_t(-rel))));
+    }
+    L[i] = acc;
+  }
+}
+
 // a * b / 2^(52K) mod p, below a*b / 2^(52K) + p.
 template <size_t K>
 CUZK_IFMA_INLINE Vec<K> mul(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& m) {

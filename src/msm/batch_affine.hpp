@@ -121,7 +121,7 @@ class TreeSummer {
   std::vector<Seg> segs;
   // Every point (inputs and results) is in the IFMA kernels' Montgomery
   // domain and the additions run there, eight at a time (ifma_kernels.hpp;
-  // the caller checks ifma::available()).
+  // the caller checks platform::use_ifma()).
   bool ifma = false;
 
   void clear() {

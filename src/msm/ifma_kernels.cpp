@@ -1,12 +1,11 @@
 #include "msm/ifma_kernels.hpp"
 
 #include <algorithm>
-#include <type_traits>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "ff/bls12_381.hpp"
-#include "platform/cpu_features.hpp"
 
 #if defined(__x86_64__)
 // GCC 12 flags the intrinsics' internal "undefined" operands in functions
@@ -17,10 +16,6 @@
 #endif
 
 namespace cuzk::msm::ifma {
-
-bool available() { return platform::use_ifma(); }
-
-void set_enabled(bool on) { platform::set_use_ifma(on); }
 
 #if defined(__x86_64__)
 
@@ -68,44 +63,18 @@ CUZK_IFMA_INLINE void transpose8(__m512i* r) {
   }
 }
 
-// Limb-sliced 6 x 64 bits <-> 8 x 52 bits.
-CUZK_IFMA_INLINE V8 to52(const __m512i* L) {
-  const __m512i m = bcast(MASK52);
-  V8 r;
-  r.l[0] = _mm512_and_si512(L[0], m);
-  r.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(L[0], L[1], 52), m);
-  r.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(L[1], L[2], 40), m);
-  r.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(L[2], L[3], 28), m);
-  r.l[4] = _mm512_and_si512(_mm512_shrdi_epi64(L[3], L[4], 16), m);
-  r.l[5] = _mm512_and_si512(_mm512_srli_epi64(L[4], 4), m);
-  r.l[6] = _mm512_and_si512(_mm512_shrdi_epi64(L[4], L[5], 56), m);
-  r.l[7] = _mm512_srli_epi64(L[5], 44);
-  return r;
-}
-CUZK_IFMA_INLINE void to64(const V8& v, __m512i* L) {
-  const auto* l = v.l;
-  L[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
-  L[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
-  L[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
-  L[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
-  L[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(l[4], 48), _mm512_slli_epi64(l[5], 4)),
-                         _mm512_slli_epi64(l[6], 56));
-  L[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
-  L[6] = _mm512_setzero_si512();
-  L[7] = _mm512_setzero_si512();
-}
-
 // Field element at p[lane] + off (6 limbs) for 8 lanes.
 CUZK_IFMA_INLINE V8 gather(const uint64_t* const* p, size_t off) {
   __m512i r[8];
   for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, p[i] + off);
   transpose8(r);
-  return to52(r);
+  return from_limbs64<6, K>(r);
 }
 // Canonical v to p[lane] + off for the lanes of `live`.
 CUZK_IFMA_INLINE void scatter(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
   __m512i r[8];
-  to64(v, r);
+  to_limbs64<6, K>(v, r);
+  r[6] = r[7] = _mm512_setzero_si512();
   transpose8(r);
   for (int i = 0; i < 8; i++)
     if (live >> i & 1) _mm512_mask_storeu_epi64(p[i] + off, 0x3f, r[i]);
@@ -117,7 +86,8 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   alignas(64) uint64_t rows[8][8];
   {
     __m512i r[8];
-    to64(canonical(a, MULT, 1), r);
+    to_limbs64<6, K>(canonical(a, MULT, 1), r);
+    r[6] = r[7] = _mm512_setzero_si512();
     transpose8(r);
     for (int i = 0; i < 8; i++) _mm512_store_si512(rows[i], r[i]);
   }
@@ -143,7 +113,7 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   __m512i r[8];
   for (int i = 0; i < 8; i++) r[i] = _mm512_load_si512(rows[i]);
   transpose8(r);
-  return to52(r);
+  return from_limbs64<6, K>(r);
 }
 
 // Lanes of Fp2 = Fp[u]/(u^2 + 1) elements: two Fp vectors.

@@ -12,18 +12,12 @@
 // 64-bit limbs each, canonical), so references, copies, comparisons and
 // negations work unchanged.
 //
-// Only call these when available() says so (the CPU has AVX-512 IFMA and
-// VBMI2, and neither CUZK_NO_ASM nor CUZK_NO_IFMA is set).
+// Only call these when platform::use_ifma() says so (the CPU has AVX-512
+// IFMA and VBMI2, and neither CUZK_NO_ASM nor CUZK_NO_IFMA is set).
 #include <cstddef>
 #include <cstdint>
 
 namespace cuzk::msm::ifma {
-
-bool available();
-
-// For tests and benchmarks: turns the kernels off (or back on, where the CPU
-// has them) for the whole process.
-void set_enabled(bool on);
 
 inline constexpr uint32_t NEG_A = 1, NEG_B = 2, DBL = 4;
 

@@ -32,6 +32,7 @@
 #include "msm/cost_model.hpp"
 #include "msm/glv.hpp"
 #include "msm/msm.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::msm::detail {
 
@@ -157,7 +158,7 @@ class Engine {
   Jac run(const ScalarAt& scalar_at, Plan* plan) {
     const size_t n = pts_.size();
     T_ = unsigned(std::max(1, tbb::this_task_arena::max_concurrency()));
-    ifma_ = tu_.ifma && ifma::available();
+    ifma_ = tu_.ifma && platform::use_ifma();
     // The IFMA kernel's additions are cheaper, so the shared inversion needs
     // a larger batch to stay a small share.
     batch_ = tu_.batch ? tu_.batch : (sizeof(Base) > 48 ? 1024 : 2048) * (ifma_ ? 2 : 1);

@@ -15,24 +15,19 @@
 
 namespace cuzk::ntt::detail::ifma {
 
+#if defined(__x86_64__)
+
 std::vector<uint64_t> convert_twiddles(std::span<const Fr> tw) {
   // W * (2^260 mod r) / 2^256 = w * 2^260 for W = w * 2^256 (Fr's form).
   Fr c;
   c.v = arith::pow2_mod<4>(260, Fr::MODULUS);
   std::vector<uint64_t> out(5 * tw.size());
   for (size_t i = 0; i < tw.size(); i++) {
-    const Fr x = tw[i] * c;
-    const uint64_t* v = x.v.data();
-    out[5 * i + 0] = v[0] & ((uint64_t(1) << 52) - 1);
-    out[5 * i + 1] = ((v[0] >> 52) | (v[1] << 12)) & ((uint64_t(1) << 52) - 1);
-    out[5 * i + 2] = ((v[1] >> 40) | (v[2] << 24)) & ((uint64_t(1) << 52) - 1);
-    out[5 * i + 3] = ((v[2] >> 28) | (v[3] << 36)) & ((uint64_t(1) << 52) - 1);
-    out[5 * i + 4] = v[3] >> 16;
+    const auto limbs = arith::ifma::to_radix52<5>((tw[i] * c).v);
+    std::copy(limbs.begin(), limbs.end(), out.begin() + 5 * i);
   }
   return out;
 }
-
-#if defined(__x86_64__)
 
 namespace {
 
@@ -53,29 +48,19 @@ CUZK_IFMA_INLINE V5 load8(const Fr* e) {
     L[j] = _mm512_mask_blend_epi64(0xf0, _mm512_permutex2var_epi64(r0, idx, r1),
                                    _mm512_permutex2var_epi64(r2, idx, r3));
   }
-  const __m512i m = bcast(MASK52);
-  V5 v;
-  v.l[0] = _mm512_and_si512(L[0], m);
-  v.l[1] = _mm512_and_si512(_mm512_shrdi_epi64(L[0], L[1], 52), m);
-  v.l[2] = _mm512_and_si512(_mm512_shrdi_epi64(L[1], L[2], 40), m);
-  v.l[3] = _mm512_and_si512(_mm512_shrdi_epi64(L[2], L[3], 28), m);
-  v.l[4] = _mm512_srli_epi64(L[3], 16);
-  return v;
+  return from_limbs64<4, K>(L);
 }
 // v (below 2r) is stored canonical.
 CUZK_IFMA_INLINE void store8(V5 v, Fr* e) {
   v = sub_if_ge(v, MULT.p1);
-  const auto* l = v.l;
-  const __m512i L0 = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
-  const __m512i L1 = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
-  const __m512i L2 = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
-  const __m512i L3 = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+  __m512i L[4];
+  to_limbs64<4, K>(v, L);
   uint64_t* q = e->v.data();
   for (int k = 0; k < 4; k++) {
     const __m512i idx = _mm512_set_epi64(9 + 2 * k, 2 * k + 1, 9 + 2 * k, 2 * k + 1, 8 + 2 * k, 2 * k,
                                          8 + 2 * k, 2 * k);
-    _mm512_storeu_si512(q + 8 * k, _mm512_mask_blend_epi64(0xcc, _mm512_permutex2var_epi64(L0, idx, L1),
-                                                            _mm512_permutex2var_epi64(L2, idx, L3)));
+    _mm512_storeu_si512(q + 8 * k, _mm512_mask_blend_epi64(0xcc, _mm512_permutex2var_epi64(L[0], idx, L[1]),
+                                                            _mm512_permutex2var_epi64(L[2], idx, L[3])));
   }
 }
 
@@ -205,6 +190,8 @@ void gs_block(Fr* a, unsigned L, size_t B, const Fr*, const uint64_t* tw52, size
 }
 
 #else  // not x86-64: never called (platform::use_ifma() is false)
+
+std::vector<uint64_t> convert_twiddles(std::span<const Fr>) { return {}; }
 
 void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t*, size_t off) {
   detail::ct_block(a, L, B, tw, off);

@@ -7,6 +7,7 @@
 #include "msm/batch_affine.hpp"
 #include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
+#include "platform/cpu_features.hpp"
 
 using namespace cuzk;
 using namespace cuzk::msm::detail;
@@ -25,7 +26,7 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
   for (size_t i = 0; i < aff.size(); i++) orig[i] = {aff[i].x, aff[i].y};
   // Also with the IFMA kernels (points in their domain), where the CPU has them.
   constexpr size_t kFp = sizeof(Pt<C>) / sizeof(ff::Fp);
-  for (int mode = 0; mode < (msm::ifma::available() ? 2 : 1); mode++)
+  for (int mode = 0; mode < (platform::use_ifma() ? 2 : 1); mode++)
   for (size_t batch : {1, 3, 64, 4096}) {
     std::vector<Pt<C>> pts = orig;
     TreeSummer<C> ts;

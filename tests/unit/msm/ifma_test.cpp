@@ -10,6 +10,7 @@
 #include "msm/batch_affine.hpp"
 #include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
+#include "platform/cpu_features.hpp"
 
 using namespace cuzk;
 using msm::detail::Pt;
@@ -20,7 +21,7 @@ using Jac = ec::Jacobian<G1>;
 namespace {
 
 #define SKIP_WITHOUT_IFMA() \
-  if (!msm::ifma::available()) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2 (or disabled)"
+  if (!platform::use_ifma()) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2 (or disabled)"
 
 uint64_t* limbs(Pt<G1>& p) { return p.x.v.data(); }
 

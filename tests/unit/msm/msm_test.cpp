@@ -7,6 +7,7 @@
 
 #include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
+#include "platform/cpu_features.hpp"
 
 using namespace cuzk;
 using msm::Options;
@@ -79,7 +80,7 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
                          << ", W=" << plan.windows << ", glv=" << plan.glv << ", ifma=" << plan.ifma << ")";
     // The IFMA kernels run exactly where they should: batch-affine buckets,
     // allowed by the tuning, on a CPU that has them.
-    const bool want_ifma = cf.tu.ifma && msm::ifma::available() &&
+    const bool want_ifma = cf.tu.ifma && platform::use_ifma() &&
                            plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
     ASSERT_EQ(plan.ifma, want_ifma) << what << " config " << cf.name;
   }
