@@ -15,12 +15,18 @@ echo "## msm (one thread, uniform; filecoin-like; G2; two threads)"
 "$b" micro msm --group g1 --log-n 18 --threads 1 --scalars filecoin --reps 3 --json
 "$b" micro msm --group g2 --log-n 16 18 --threads 1 --scalars uniform --reps 3 --json
 "$b" micro msm --group g1 --log-n 18 --threads 2 --scalars uniform --reps 3 --json
+echo "## msm: AVX-512 IFMA kernels against the scalar ones, alternating (where the CPU has IFMA)"
+"$b" micro msm --group g1 g2 --log-n 16 18 --threads 1 2 --scalars uniform --reps 3 --compare-scalar --json
 echo "## ntt"
 for t in 1 2; do
   "$b" micro ntt --log-n 18 --threads $t --reps 5 --json
   "$b" micro ntt --log-n 20 --threads $t --reps 3 --json
 done
 "$b" micro ntt --log-n 20 --threads 1 --reps 3 --coset --json
+echo "## ntt: AVX-512 IFMA butterflies against the scalar ones, alternating"
+for n in 17 20 22; do
+  for t in 1 2; do "$b" micro ntt --log-n $n --threads $t --reps 5 --compare-scalar --json; done
+done
 echo "## engine overhead"
 "$build/bench/bench_engine"
 echo "## timeline: 1M-line log"
