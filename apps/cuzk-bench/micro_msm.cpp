@@ -174,6 +174,7 @@ void run_group(const MsmOpts& o, const char* gname) {
                                 {"window_bits", plan.window_bits},
                                 {"windows", plan.windows},
                                 {"glv", plan.glv},
+                                {"ifma", plan.ifma},
                                 {"accumulator", acc_name(plan.accumulator)},
                                 {"ones", plan.ones},
                                 {"zeros", plan.zeros}};
@@ -181,9 +182,10 @@ void run_group(const MsmOpts& o, const char* gname) {
             if (o.json) {
               std::printf("%s\n", j.dump().c_str());
             } else {
-              std::printf("msm %s n=2^%d threads=%u scalars=%-8s %-12s c=%2d W=%2d  %9.1f ms  %8.0f pts/s  "
+              std::printf("msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%2d W=%2d  %9.1f ms  %8.0f pts/s  "
                           "norm %.1f (fp_mul %.1f ns)%s\n",
-                          gname, log_n, th, sk.c_str(), variant, plan.window_bits, plan.windows, s.median,
+                          gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", plan.window_bits,
+                          plan.windows, s.median,
                           double(n) / (s.median / 1e3), per_point_ns / fp_ns, fp_ns,
                           gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
             }
