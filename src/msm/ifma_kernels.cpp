@@ -182,10 +182,18 @@ CUZK_IFMA_INLINE V2 inv_from_norm(const V2& d, const V8& inv_n) {
 }
 
 // Per-thread scratch: the converted operands and prefix products of a batch.
+// G2 keeps the Fp2 denominator (for conj(d) / N(d)) beside its norm; for G1
+// the denominator is its own norm and is stored once.
 template <class F>
 struct Group {
   F xa, ya, xb, yb, den;
   V8 nrm, pre;
+  const F& denominator() const { return den; }
+};
+template <>
+struct Group<V8> {
+  V8 xa, ya, xb, yb, nrm, pre;
+  const V8& denominator() const { return nrm; }
 };
 template <class F>
 struct Scratch {
@@ -254,7 +262,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* s
     s.yb = yb;
     F den = fsub(s.xb, s.xa, MOD.red1);
     if (dbl) den = fsel(dbl, den, fadd(ya, ya));
-    s.den = den;
+    if constexpr (!std::is_same_v<F, V8>) s.den = den;
     s.nrm = norm(den);
     // Equal x without DBL (rare): left to the caller; a unit norm keeps the
     // lane's inversion chain intact and its result is not stored.
@@ -274,7 +282,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* s
     lanes(g, nullptr, nullptr, out, nega, negb, dbl, live);
     const Group<F>& s = sg[g];
     if (nspecial) live &= ~(fequal(s.xa, s.xb) & ~dbl);
-    const F inv_i = inv_from_norm(s.den, mul(inv, s.pre, MOD));
+    const F inv_i = inv_from_norm(s.denominator(), mul(inv, s.pre, MOD));
     inv = mul(inv, s.nrm, MOD);
     F num = fsub(s.yb, s.ya, MOD.red2);
     if (dbl) {
