@@ -144,6 +144,8 @@ class TreeSummer {
       nref_.clear();
       nseg_.clear();
       jobs_.clear();
+      kjobs_.clear();
+      kslot_.clear();
       const size_t nsegs = segs.size();
       for (size_t si = 0; si < nsegs; si++) {
         // Finished segments are copied out by fin(): fetch their point early.
@@ -165,6 +167,12 @@ class TreeSummer {
             nref_.push_back(b);
           } else if (!b) {
             nref_.push_back(a);
+          } else if (ifma) {  // straight into the kernel's job list
+            Pt<C>* out = last ? last : arena_.data() + used++;
+            kslot_.push_back(uint32_t(nref_.size()));
+            kjobs_.push_back({limbs(a), limbs(b), reinterpret_cast<uint64_t*>(out),
+                              (ref_neg(a) ? ifma::NEG_A : 0u) | (ref_neg(b) ? ifma::NEG_B : 0u)});
+            nref_.push_back(make_ref<C>(out, false));
           } else {
             jobs_.push_back({a, b, last ? last : arena_.data() + used++, uint32_t(nref_.size()), 0});
             nref_.push_back(0);
@@ -173,8 +181,9 @@ class TreeSummer {
         if (i < s.end) nref_.push_back(refs[i]);
         nseg_.push_back({s.id, nb, uint32_t(nref_.size())});
       }
-      for (size_t first = 0; first < jobs_.size(); first += batch) {
-        const size_t cnt = std::min(batch, jobs_.size() - first);
+      const size_t njobs = ifma ? kjobs_.size() : jobs_.size();
+      for (size_t first = 0; first < njobs; first += batch) {
+        const size_t cnt = std::min(batch, njobs - first);
         if (ifma)
           exec_ifma(first, cnt);
         else
@@ -199,8 +208,9 @@ class TreeSummer {
   RawArray<Pt<C>> arena_;
   std::vector<ff::Fp> pre_, nrm_;
   std::vector<Base> den_;
-  std::vector<ifma::AddJob> kjobs_;
-  std::vector<uint32_t> special_;
+  // IFMA path: the kernel's jobs, their result slots in nref_, scratch.
+  std::vector<ifma::AddJob> kjobs_, dbl_;
+  std::vector<uint32_t> kslot_, special_;
 
   static constexpr size_t PF = 6;
 
@@ -251,43 +261,38 @@ class TreeSummer {
     o.y = y3;
   }
 
-  // The same additions as exec() by the eight-lane kernel, which also finds
-  // the rare pairs with equal x: those are then doubled or cancelled here.
+  static const uint64_t* limbs(Ref r) { return reinterpret_cast<const uint64_t*>(ref_ptr<C>(r)); }
+
+  // kjobs_[first, first + cnt) by the eight-lane kernel (results already
+  // referenced from nref_), which also finds the rare pairs with equal x:
+  // those are then doubled or cancelled here.
   void exec_ifma(size_t first, size_t cnt) {
     static_assert(sizeof(Pt<C>) == (kExt ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
-    const auto limbs = [](Ref r) { return reinterpret_cast<const uint64_t*>(ref_ptr<C>(r)); };
     const auto kernel = [](const ifma::AddJob* j, size_t n, uint32_t* sp) {
       if constexpr (kExt)
         return ifma::g2_add_batch(j, n, sp);
       else
         return ifma::g1_add_batch(j, n, sp);
     };
-    kjobs_.resize(cnt);
     special_.resize(cnt);
-    for (size_t i = 0; i < cnt; i++) {
-      const Job& j = jobs_[first + i];
-      kjobs_[i] = {limbs(j.a), limbs(j.b), reinterpret_cast<uint64_t*>(j.out),
-                   (ref_neg(j.a) ? ifma::NEG_A : 0u) | (ref_neg(j.b) ? ifma::NEG_B : 0u)};
-      nref_[j.slot] = make_ref<C>(j.out, false);
-    }
-    const size_t ns = kernel(kjobs_.data(), cnt, special_.data());
+    const size_t ns = kernel(kjobs_.data() + first, cnt, special_.data());
     if (!ns) [[likely]]
       return;
-    size_t nd = 0;
+    dbl_.clear();
     for (size_t k = 0; k < ns; k++) {
-      const size_t i = special_[k];
-      const Job& j = jobs_[first + i];
-      const Pt<C>* A = ref_ptr<C>(j.a);
-      const bool sa = ref_neg(j.a), sb = ref_neg(j.b);
-      const bool equal = (A->y == ref_ptr<C>(j.b)->y) ? (sa == sb) : (sa != sb);
+      const ifma::AddJob& j = kjobs_[first + special_[k]];
+      const auto* A = reinterpret_cast<const Pt<C>*>(j.a);
+      const auto* B = reinterpret_cast<const Pt<C>*>(j.b);
+      const bool sa = j.flags & ifma::NEG_A, sb = j.flags & ifma::NEG_B;
+      const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
       if (!equal || A->y.is_zero()) {
-        nref_[j.slot] = 0;  // P + (-P)
+        nref_[kslot_[first + special_[k]]] = 0;  // P + (-P)
       } else {
-        kjobs_[nd] = kjobs_[i];
-        kjobs_[nd++].flags |= ifma::DBL;
+        dbl_.push_back(j);
+        dbl_.back().flags |= ifma::DBL;
       }
     }
-    kernel(kjobs_.data(), nd, special_.data());
+    kernel(dbl_.data(), dbl_.size(), special_.data());
   }
 
   void exec(size_t first, size_t cnt) {
