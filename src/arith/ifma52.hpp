@@ -45,10 +45,24 @@ constexpr std::array<uint64_t, K> to_radix52(const Limbs<N>& x) {
   return r;
 }
 
+// c * x for a value x in K 52-bit limbs: normalised limbs, the top one
+// taking what is left (it must fit in 64 bits).
+template <size_t K>
+constexpr std::array<uint64_t, K> times52(const std::array<uint64_t, K>& x, uint64_t c) {
+  std::array<uint64_t, K> q{};
+  uint64_t carry = 0;
+  for (size_t k = 0; k < K; k++) {
+    const uint64_t v = x[k] * c + carry;
+    q[k] = k + 1 < K ? v & MASK52 : v;
+    carry = v >> 52;
+  }
+  return q;
+}
+
 // Constants of one modulus p (16p must fit in K limbs of 52 bits).
 template <size_t K>
 struct Modulus52 {
-  std::array<uint64_t, K> p;
+  std::array<uint64_t, K> p, p2, p4, p8;  // p and its multiples, normalised limbs
   uint64_t k0;  // -p^-1 mod 2^52
   // m*p in redundant form: limb 0 gets +2^52, middle limbs +2^52 - 1, the top
   // limb -1 (same value; every low limb >= 2^52 > any normalised limb).
@@ -58,24 +72,19 @@ struct Modulus52 {
   static constexpr Modulus52 make(const Limbs<N>& modulus) {
     Modulus52 m{};
     m.p = to_radix52<K>(modulus);
+    m.p2 = times52(m.p, 2);
+    m.p4 = times52(m.p, 4);
+    m.p8 = times52(m.p, 8);
     uint64_t inv = 1;  // Newton: inv = p^-1 mod 2^64
     for (int i = 0; i < 6; i++) inv *= 2 - modulus[0] * inv;
     m.k0 = (0 - inv) & MASK52;
-    m.red1 = redundant(m.p, 1);
-    m.red2 = redundant(m.p, 2);
-    m.red4 = redundant(m.p, 4);
-    m.red8 = redundant(m.p, 8);
+    m.red1 = redundant(m.p);
+    m.red2 = redundant(m.p2);
+    m.red4 = redundant(m.p4);
+    m.red8 = redundant(m.p8);
     return m;
   }
-  static constexpr std::array<uint64_t, K> redundant(const std::array<uint64_t, K>& p, uint64_t mult) {
-    std::array<uint64_t, K> q{};
-    uint64_t carry = 0;
-    for (size_t k = 0; k < K; k++) {
-      uint64_t v = p[k] * mult + carry;
-      q[k] = v & MASK52;
-      carry = v >> 52;
-    }
-    q[K - 1] += carry << 52;  // stays in the top limb (16p < 2^(52K))
+  static constexpr std::array<uint64_t, K> redundant(std::array<uint64_t, K> q) {
     q[0] += uint64_t(1) << 52;
     for (size_t k = 1; k + 1 < K; k++) q[k] += (uint64_t(1) << 52) - 1;
     q[K - 1] -= 1;
@@ -201,31 +210,13 @@ CUZK_IFMA_INLINE Vec<K> sub_if_ge(const Vec<K>& v, const std::array<uint64_t, K>
   return r;
 }
 
-// [0, 16p) -> [0, p).
+// [0, 2^bound_log2 * p) -> [0, p) by conditional subtractions.
 template <size_t K>
-struct Multiples52 {
-  std::array<uint64_t, K> p1, p2, p4, p8;  // plain (non-redundant) limbs of c*p
-};
-template <size_t K>
-constexpr Multiples52<K> multiples(const std::array<uint64_t, K>& p) {
-  auto times = [&](uint64_t c) {
-    std::array<uint64_t, K> q{};
-    uint64_t carry = 0;
-    for (size_t k = 0; k < K; k++) {
-      uint64_t v = p[k] * c + carry;
-      q[k] = k + 1 < K ? v & MASK52 : v;
-      carry = v >> 52;
-    }
-    return q;
-  };
-  return {times(1), times(2), times(4), times(8)};
-}
-template <size_t K>
-CUZK_IFMA_INLINE Vec<K> canonical(Vec<K> v, const Multiples52<K>& mp, int bound_log2 = 4) {
-  if (bound_log2 >= 4) v = sub_if_ge(v, mp.p8);
-  if (bound_log2 >= 3) v = sub_if_ge(v, mp.p4);
-  if (bound_log2 >= 2) v = sub_if_ge(v, mp.p2);
-  return sub_if_ge(v, mp.p1);
+CUZK_IFMA_INLINE Vec<K> canonical(Vec<K> v, const Modulus52<K>& m, int bound_log2 = 4) {
+  if (bound_log2 >= 4) v = sub_if_ge(v, m.p8);
+  if (bound_log2 >= 3) v = sub_if_ge(v, m.p4);
+  if (bound_log2 >= 2) v = sub_if_ge(v, m.p2);
+  return sub_if_ge(v, m.p);
 }
 
 }  // namespace cuzk::arith::ifma

@@ -26,7 +26,6 @@ constexpr size_t K = 8;
 using V8 = Vec<K>;
 
 constexpr Modulus52<K> MOD = Modulus52<K>::make(ff::Fp::MODULUS);
-constexpr Multiples52<K> MULT = multiples<K>(MOD.p);
 // mont'(X, TO) = X * 2^32 (into the 2^416 domain); mont'(X, FROM) = X / 2^32.
 constexpr auto TO = to_radix52<K>(arith::pow2_mod<6>(448, ff::Fp::MODULUS));
 constexpr auto FROM = to_radix52<K>(arith::pow2_mod<6>(384, ff::Fp::MODULUS));
@@ -86,7 +85,7 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   alignas(64) uint64_t rows[8][8];
   {
     __m512i r[8];
-    to_limbs64<6, K>(canonical(a, MULT, 1), r);
+    to_limbs64<6, K>(canonical(a, MOD, 1), r);
     r[6] = r[7] = _mm512_setzero_si512();
     transpose8(r);
     for (int i = 0; i < 8; i++) _mm512_store_si512(rows[i], r[i]);
@@ -131,7 +130,7 @@ CUZK_IFMA_INLINE V8 fsub(const V8& a, const V8& b, const std::array<uint64_t, K>
   return sub(a, b, red);
 }
 CUZK_IFMA_INLINE V8 fsel(__mmask8 m, const V8& a, const V8& b) { return select(m, a, b); }
-CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MULT, log2_bound); }
+CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MOD, log2_bound); }
 CUZK_IFMA_INLINE void fload(V8& r, const uint64_t* const* p, size_t off) { r = gather(p, off); }
 CUZK_IFMA_INLINE void fstore(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
   scatter(v, p, off, live);
@@ -164,7 +163,7 @@ CUZK_IFMA_INLINE V2 fsel(__mmask8 m, const V2& a, const V2& b) {
   return {select(m, a.c0, b.c0), select(m, a.c1, b.c1)};
 }
 CUZK_IFMA_INLINE V2 fcanon(const V2& a, int log2_bound) {
-  return {canonical(a.c0, MULT, log2_bound), canonical(a.c1, MULT, log2_bound)};
+  return {canonical(a.c0, MOD, log2_bound), canonical(a.c1, MOD, log2_bound)};
 }
 CUZK_IFMA_INLINE void fload(V2& r, const uint64_t* const* p, size_t off) {
   r.c0 = gather(p, off);
@@ -309,7 +308,7 @@ CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
       p[l] = elems + std::min(g + l, n - 1) * 6;
       live |= __mmask8(g + l < n ? 1u << l : 0);
     }
-    scatter(canonical(mul(gather(p, 0), c, MOD), MULT, 1), p, 0, live);
+    scatter(canonical(mul(gather(p, 0), c, MOD), MOD, 1), p, 0, live);
   }
 }
 

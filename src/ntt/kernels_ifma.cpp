@@ -35,7 +35,6 @@ using namespace arith::ifma;
 constexpr size_t K = 5;
 using V5 = Vec<K>;
 constexpr Modulus52<K> MOD = Modulus52<K>::make(Fr::MODULUS);
-constexpr Multiples52<K> MULT = multiples<K>(MOD.p);
 
 // Eight consecutive elements (32 limbs) <-> limb-sliced form.
 CUZK_IFMA_INLINE V5 load8(const Fr* e) {
@@ -52,7 +51,7 @@ CUZK_IFMA_INLINE V5 load8(const Fr* e) {
 }
 // v (below 2r) is stored canonical.
 CUZK_IFMA_INLINE void store8(V5 v, Fr* e) {
-  v = sub_if_ge(v, MULT.p1);
+  v = sub_if_ge(v, MOD.p);
   __m512i L[4];
   to_limbs64<4, K>(v, L);
   uint64_t* q = e->v.data();
@@ -65,7 +64,7 @@ CUZK_IFMA_INLINE void store8(V5 v, Fr* e) {
 }
 
 // Values stay below 2r between stages.
-CUZK_IFMA_INLINE V5 reduce2r(const V5& v) { return sub_if_ge(v, MULT.p2); }
+CUZK_IFMA_INLINE V5 reduce2r(const V5& v) { return sub_if_ge(v, MOD.p2); }
 
 CUZK_IFMA_INLINE void ct(V5& x, V5& y, const V5& w) {
   const V5 t = mul(y, w, MOD);  // < 2r
