@@ -6,8 +6,9 @@
 //  - bit-reversal-free NTTs (ntt_nr / scale_bitrev_powers / ntt_rn);
 //  - every MSM gets all threads, one after the other (running the G2 MSM
 //    beside the G1 work measured the same wall time and ~5% more CPU);
-//  - C and H (and r·B1 when the witness is not 0/1-heavy) go into one MSM:
-//    Pippenger's cost per point falls as n grows.
+//  - C and H (and r·B1 when the witness is not 0/1-heavy) go into one MSM
+//    (msm_parts: the key's point arrays as they are, no copy): Pippenger's
+//    cost per point falls as n grows.
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
@@ -146,29 +147,19 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   tm.b1_merged = o.fold_b1 == Fold::Always || (o.fold_b1 == Fold::Auto && ones * 8 <= big);
   if (!tm.b1_merged) stage("msm B1", zk.n_vars, tm.msm_b1_ms, [&] { pb1 = msm::msm<ec::G1Curve>(zk.b1, w); });
 
-  const size_t n_c = zk.c.size(), n_h = zk.h.size(), n_b = tm.b1_merged ? ones + big : 0;
-  std::vector<G1Affine> pts(n_c + n_h + n_b);
-  std::vector<Fr> sc(pts.size());
-  // Copies of ~30 MB: in parallel blocks, with the B1 part gathered alongside.
-  tbb::parallel_invoke(
-      [&] {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, n_c + n_h, 8192), [&](const tbb::blocked_range<size_t>& rg) {
-          for (size_t i = rg.begin(); i < rg.end(); i++) {
-            pts[i] = i < n_c ? zk.c[i] : zk.h[i - n_c];
-            sc[i] = i < n_c ? w[zk.n_public + 1 + i] : h[i - n_c];
-          }
-        });
-      },
-      [&] {
-        if (!tm.b1_merged) return;
-        size_t j = n_c + n_h;
-        for (size_t i = 0; i < zk.n_vars; i++) {
-          if (zk.b1[i].is_identity() || w[i].is_zero()) continue;
-          pts[j] = zk.b1[i];
-          sc[j++] = r * w[i];
-        }
-      });
-  stage("msm C+H", pts.size(), tm.msm_ch_ms, [&] { pch = msm::msm<ec::G1Curve>(pts, sc); });
+  // C, H and r·B1 as parts of one MSM (no copy of the points; identity
+  // points and zero scalars are dropped inside).
+  std::vector<Fr> rw;
+  if (tm.b1_merged) {
+    rw.resize(zk.n_vars);
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, zk.n_vars, 8192), [&](const tbb::blocked_range<size_t>& rg) {
+      for (size_t i = rg.begin(); i < rg.end(); i++) rw[i] = r * w[i];
+    });
+  }
+  std::vector<msm::Part<ec::G1Curve>> parts{{zk.c, w.subspan(zk.n_public + 1)}, {zk.h, h}};
+  if (tm.b1_merged) parts.push_back({zk.b1, rw});
+  const size_t n_ch = zk.c.size() + zk.h.size() + (tm.b1_merged ? ones + big : 0);
+  stage("msm C+H", n_ch, tm.msm_ch_ms, [&] { pch = msm::msm_parts<ec::G1Curve>(parts); });
 
   // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
   // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.

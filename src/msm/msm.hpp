@@ -36,6 +36,19 @@ template <class C>
 ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                     const Options& opt = {});
 
+// One MSM over up to kMaxParts (points, scalars) parts, as if they were
+// concatenated, without copying them: sum_p sum_i parts[p].scalars[i] *
+// parts[p].points[i]. One large MSM costs less per point than several small
+// ones (Pippenger's windows grow with n).
+template <class C>
+struct Part {
+  std::span<const ec::Affine<C>> points;
+  std::span<const ff::Fr> scalars;
+};
+inline constexpr size_t kMaxParts = 4;
+template <class C>
+ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt = {});
+
 // Scalars as canonical (non-Montgomery) little-endian 4-limb integers.
 template <class C>
 ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points,

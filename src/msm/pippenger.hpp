@@ -53,6 +53,34 @@ class StageTimer {
   std::chrono::steady_clock::time_point t_;
 };
 
+// Up to kMaxParts spans indexed as one sequence (msm_parts: no copy). The
+// part is found by comparing against the parts' ends: with few parts and
+// mostly sequential indices, the branches predict well.
+template <class T>
+class Concat {
+ public:
+  Concat() = default;
+  explicit Concat(std::span<const T> s) { add(s); }
+  void add(std::span<const T> s) {
+    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
+    data_[n_] = s.data();
+    begin_[n_] = size();
+    end_[n_] = begin_[n_] + s.size();
+    n_++;
+  }
+  size_t size() const { return n_ ? end_[n_ - 1] : 0; }
+  const T& operator[](size_t i) const {
+    size_t p = 0;
+    while (i >= end_[p]) p++;
+    return data_[p][i - begin_[p]];
+  }
+
+ private:
+  const T* data_[kMaxParts] = {};
+  size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
+  size_t n_ = 0;
+};
+
 inline void reduce_mod_r(Limbs<4>& k) {
   while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
 }
@@ -60,7 +88,7 @@ inline void reduce_mod_r(Limbs<4>& k) {
 // Scalar sources: operator()(i) gives the canonical integer (< r); quick(i)
 // classifies without conversion where it can: 0 (zero), 1 (one), -1 (other).
 struct FrScalars {
-  std::span<const ff::Fr> s;
+  Concat<ff::Fr> s;
   Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
   int quick(size_t i) const {
     const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
@@ -151,8 +179,7 @@ class Engine {
   using Xz = ec::Xyzz<C>;
   using P = Pt<C>;
 
-  Engine(std::span<const Aff> pts, const Options& opt, const Tuning& tu)
-      : pts_(pts), opt_(opt), tu_(tu) {}
+  Engine(const Concat<Aff>& pts, const Options& opt, const Tuning& tu) : pts_(pts), opt_(opt), tu_(tu) {}
 
   template <class ScalarAt>
   Jac run(const ScalarAt& scalar_at, Plan* plan) {
@@ -184,7 +211,7 @@ class Engine {
   }
 
  private:
-  std::span<const Aff> pts_;
+  Concat<Aff> pts_;
   Options opt_;
   Tuning tu_;
   unsigned T_ = 1;
@@ -640,7 +667,7 @@ class Engine {
 };
 
 template <class C, class ScalarAt>
-ec::Jacobian<C> run_engine(std::span<const ec::Affine<C>> points, size_t nscalars, const ScalarAt& at,
+ec::Jacobian<C> run_engine(const Concat<ec::Affine<C>>& points, size_t nscalars, const ScalarAt& at,
                            const Options& opt, const Tuning& tu, Plan* plan) {
   if (points.size() != nscalars) throw std::invalid_argument("msm: points and scalars differ in length");
   if (nscalars > UINT32_MAX) throw std::length_error("msm: more than 2^32 - 1 points");

@@ -71,6 +71,15 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
   // The public entry points.
   ASSERT_EQ(msm::msm<C>(in.pts, in.k), want) << what << " msm()";
   ASSERT_EQ(msm::msm_canonical<C>(in.pts, can), want) << what << " msm_canonical()";
+  {
+    // msm_parts: the same input cut in up to four parts (one of them empty).
+    const size_t n = in.pts.size(), cut1 = n / 3, cut2 = n / 3, cut3 = n - n / 4;
+    std::vector<msm::Part<C>> parts;
+    for (auto [lo, hi] : {std::pair{size_t(0), cut1}, std::pair{cut1, cut2}, std::pair{cut2, cut3}, std::pair{cut3, n}})
+      parts.push_back({std::span(in.pts).subspan(lo, hi - lo), std::span(in.k).subspan(lo, hi - lo)});
+    ASSERT_EQ(msm::msm_parts<C>(parts), want) << what << " msm_parts()";
+    ASSERT_EQ(msm::msm_parts<C>(parts, {2, 0}), want) << what << " msm_parts() 2 threads";
+  }
   for (const auto& cf : configs()) {
     // Tiny forced windows (hundreds of windows) only on small inputs.
     if (cf.opt.window_bits > 0 && cf.opt.window_bits <= 3 && in.pts.size() > 70) continue;
@@ -105,6 +114,11 @@ TYPED_TEST(Msm, InvalidArguments) {
   EXPECT_THROW(msm::msm<C>(p, k, {1, 17}), std::invalid_argument);
   EXPECT_THROW(msm::msm<C>(p, k, {1, -1}), std::invalid_argument);
   EXPECT_EQ(msm::msm<C>(p, k, {3, 16}), ec::Jacobian<C>::from_affine(C::generator()).dbl());
+  std::vector<msm::Part<C>> parts(msm::kMaxParts + 1, msm::Part<C>{p, k});
+  EXPECT_THROW(msm::msm_parts<C>(parts), std::invalid_argument);  // too many parts
+  parts.resize(1);
+  parts[0].scalars = std::span(k).first(1);
+  EXPECT_THROW(msm::msm_parts<C>(parts), std::invalid_argument);  // lengths differ
 }
 
 TYPED_TEST(Msm, SmallSizesRandom) {
