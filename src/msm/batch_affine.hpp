@@ -170,8 +170,8 @@ class TreeSummer {
           } else if (ifma) {  // straight into the kernel's job list
             Pt<C>* out = last ? last : arena_.data() + used++;
             kslot_.push_back(uint32_t(nref_.size()));
-            kjobs_.push_back({limbs(a), limbs(b), reinterpret_cast<uint64_t*>(out),
-                              (ref_neg(a) ? ifma::NEG_A : 0u) | (ref_neg(b) ? ifma::NEG_B : 0u)});
+            kjobs_.push(limbs(a), limbs(b), reinterpret_cast<uint64_t*>(out),
+                        uint8_t((ref_neg(a) ? ifma::NEG_A : 0) | (ref_neg(b) ? ifma::NEG_B : 0)));
             nref_.push_back(make_ref<C>(out, false));
           } else {
             jobs_.push_back({a, b, last ? last : arena_.data() + used++, uint32_t(nref_.size()), 0});
@@ -182,8 +182,11 @@ class TreeSummer {
         nseg_.push_back({s.id, nb, uint32_t(nref_.size())});
       }
       const size_t njobs = ifma ? kjobs_.size() : jobs_.size();
-      for (size_t first = 0; first < njobs; first += batch) {
-        const size_t cnt = std::min(batch, njobs - first);
+      if (ifma) kjobs_.pad();
+      // The IFMA kernel starts its batches at whole groups of eight jobs.
+      const size_t step = ifma ? (batch + 7) / 8 * 8 : batch;
+      for (size_t first = 0; first < njobs; first += step) {
+        const size_t cnt = std::min(step, njobs - first);
         if (ifma)
           exec_ifma(first, cnt);
         else
@@ -209,7 +212,7 @@ class TreeSummer {
   std::vector<ff::Fp> pre_, nrm_;
   std::vector<Base> den_;
   // IFMA path: the kernel's jobs, their result slots in nref_, scratch.
-  std::vector<ifma::AddJob> kjobs_, dbl_;
+  ifma::JobList kjobs_, dbl_;
   std::vector<uint32_t> kslot_, special_;
 
   static constexpr size_t PF = 6;
@@ -268,31 +271,31 @@ class TreeSummer {
   // those are then doubled or cancelled here.
   void exec_ifma(size_t first, size_t cnt) {
     static_assert(sizeof(Pt<C>) == (kExt ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
-    const auto kernel = [](const ifma::AddJob* j, size_t n, uint32_t* sp) {
+    const auto kernel = [](const ifma::JobList& j, size_t f, size_t n, uint32_t* sp) {
       if constexpr (kExt)
-        return ifma::g2_add_batch(j, n, sp);
+        return ifma::g2_add_batch(j, f, n, sp);
       else
-        return ifma::g1_add_batch(j, n, sp);
+        return ifma::g1_add_batch(j, f, n, sp);
     };
     special_.resize(cnt);
-    const size_t ns = kernel(kjobs_.data() + first, cnt, special_.data());
+    const size_t ns = kernel(kjobs_, first, cnt, special_.data());
     if (!ns) [[likely]]
       return;
     dbl_.clear();
     for (size_t k = 0; k < ns; k++) {
-      const ifma::AddJob& j = kjobs_[first + special_[k]];
-      const auto* A = reinterpret_cast<const Pt<C>*>(j.a);
-      const auto* B = reinterpret_cast<const Pt<C>*>(j.b);
-      const bool sa = j.flags & ifma::NEG_A, sb = j.flags & ifma::NEG_B;
+      const size_t i = first + special_[k];
+      const auto* A = reinterpret_cast<const Pt<C>*>(kjobs_.a(i));
+      const auto* B = reinterpret_cast<const Pt<C>*>(kjobs_.b(i));
+      const bool sa = kjobs_.flags(i) & ifma::NEG_A, sb = kjobs_.flags(i) & ifma::NEG_B;
       const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
       if (!equal || A->y.is_zero()) {
-        nref_[kslot_[first + special_[k]]] = 0;  // P + (-P)
+        nref_[kslot_[i]] = 0;  // P + (-P)
       } else {
-        dbl_.push_back(j);
-        dbl_.back().flags |= ifma::DBL;
+        dbl_.push(kjobs_.a(i), kjobs_.b(i), kjobs_.out(i), uint8_t(kjobs_.flags(i) | ifma::DBL));
       }
     }
-    kernel(dbl_.data(), dbl_.size(), special_.data());
+    dbl_.pad();
+    kernel(dbl_, 0, dbl_.size(), special_.data());
   }
 
   void exec(size_t first, size_t cnt) {

@@ -1,7 +1,9 @@
 #include "msm/ifma_kernels.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <new>
 #include <type_traits>
 
@@ -214,41 +216,41 @@ struct Scratch {
 // y3 < 8p; both canonicalised before the store. For Fp every product is
 // below 2p, so x3 and y3 stay below 4p.
 template <class F>
-CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* special) {
+CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
   constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
   thread_local Scratch<F> scratch;
   const size_t groups = (n + 7) / 8;
   Group<F>* sg = scratch.get(groups);
-  const auto lanes = [&](size_t g, const uint64_t** a, const uint64_t** b, uint64_t** out,
-                         __mmask8& nega, __mmask8& negb, __mmask8& dbl, __mmask8& live) {
-    nega = negb = dbl = live = 0;
-    for (size_t l = 0; l < 8; l++) {
-      const size_t i = std::min(g * 8 + l, n - 1);  // the tail repeats the last job
-      const AddJob& j = jobs[i];
-      if (a) a[l] = j.a, b[l] = j.b;
-      if (out) out[l] = j.out;
-      nega |= __mmask8((j.flags & NEG_A) ? 1u << l : 0);
-      negb |= __mmask8((j.flags & NEG_B) ? 1u << l : 0);
-      dbl |= __mmask8((j.flags & DBL) ? 1u << l : 0);
-      live |= __mmask8(g * 8 + l < n ? 1u << l : 0);
-    }
+  // Group g: jobs first + 8g .. first + 8g + 7 (the list is padded, so the
+  // last group reads copies of the last job; `live` keeps them from stores).
+  const uint64_t* const* pa = jobs.a_data() + first;
+  const uint64_t* const* pb = jobs.b_data() + first;
+  uint64_t* const* pout = jobs.out_data() + first;
+  const uint8_t* pfl = jobs.flags_data() + first;
+  const auto masks = [&](size_t g, __mmask8& nega, __mmask8& negb, __mmask8& dbl, __mmask8& live) {
+    uint64_t f8;
+    std::memcpy(&f8, pfl + 8 * g, 8);
+    const __m128i f = _mm_cvtsi64_si128(int64_t(f8));
+    nega = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_A)));
+    negb = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_B)));
+    dbl = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(DBL)));
+    live = 8 * g + 8 <= n ? __mmask8(0xff) : __mmask8((1u << (n - 8 * g)) - 1);
   };
   const F zero{};
   const V8 one = splat(ONE);
   size_t nspecial = 0;
   V8 acc = one;
   for (size_t g = 0; g < groups; g++) {
-    const uint64_t *a[8], *b[8];
+    const uint64_t* const* a = pa + 8 * g;
+    const uint64_t* const* b = pb + 8 * g;
     __mmask8 nega, negb, dbl, live;
-    lanes(g, a, b, nullptr, nega, negb, dbl, live);
+    masks(g, nega, negb, dbl, live);
     if (g + 2 < groups)
-      for (size_t l = 0; l < 8; l++) {
-        const AddJob& j = jobs[std::min((g + 2) * 8 + l, n - 1)];
+      for (size_t l = 16; l < 24; l++)
         for (size_t off = 0; off < 2 * YOFF; off += 8) {
-          __builtin_prefetch(j.a + off);
-          __builtin_prefetch(j.b + off);
+          __builtin_prefetch(a[l] + off);
+          __builtin_prefetch(b[l] + off);
         }
-      }
     Group<F>& s = sg[g];
     fload(s.xa, a, 0);
     fload(s.xb, b, 0);
@@ -276,9 +278,9 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const AddJob* jobs, size_t n, uint32_t* s
   }
   V8 inv = invert(acc);
   for (size_t g = groups; g-- > 0;) {
-    uint64_t* out[8];
+    uint64_t* const* out = pout + 8 * g;
     __mmask8 nega, negb, dbl, live;
-    lanes(g, nullptr, nullptr, out, nega, negb, dbl, live);
+    masks(g, nega, negb, dbl, live);
     const Group<F>& s = sg[g];
     if (nspecial) live &= ~(fequal(s.xa, s.xb) & ~dbl);
     const F inv_i = inv_from_norm(s.denominator(), mul(inv, s.pre, MOD));
@@ -314,11 +316,21 @@ CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
 
 }  // namespace
 
-size_t g1_add_batch(const AddJob* jobs, size_t n, uint32_t* special) {
-  return n ? add_batch_impl<V8>(jobs, n, special) : 0;
+// The kernels read whole groups of eight jobs: the list must be padded.
+static void check_batch(const JobList& jobs, size_t first, size_t n) {
+  if (first % 8 || first + n > jobs.size() || !jobs.padded())
+    throw std::logic_error("ifma add batch: first not a multiple of 8, range outside the list, or list not padded");
 }
-size_t g2_add_batch(const AddJob* jobs, size_t n, uint32_t* special) {
-  return n ? add_batch_impl<V2>(jobs, n, special) : 0;
+
+size_t g1_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
+  if (!n) return 0;
+  check_batch(jobs, first, n);
+  return add_batch_impl<V8>(jobs, first, n, special);
+}
+size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
+  if (!n) return 0;
+  check_batch(jobs, first, n);
+  return add_batch_impl<V2>(jobs, first, n, special);
 }
 void fp_to_domain(uint64_t* elems, size_t n) {
   if (n) convert_impl(elems, n, true);
@@ -329,8 +341,8 @@ void fp_from_domain(uint64_t* elems, size_t n) {
 
 #else  // not x86-64: available() is false and these are never called
 
-size_t g1_add_batch(const AddJob*, size_t, uint32_t*) { return 0; }
-size_t g2_add_batch(const AddJob*, size_t, uint32_t*) { return 0; }
+size_t g1_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
+size_t g2_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
 void fp_to_domain(uint64_t*, size_t) {}
 void fp_from_domain(uint64_t*, size_t) {}
 

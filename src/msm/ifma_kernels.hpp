@@ -14,31 +14,79 @@
 //
 // Only call these when platform::use_ifma() says so (the CPU has AVX-512
 // IFMA and VBMI2, and neither CUZK_NO_ASM nor CUZK_NO_IFMA is set).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace cuzk::msm::ifma {
 
-inline constexpr uint32_t NEG_A = 1, NEG_B = 2, DBL = 4;
+inline constexpr uint8_t NEG_A = 1, NEG_B = 2, DBL = 4;
 
-// *out = A' + B' with A' = (flags & NEG_A ? -A : A), B' likewise; A, B and
-// out are affine points (x then y: 12 limbs for G1, 24 for G2) in the kernel
-// domain. With DBL set, A' == B' with y != 0 and out = 2A'. out may alias A
-// or B: every input is read before any output is written.
-struct AddJob {
-  const uint64_t* a;
-  const uint64_t* b;
-  uint64_t* out;
-  uint32_t flags;
+// A list of additions in structure-of-arrays form, the layout the kernels
+// read eight jobs at a time (pointers straight from memory, the flags of a
+// group as one 8-byte load). Job i: *out(i) = A' + B' with A = a(i),
+// B = b(i), A' = (flags(i) & NEG_A ? -A : A), B' likewise; A, B and out are
+// affine points (x then y: 12 limbs for G1, 24 for G2) in the kernel domain.
+// With DBL set, A' == B' with y != 0 and out = 2A'. out may alias A or B:
+// every input is read before any output is written.
+class JobList {
+ public:
+  void clear() { n_ = padded_ = 0; }
+  size_t size() const { return n_; }
+  void push(const uint64_t* a, const uint64_t* b, uint64_t* out, uint8_t flags) {
+    if (n_ + 8 > a_.size()) grow();
+    a_[n_] = a;
+    b_[n_] = b;
+    out_[n_] = out;
+    flags_[n_] = flags;
+    n_++;
+  }
+  const uint64_t* a(size_t i) const { return a_[i]; }
+  const uint64_t* b(size_t i) const { return b_[i]; }
+  uint64_t* out(size_t i) const { return out_[i]; }
+  uint8_t flags(size_t i) const { return flags_[i]; }
+  // The arrays themselves (for the kernels).
+  const uint64_t* const* a_data() const { return a_.data(); }
+  const uint64_t* const* b_data() const { return b_.data(); }
+  uint64_t* const* out_data() const { return out_.data(); }
+  const uint8_t* flags_data() const { return flags_.data(); }
+  // Copies of the last job up to a multiple of eight entries, read (never
+  // stored) by the kernels' last group. Idempotent; push() keeps working.
+  void pad() {
+    if (padded_ == n_ || n_ == 0) return;
+    for (size_t i = n_; i % 8; i++) {
+      a_[i] = a_[n_ - 1];
+      b_[i] = b_[n_ - 1];
+      out_[i] = out_[n_ - 1];
+      flags_[i] = flags_[n_ - 1];
+    }
+    padded_ = n_;
+  }
+  bool padded() const { return padded_ == n_; }
+
+ private:
+  void grow() {
+    const size_t cap = std::max<size_t>(64, 2 * a_.size());
+    a_.resize(cap);
+    b_.resize(cap);
+    out_.resize(cap);
+    flags_.resize(cap);
+  }
+  std::vector<const uint64_t*> a_, b_;
+  std::vector<uint64_t*> out_;
+  std::vector<uint8_t> flags_;
+  size_t n_ = 0, padded_ = 0;
 };
 
-// All additions of `jobs` with one shared inversion (Montgomery's trick;
-// for G2 over the Fp norms of the denominators). Jobs without DBL whose
-// points share x (A' = B' or A' = -B', rare) are not computed: their
-// indices go to special[] (room for n) and their count is returned, for the
+// The jobs [first, first + n) of `jobs` (first a multiple of 8; the list
+// padded) with one shared inversion (Montgomery's trick; for G2 over the Fp
+// norms of the denominators). Jobs without DBL whose points share x
+// (A' = B' or A' = -B', rare) are not computed: their indices relative to
+// first go to special[] (room for n) and their count is returned, for the
 // caller to resubmit as doublings or to record as the identity.
-size_t g1_add_batch(const AddJob* jobs, size_t n, uint32_t* special);
-size_t g2_add_batch(const AddJob* jobs, size_t n, uint32_t* special);
+size_t g1_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special);
+size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special);
 
 // In place, n contiguous Fp elements (6 limbs each; a G1 point is 2, a G2
 // point 4): from the scalar field layer's Montgomery domain (2^384) into

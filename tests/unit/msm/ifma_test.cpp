@@ -78,7 +78,7 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
   // Batch tails of every length mod 8, a long batch; random signs; doublings.
   for (size_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 41, 1000}) {
     std::vector<Pt<C>> a(n), b(n), out(n);
-    std::vector<msm::ifma::AddJob> jobs(n);
+    msm::ifma::JobList jobs;
     std::vector<A> want(n);
     for (size_t i = 0; i < n; i++) {
       const size_t ia = rng() % aff.size();
@@ -93,17 +93,18 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
       const A pa = na ? aff[ia].neg() : aff[ia];
       const A pb = nb ? aff[ib].neg() : aff[ib];
       want[i] = J::from_affine(pa).add(J::from_affine(pb)).to_affine();
-      jobs[i] = {raw(a[i]), raw(b[i]), raw(out[i]),
-                 (na ? msm::ifma::NEG_A : 0u) | (nb ? msm::ifma::NEG_B : 0u) | (dbl ? msm::ifma::DBL : 0u)};
+      jobs.push(raw(a[i]), raw(b[i]), raw(out[i]),
+                uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
     }
     msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
     msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
     std::vector<uint32_t> special(n);
+    jobs.pad();
     size_t ns;
     if constexpr (std::is_same_v<C, ec::G1Curve>)
-      ns = msm::ifma::g1_add_batch(jobs.data(), n, special.data());
+      ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
     else
-      ns = msm::ifma::g2_add_batch(jobs.data(), n, special.data());
+      ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
     ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
     msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
     for (size_t i = 0; i < n; i++) {
@@ -121,10 +122,13 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   for (size_t i = 0; i < 20; i++) p[i] = {aff[i].x, aff[i].y};
   msm::ifma::fp_to_domain(limbs(p[0]), 40);
   // p[2i] = p[2i] + p[2i+1], written over the first operand.
-  std::vector<msm::ifma::AddJob> jobs;
-  for (size_t i = 0; i < 10; i++) jobs.push_back({limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0});
+  msm::ifma::JobList jobs;
+  for (size_t i = 0; i < 10; i++) jobs.push(limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0);
   std::vector<uint32_t> special(jobs.size());
-  ASSERT_EQ(msm::ifma::g1_add_batch(jobs.data(), jobs.size(), special.data()), 0u);
+  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), std::logic_error) << "not padded";
+  jobs.pad();
+  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 3, 4, special.data()), std::logic_error) << "first not a multiple of 8";
+  ASSERT_EQ(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), 0u);
   msm::ifma::fp_from_domain(limbs(p[0]), 40);
   for (size_t i = 0; i < 10; i++) {
     const Aff want = Jac::from_affine(aff[2 * i]).add(Jac::from_affine(aff[2 * i + 1])).to_affine();
@@ -142,21 +146,22 @@ TEST(IfmaKernels, EqualXIsReportedAndLeftAlone) {
   const auto aff = msm_test::points_from<G1>(dl, rng);
   for (size_t n : {1, 5, 8, 13, 40}) {
     std::vector<Pt<G1>> a(n), b(n), out(n);
-    std::vector<msm::ifma::AddJob> jobs(n);
+    msm::ifma::JobList jobs;
     std::vector<uint32_t> want_special;
     for (size_t i = 0; i < n; i++) {
       const bool same = i % 3 == 0 || i + 1 == n;  // the last job too: the tail repeats it
       a[i] = {aff[i].x, aff[i].y};
       b[i] = same ? a[i] : Pt<G1>{aff[(i + 1) % 40].x, aff[(i + 1) % 40].y};
       const bool neg = same && i % 2;  // P + P or P + (-P)
-      jobs[i] = {limbs(a[i]), limbs(b[i]), limbs(out[i]), neg ? msm::ifma::NEG_B : 0u};
+      jobs.push(limbs(a[i]), limbs(b[i]), limbs(out[i]), neg ? msm::ifma::NEG_B : 0);
       if (same) want_special.push_back(uint32_t(i));
     }
     const std::vector<Pt<G1>> untouched = out;
     msm::ifma::fp_to_domain(limbs(a[0]), 2 * n);
     msm::ifma::fp_to_domain(limbs(b[0]), 2 * n);
     std::vector<uint32_t> special(n);
-    const size_t ns = msm::ifma::g1_add_batch(jobs.data(), n, special.data());
+    jobs.pad();
+    const size_t ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
     special.resize(ns);
     EXPECT_EQ(special, want_special) << "n=" << n;
     msm::ifma::fp_from_domain(limbs(out[0]), 2 * n);
