@@ -5,6 +5,8 @@
 #include <atomic>
 #include <fstream>
 
+#include "ec/curve_check.hpp"
+#include "ec/subgroup.hpp"
 #include "platform/mapped_file.hpp"
 
 namespace cuzk::groth16 {
@@ -77,16 +79,24 @@ class Reader {
                      " bytes, " + std::to_string(b_.size() - off_) + " left)");
     std::vector<ec::Affine<C>> out(n);
     std::atomic<size_t> first_bad{n};
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 256), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t i = r.begin(); i < r.end() && i < first_bad.load(std::memory_order_relaxed); i++) {
-        auto d = ec::decode_uncompressed<C>(b_.subspan(base + i * sz, sz), check);
-        if (!d.ok() || (no_identity && d.point.is_identity())) {
-          size_t cur = first_bad.load();
-          while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {}
-          return;
-        }
-        out[i] = d.point;
+    // Per block: decoding (coordinates below p), the curve equation eight
+    // points at a time (ec::first_off_curve), then the subgroup checks.
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 512), [&](const tbb::blocked_range<size_t>& r) {
+      size_t end = r.end();
+      for (size_t i = r.begin(); i < end; i++) {
+        if (i >= first_bad.load(std::memory_order_relaxed)) return;
+        auto d = ec::decode_uncompressed<C>(b_.subspan(base + i * sz, sz), ec::Check::None);
+        if (!d.ok() || (no_identity && d.point.is_identity())) end = i;
+        else out[i] = d.point;
       }
+      const std::span<const ec::Affine<C>> blk(out.data() + r.begin(), end - r.begin());
+      if (check != ec::Check::None) end = r.begin() + ec::first_off_curve(blk);
+      if (check == ec::Check::Full)
+        for (size_t i = r.begin(); i < end; i++)
+          if (!out[i].is_identity() && !ec::is_in_subgroup(out[i])) end = i;
+      if (end == r.end()) return;  // the whole block is good
+      size_t cur = first_bad.load();
+      while (end < cur && !first_bad.compare_exchange_weak(cur, end)) {}
     });
     if (size_t i = first_bad.load(); i < n) {
       off_ = base + i * sz;

@@ -10,11 +10,7 @@
 #include "ff/bls12_381.hpp"
 
 #if defined(__x86_64__)
-// GCC 12 flags the intrinsics' internal "undefined" operands in functions
-// compiled for a target the translation unit does not default to.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include "arith/ifma52.hpp"
+#include "ec/ifma_fp.hpp"
 #endif
 
 namespace cuzk::msm::ifma {
@@ -23,63 +19,11 @@ namespace cuzk::msm::ifma {
 
 namespace {
 
-using namespace arith::ifma;
-constexpr size_t K = 8;
-using V8 = Vec<K>;
+using namespace ec::ifma_fp;
 
-constexpr Modulus52<K> MOD = Modulus52<K>::make(ff::Fp::MODULUS);
-// mont'(X, TO) = X * 2^32 (into the 2^416 domain); mont'(X, FROM) = X / 2^32.
-constexpr auto TO = to_radix52<K>(arith::pow2_mod<6>(448, ff::Fp::MODULUS));
-constexpr auto FROM = to_radix52<K>(arith::pow2_mod<6>(384, ff::Fp::MODULUS));
-constexpr auto ONE = to_radix52<K>(arith::pow2_mod<6>(416, ff::Fp::MODULUS));
 // Scalar-domain constants for the inversion: X' -> X and X -> X'.
 constexpr auto S_FROM = arith::pow2_mod<6>(352, ff::Fp::MODULUS);
 constexpr auto S_TO = arith::pow2_mod<6>(416, ff::Fp::MODULUS);
-
-CUZK_IFMA_INLINE V8 splat(const std::array<uint64_t, K>& c) {
-  V8 r;
-  for (size_t j = 0; j < K; j++) r.l[j] = bcast(c[j]);
-  return r;
-}
-
-// 8x8 transpose of 64-bit elements (rows <-> columns).
-CUZK_IFMA_INLINE void transpose8(__m512i* r) {
-  __m512i t[8], u[8];
-  for (int i = 0; i < 4; i++) {
-    t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);
-  }
-  const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-  const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-  for (int h = 0; h < 2; h++) {
-    // rows 4h..4h+3: t[4h] (even cols of rows 4h, 4h+1), t[4h+2] (rows 4h+2, 4h+3)
-    u[4 * h + 0] = _mm512_permutex2var_epi64(t[4 * h], lo, t[4 * h + 2]);      // cols 0, 4
-    u[4 * h + 1] = _mm512_permutex2var_epi64(t[4 * h + 1], lo, t[4 * h + 3]);  // cols 1, 5
-    u[4 * h + 2] = _mm512_permutex2var_epi64(t[4 * h], hi, t[4 * h + 2]);      // cols 2, 6
-    u[4 * h + 3] = _mm512_permutex2var_epi64(t[4 * h + 1], hi, t[4 * h + 3]);  // cols 3, 7
-  }
-  for (int c = 0; c < 4; c++) {
-    r[c] = _mm512_shuffle_i64x2(u[c], u[4 + c], 0x44);
-    r[c + 4] = _mm512_shuffle_i64x2(u[c], u[4 + c], 0xee);
-  }
-}
-
-// Field element at p[lane] + off (6 limbs) for 8 lanes.
-CUZK_IFMA_INLINE V8 gather(const uint64_t* const* p, size_t off) {
-  __m512i r[8];
-  for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, p[i] + off);
-  transpose8(r);
-  return from_limbs64<6, K>(r);
-}
-// Canonical v to p[lane] + off for the lanes of `live`.
-CUZK_IFMA_INLINE void scatter(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
-  __m512i r[8];
-  to_limbs64<6, K>(v, r);
-  r[6] = r[7] = _mm512_setzero_si512();
-  transpose8(r);
-  for (int i = 0; i < 8; i++)
-    if (live >> i & 1) _mm512_mask_storeu_epi64(p[i] + off, 0x3f, r[i]);
-}
 
 // Per-lane inverses of a (non-zero lanes, < 2p), through the scalar field:
 // one Fermat inversion and a Montgomery trick over the 8 lanes.
@@ -117,65 +61,9 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   return from_limbs64<6, K>(r);
 }
 
-// Lanes of Fp2 = Fp[u]/(u^2 + 1) elements: two Fp vectors.
-struct V2 {
-  V8 c0, c1;
-};
-
-// The field operations the addition kernel needs, for Fp (V8) and Fp2 (V2).
-// Bounds: every subtraction names a multiple of p above its subtrahend for
-// the larger (Fp2) case; see g1g2_add_batch.
-CUZK_IFMA_INLINE V8 fmul(const V8& a, const V8& b) { return mul(a, b, MOD); }
-CUZK_IFMA_INLINE V8 fsqr(const V8& a) { return sqr(a, MOD); }
-CUZK_IFMA_INLINE V8 fadd(const V8& a, const V8& b) { return add(a, b); }
-CUZK_IFMA_INLINE V8 fsub(const V8& a, const V8& b, const std::array<uint64_t, K>& red) {
-  return sub(a, b, red);
-}
-CUZK_IFMA_INLINE V8 fsel(__mmask8 m, const V8& a, const V8& b) { return select(m, a, b); }
-CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MOD, log2_bound); }
-CUZK_IFMA_INLINE void fload(V8& r, const uint64_t* const* p, size_t off) { r = gather(p, off); }
-CUZK_IFMA_INLINE void fstore(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
-  scatter(v, p, off, live);
-}
-CUZK_IFMA_INLINE __mmask8 fequal(const V8& a, const V8& b) {
-  __mmask8 m = 0xff;
-  for (size_t j = 0; j < K; j++) m &= _mm512_cmpeq_epi64_mask(a.l[j], b.l[j]);
-  return m;
-}
 CUZK_IFMA_INLINE V8 norm(const V8& d) { return d; }
 CUZK_IFMA_INLINE V8 inv_from_norm(const V8&, const V8& inv_n) { return inv_n; }
 
-// Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
-// Inputs below 18p per component; outputs: c0 < 4p, c1 < 6p.
-CUZK_IFMA_INLINE V2 fmul(const V2& a, const V2& b) {
-  const V8 v0 = mul(a.c0, b.c0, MOD), v1 = mul(a.c1, b.c1, MOD);
-  const V8 m = mul(add(a.c0, a.c1), add(b.c0, b.c1), MOD);
-  return {sub(v0, v1, MOD.red2), sub(m, add(v0, v1), MOD.red4)};
-}
-// (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, for a1 < 8p: c0 < 2p, c1 < 4p.
-CUZK_IFMA_INLINE V2 fsqr(const V2& a) {
-  const V8 t = mul(a.c0, a.c1, MOD);
-  return {mul(add(a.c0, a.c1), sub(a.c0, a.c1, MOD.red8), MOD), add(t, t)};
-}
-CUZK_IFMA_INLINE V2 fadd(const V2& a, const V2& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
-CUZK_IFMA_INLINE V2 fsub(const V2& a, const V2& b, const std::array<uint64_t, K>& red) {
-  return {sub(a.c0, b.c0, red), sub(a.c1, b.c1, red)};
-}
-CUZK_IFMA_INLINE V2 fsel(__mmask8 m, const V2& a, const V2& b) {
-  return {select(m, a.c0, b.c0), select(m, a.c1, b.c1)};
-}
-CUZK_IFMA_INLINE V2 fcanon(const V2& a, int log2_bound) {
-  return {canonical(a.c0, MOD, log2_bound), canonical(a.c1, MOD, log2_bound)};
-}
-CUZK_IFMA_INLINE void fload(V2& r, const uint64_t* const* p, size_t off) {
-  r.c0 = gather(p, off);
-  r.c1 = gather(p, off + 6);
-}
-CUZK_IFMA_INLINE void fstore(const V2& v, uint64_t* const* p, size_t off, __mmask8 live) {
-  scatter(v.c0, p, off, live);
-  scatter(v.c1, p, off + 6, live);
-}
-CUZK_IFMA_INLINE __mmask8 fequal(const V2& a, const V2& b) { return fequal(a.c0, b.c0) & fequal(a.c1, b.c1); }
 // Montgomery's trick runs over Fp: 1/d = conj(d) / N(d), N(d) = d0^2 + d1^2.
 CUZK_IFMA_INLINE V8 norm(const V2& d) { return add(sqr(d.c0, MOD), sqr(d.c1, MOD)); }
 CUZK_IFMA_INLINE V2 inv_from_norm(const V2& d, const V8& inv_n) {

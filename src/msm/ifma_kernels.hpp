@@ -34,7 +34,7 @@ class JobList {
  public:
   void clear() { n_ = padded_ = 0; }
   size_t size() const { return n_; }
-  void push(const uint64_t* a, const uint64_t* b, uint64_t* out, uint8_t flags) {
+  [[gnu::always_inline]] void push(const uint64_t* a, const uint64_t* b, uint64_t* out, uint8_t flags) {
     if (n_ + 8 > a_.size()) grow();
     a_[n_] = a;
     b_[n_] = b;
@@ -66,7 +66,7 @@ class JobList {
   bool padded() const { return padded_ == n_; }
 
  private:
-  void grow() {
+  [[gnu::noinline]] void grow() {
     const size_t cap = std::max<size_t>(64, 2 * a_.size());
     a_.resize(cap);
     b_.resize(cap);
