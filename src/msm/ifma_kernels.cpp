@@ -189,8 +189,9 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
   return nspecial;
 }
 
-CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, bool into) {
-  const V8 c = splat(into ? TO : FROM);
+// Multiplies lane l of every group of eight elements by c[l] (then
+// canonical): c = TO / FROM converts into / out of the kernel domain.
+CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, const V8& c) {
   for (size_t g = 0; g < n; g += 8) {
     uint64_t* p[8];
     __mmask8 live = 0;
@@ -221,10 +222,24 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
   return add_batch_impl<V2>(jobs, first, n, special);
 }
 void fp_to_domain(uint64_t* elems, size_t n) {
-  if (n) convert_impl(elems, n, true);
+  if (n) convert_impl(elems, n, splat(TO));
 }
 void fp_from_domain(uint64_t* elems, size_t n) {
-  if (n) convert_impl(elems, n, false);
+  if (n) convert_impl(elems, n, splat(FROM));
+}
+void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta) {
+  if (!pairs) return;
+  if (fp_per_point != 2 && fp_per_point != 4) throw std::invalid_argument("glv_pairs_to_domain: 2 or 4 Fp per point");
+  // beta * 2^448 (the integer): mont(x * 2^384, it) = beta x * 2^416. It is
+  // the Montgomery form of beta * 2^64.
+  const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);
+  const auto cb = to_radix52<K>((beta * two32.square()).v);
+  // A pair is 2 * fp_per_point elements; phi(P)'s x is the first half of its
+  // second point: lanes 2 (and 6) for G1, 4 and 5 for G2.
+  const __mmask8 xphi = fp_per_point == 2 ? 0x44 : 0x30;
+  V8 c;
+  for (size_t j = 0; j < K; j++) c.l[j] = _mm512_mask_blend_epi64(xphi, bcast(TO[j]), bcast(cb[j]));
+  convert_impl(elems, pairs * 2 * fp_per_point, c);
 }
 
 #else  // not x86-64: available() is false and these are never called
@@ -233,6 +248,7 @@ size_t g1_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
 size_t g2_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
 void fp_to_domain(uint64_t*, size_t) {}
 void fp_from_domain(uint64_t*, size_t) {}
+void glv_pairs_to_domain(uint64_t*, size_t, size_t, const ff::Fp&) {}
 
 #endif
 

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ff/bls12_381.hpp"
+
 namespace cuzk::msm::ifma {
 
 inline constexpr uint8_t NEG_A = 1, NEG_B = 2, DBL = 4;
@@ -94,5 +96,11 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
 // conversion serves both curves.
 void fp_to_domain(uint64_t* elems, size_t n);
 void fp_from_domain(uint64_t* elems, size_t n);
+
+// In place, `pairs` GLV entry pairs (P, P'), fp_per_point Fp elements per
+// point (2 for G1, 4 for G2), P' holding a copy of P: into the kernels'
+// domain, P' becoming phi(P) = (beta x, y) on the way (its x is multiplied
+// by beta in the same product that converts it).
+void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta);
 
 }  // namespace cuzk::msm::ifma

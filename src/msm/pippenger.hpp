@@ -126,6 +126,22 @@ inline int32_t booth_digit(const Limbs<K>& k, unsigned w, unsigned c) {
   return int32_t(v + low) - int32_t((v >> (c - 1)) << c);
 }
 
+// The same digits' job for a GLV half (< 2^127): d_w in [1 - 2^(c-1),
+// 2^(c-1)] by a running carry, the top window (no carry out) in [0, its
+// bucket count]; sum_w d_w 2^(cw) = k. Written negated when neg, to
+// out[w * stride]. Cheaper than booth_digit per window.
+inline void signed_digits(unsigned __int128 k, unsigned c, int W, bool neg, int32_t* out, size_t stride) {
+  const uint32_t half = uint32_t(1) << (c - 1), mask = (uint32_t(1) << c) - 1;
+  uint32_t carry = 0;
+  for (int w = 0; w < W; w++) {
+    int32_t d = int32_t((uint32_t(k) & mask) + carry);
+    k >>= c;
+    carry = w + 1 < W && d > int32_t(half);
+    d -= int32_t(carry << c);
+    out[size_t(w) * stride] = neg ? -d : d;
+  }
+}
+
 template <class C>
 inline const CurveCosts& curve_costs() {
   if constexpr (std::is_same_v<typename C::Base, ff::Fp>)
@@ -456,18 +472,11 @@ class Engine {
           if (glv_) {
             glv::Split sp = glv::split(k);
             entries[2 * s] = P{a.x, a.y};
-            Limbs<2> k1{uint64_t(sp.k1), uint64_t(sp.k1 >> 64)};
-            Limbs<2> k2{uint64_t(sp.k2), uint64_t(sp.k2 >> 64)};
-            for (int w = 0; w < W_; w++) {
-              int32_t d = booth_digit(k1, unsigned(w), unsigned(c_));
-              digits[size_t(w) * E + 2 * s] = sp.neg1 ? -d : d;
-            }
+            signed_digits(sp.k1, unsigned(c_), W_, sp.neg1, digits.data() + 2 * s, E);
             if (sp.k2) {
-              entries[2 * s + 1] = P{a.x * glv::beta<C>(), a.y};
-              for (int w = 0; w < W_; w++) {
-                int32_t d = booth_digit(k2, unsigned(w), unsigned(c_));
-                digits[size_t(w) * E + 2 * s + 1] = sp.neg2 ? -d : d;
-              }
+              // phi(P) = (beta x, y); the IFMA conversion multiplies by beta itself.
+              entries[2 * s + 1] = ifma_ ? P{a.x, a.y} : P{a.x * glv::beta<C>(), a.y};
+              signed_digits(sp.k2, unsigned(c_), W_, sp.neg2, digits.data() + 2 * s + 1, E);
             } else {
               entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
               for (int w = 0; w < W_; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
@@ -477,7 +486,11 @@ class Engine {
             for (int w = 0; w < W_; w++) digits[size_t(w) * E + s] = booth_digit(k, unsigned(w), unsigned(c_));
           }
         }
-        to_kernel_domain(entries.data() + eps * rg.begin(), eps * (rg.end() - rg.begin()));
+        if (ifma_ && glv_)
+          ifma::glv_pairs_to_domain(reinterpret_cast<uint64_t*>(entries.data() + 2 * rg.begin()),
+                                    rg.end() - rg.begin(), kFpPerPoint, glv::beta<C>());
+        else
+          to_kernel_domain(entries.data() + eps * rg.begin(), eps * (rg.end() - rg.begin()));
       });
       pl.ms_split += tm.lap();
       // Stage B: accumulate.

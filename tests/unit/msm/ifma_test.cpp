@@ -60,6 +60,29 @@ TEST(IfmaKernels, DomainRoundTripAndScaling) {
   }
 }
 
+// GLV entry pairs (P, copy of P) become (P, phi(P)) in the kernel domain:
+// the same as converting (P, (beta x, y)), for G1 (2 Fp per point) and G2 (4),
+// odd pair counts included (a partly filled last group).
+TEST(IfmaKernels, GlvPairsToDomainAppliesBeta) {
+  SKIP_WITHOUT_IFMA();
+  std::mt19937_64 rng(13);
+  const ff::Fp beta = ff::Fp::random(rng);
+  for (size_t per : {2, 4})
+    for (size_t pairs : {1, 2, 3, 5, 8}) {
+      std::vector<ff::Fp> in(pairs * 2 * per), want;
+      for (auto& e : in) e = ff::Fp::random(rng);
+      for (size_t q = 0; q < pairs; q++)  // P' = copy of P
+        for (size_t k = 0; k < per; k++) in[q * 2 * per + per + k] = in[q * 2 * per + k];
+      want = in;
+      for (size_t q = 0; q < pairs; q++)  // phi(P): its x (the first half) times beta
+        for (size_t k = 0; k < per / 2; k++) want[q * 2 * per + per + k] *= beta;
+      auto raw = [](std::vector<ff::Fp>& v) { return v[0].v.data(); };
+      msm::ifma::glv_pairs_to_domain(raw(in), pairs, per, beta);
+      msm::ifma::fp_to_domain(raw(want), want.size());
+      EXPECT_EQ(in, want) << "fp per point " << per << ", pairs " << pairs;
+    }
+}
+
 template <class C>
 class IfmaAdd : public ::testing::Test {};
 using Curves = ::testing::Types<ec::G1Curve, ec::G2Curve>;
