@@ -37,7 +37,6 @@
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
-#include "platform/memory_policy.hpp"
 #include "r1cs/evaluate.hpp"
 #include "porep_cmds.hpp"
 #include "progress.hpp"
@@ -275,7 +274,6 @@ int main(int argc, char** argv) {
   porep.add(app, setup);
 
   CLI11_PARSE(app, argc, argv);
-  cuzk::platform::keep_freed_memory();  // a one-shot command: reuse freed scratch memory
   Progress pr;
   pr.quiet = quiet;
   try {

@@ -20,7 +20,6 @@
 #include "formats/snarkjs_json.hpp"
 #include "formats/zkey.hpp"
 #include "groth16/rng.hpp"
-#include "platform/memory_policy.hpp"
 
 // CPU time of the process (all threads), ms: steadier than wall time on a shared machine.
 static double cpu_ms() {
@@ -30,7 +29,6 @@ static double cpu_ms() {
 }
 
 int main(int argc, char** argv) {
-  cuzk::platform::keep_freed_memory();  // as `cuzk prove` does
   using Clock = std::chrono::steady_clock;
   auto usage = [] {
     std::fprintf(stderr,
