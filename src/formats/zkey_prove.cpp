@@ -102,26 +102,30 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
     });
   };
   tbb::parallel_invoke([&] { oc.emplace(log2_exact(n)); }, accumulate);
-  // Into our domain order, and snarkjs's C·w: the pointwise product (its
-  // zkey carries no C matrix).
-  std::vector<Fr> a(n), b(n), c(n);
+  // Into our domain order; then snarkjs's C·w, the pointwise product (its
+  // zkey carries no C matrix), in an's place (fresh pages cost more here than
+  // the copies).
+  std::vector<Fr> a(n), b(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) {
       const size_t j = oc->ours(i);
       a[j] = an[i];
       b[j] = bn[i];
-      c[j] = an[i] * bn[i];
     }
+  });
+  std::vector<Fr>& c = an;
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) c[i] = a[i] * b[i];
   });
   tbb::parallel_invoke([&] { oc->to_coset(a); }, [&] { oc->to_coset(b); }, [&] { oc->to_coset(c); });
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) a[i] = a[i] * b[i] - c[i];
   });
-  // Back in snarkjs's order (the order of the H points).
+  // Back in snarkjs's order (the order of the H points), in bn's place.
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) an[i] = a[oc->ours(i)];
+    for (size_t i = r.begin(); i < r.end(); i++) bn[i] = a[oc->ours(i)];
   });
-  return an;
+  return bn;
 }
 
 std::vector<Fr> zkey_public_signals(const Zkey& zk, std::span<const Fr> w) {
