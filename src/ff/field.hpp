@@ -198,8 +198,8 @@ class Field {
 
   // Multiplicative inverse (Fermat); inverse of zero is zero.
   Field inverse() const { return pow_vartime(P_MINUS_2); }
-  // The same by the binary extended Euclidean algorithm (arith/inverse.hpp):
-  // about ten times faster, and its time depends on the value.
+  // The same by a binary GCD on word-size approximations (arith/inverse.hpp):
+  // about five times faster for Fp, and its time depends on the value.
   Field inverse_vartime() const {
     if (is_zero()) return Field{};
     // v = a R; the plain inverse is a^-1 R^-1, and mont(that, R^3) = a^-1 R.
