@@ -17,6 +17,8 @@ echo "## msm (one thread, uniform; filecoin-like; G2; two threads)"
 "$b" micro msm --group g1 --log-n 18 --threads 2 --scalars uniform --reps 3 --json
 echo "## msm: AVX-512 IFMA kernels against the scalar ones, alternating (where the CPU has IFMA)"
 "$b" micro msm --group g1 g2 --log-n 16 18 --threads 1 2 --scalars uniform --reps 3 --compare-scalar --json
+echo "## msm: the batch-affine addition kernels alone (where the CPU has IFMA)"
+"$b" micro kernel --group g1 g2 --reps 21 --json
 echo "## ntt"
 for t in 1 2; do
   "$b" micro ntt --log-n 18 --threads $t --reps 5 --json
