@@ -15,6 +15,7 @@
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -88,9 +89,10 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   auto accumulate = [&] {
     // A·w and B·w in snarkjs's row order, where the key lists its
     // coefficients row by row (cache-friendly writes); each task owns a
-    // range of rows and skips the others. 40% of the coefficients of
-    // typical circuits are 1: no product for those.
-    const size_t parts = size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    // range of rows and skips the others, so every task reads the whole
+    // list: at most 8 of them. 40% of the coefficients of typical circuits
+    // are 1: no product for those.
+    const size_t parts = size_t(std::clamp(tbb::this_task_arena::max_concurrency(), 1, 8));
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
       for (const ZkeyCoef& k : zk.coeffs) {
