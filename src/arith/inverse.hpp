@@ -36,11 +36,10 @@ inline uint64_t approx(const Limbs<N>& a, unsigned n) {
   return (a[0] & 0x7fffffffu) | (top & 0x1ffffffffull) << 31;
 }
 
-// r = (a f + b g) / 2^31 for a combination that is a multiple of 2^31;
-// returns true (and r = |.|) when it is negative.
+// t[0..N] = a f + b g as N + 1 limbs of two's complement (|f|, |g| <= 2^31,
+// so the value fits with its sign: |t| < 2^(64N + 32)).
 template <size_t N>
-inline bool lin_comb_shift(Limbs<N>& r, const Limbs<N>& a, int64_t f, const Limbs<N>& b, int64_t g) {
-  uint64_t t[N + 1];
+inline void lin_comb(uint64_t* t, const Limbs<N>& a, int64_t f, const Limbs<N>& b, int64_t g) {
   __int128 c = 0;
   for (size_t i = 0; i < N; i++) {
     c += __int128(a[i]) * f + __int128(b[i]) * g;
@@ -48,6 +47,14 @@ inline bool lin_comb_shift(Limbs<N>& r, const Limbs<N>& a, int64_t f, const Limb
     c >>= 64;  // arithmetic: the carry keeps its sign
   }
   t[N] = uint64_t(c);
+}
+
+// r = (a f + b g) / 2^31 for a combination that is a multiple of 2^31;
+// returns true (and r = |.|) when it is negative.
+template <size_t N>
+inline bool lin_comb_shift(Limbs<N>& r, const Limbs<N>& a, int64_t f, const Limbs<N>& b, int64_t g) {
+  uint64_t t[N + 1];
+  lin_comb(t, a, f, b, g);
   const bool neg = int64_t(t[N]) < 0;
   if (neg) {  // two's complement negation over N + 1 limbs
     uint64_t k = 1;
@@ -66,14 +73,8 @@ template <size_t N>
 inline void lin_comb_mod(Limbs<N>& r, const Limbs<N>& u, int64_t f, const Limbs<N>& v, int64_t g,
                          const Limbs<N>& m, uint64_t m0) {
   uint64_t t[N + 2];
-  __int128 c = 0;
-  for (size_t i = 0; i < N; i++) {
-    c += __int128(u[i]) * f + __int128(v[i]) * g;
-    t[i] = uint64_t(c);
-    c >>= 64;
-  }
-  t[N] = uint64_t(c);
-  t[N + 1] = uint64_t(c >> 64);  // sign extension
+  lin_comb(t, u, f, v, g);
+  t[N + 1] = uint64_t(int64_t(t[N]) >> 63);  // sign extension
   // + q m with q = -t / m mod 2^31: the low 31 bits vanish.
   const uint64_t q = (t[0] * m0) & 0x7fffffffu;
   unsigned __int128 cc = 0;

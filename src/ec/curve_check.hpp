@@ -7,6 +7,8 @@
 #include <span>
 
 #include "ec/bls12_381.hpp"
+#include "ec/encoding.hpp"
+#include "ec/subgroup.hpp"
 
 namespace cuzk::ec {
 
@@ -15,5 +17,20 @@ namespace cuzk::ec {
 // every decoder leaves them.
 size_t first_off_curve(std::span<const G1Affine> pts);
 size_t first_off_curve(std::span<const G2Affine> pts);
+
+// Index of the first point failing `check`, or pts.size(): Full tests the
+// curve equation (all points at once, above) and then, up to the first
+// point off the curve, prime-order-subgroup membership; SkipSubgroup the
+// curve equation only; None nothing. The readers of key files decode a
+// block of points and hand it here.
+template <class P>
+size_t first_invalid(std::span<const P> pts, Check check) {
+  if (check == Check::None) return pts.size();
+  const size_t end = first_off_curve(pts);
+  if (check == Check::Full)
+    for (size_t i = 0; i < end; i++)
+      if (!pts[i].is_identity() && !is_in_subgroup(pts[i])) return i;
+  return end;
+}
 
 }  // namespace cuzk::ec

@@ -9,7 +9,6 @@
 #include <stdexcept>
 
 #include "ec/curve_check.hpp"
-#include "ec/subgroup.hpp"
 #include "formats/circom.hpp"
 #include "platform/mapped_file.hpp"
 
@@ -105,8 +104,8 @@ std::pair<size_t, std::string> first_failure(size_t count, size_t grain, const F
 
 // `count` points from the cursor, decoded and checked in parallel blocks;
 // the first bad one (lowest index) is reported. Within a block: decoding
-// (coordinates below p), the curve equation eight points at a time
-// (ec::first_off_curve), then the subgroup checks for Check::Full.
+// (coordinates below p), then ec::first_invalid (the curve equation eight
+// points at a time; the subgroup for Check::Full).
 template <class P>
 std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::Check check) {
   constexpr size_t sz = point_bytes<P>();
@@ -126,19 +125,12 @@ std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::C
     std::string e;
     for (size_t i = lo; i < hi && e.empty(); i++)
       if (!(e = decode_point(bytes.subspan(i * sz, sz), out[i], ec::Check::None)).empty()) bad = i;
-    if (check != ec::Check::None) {
-      const size_t off = lo + ec::first_off_curve(std::span<const P>(out).subspan(lo, bad - lo));
-      if (off < bad) {
-        bad = off;
-        e = std::string(kGroup) + " point is not on the curve";
-      }
+    const size_t inv = lo + ec::first_invalid(std::span<const P>(out).subspan(lo, bad - lo), check);
+    if (inv < bad) {
+      bad = inv;
+      e = std::string(kGroup) + (out[inv].is_on_curve() ? " point is not in the prime-order subgroup"
+                                                          : " point is not on the curve");
     }
-    if (check == ec::Check::Full)
-      for (size_t i = lo; i < bad; i++)
-        if (!out[i].is_identity() && !ec::is_in_subgroup(out[i])) {
-          bad = i;
-          e = std::string(kGroup) + " point is not in the prime-order subgroup";
-        }
     first_bad[k] = bad;
     return bad < hi ? e : "";
   });

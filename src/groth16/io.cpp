@@ -6,7 +6,6 @@
 #include <fstream>
 
 #include "ec/curve_check.hpp"
-#include "ec/subgroup.hpp"
 #include "platform/mapped_file.hpp"
 
 namespace cuzk::groth16 {
@@ -79,8 +78,8 @@ class Reader {
                      " bytes, " + std::to_string(b_.size() - off_) + " left)");
     std::vector<ec::Affine<C>> out(n);
     std::atomic<size_t> first_bad{n};
-    // Per block: decoding (coordinates below p), the curve equation eight
-    // points at a time (ec::first_off_curve), then the subgroup checks.
+    // Per block: decoding (coordinates below p), then ec::first_invalid (the
+    // curve equation eight points at a time; the subgroup for Check::Full).
     tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 512), [&](const tbb::blocked_range<size_t>& r) {
       size_t end = r.end();
       for (size_t i = r.begin(); i < end; i++) {
@@ -89,11 +88,7 @@ class Reader {
         if (!d.ok() || (no_identity && d.point.is_identity())) end = i;
         else out[i] = d.point;
       }
-      const std::span<const ec::Affine<C>> blk(out.data() + r.begin(), end - r.begin());
-      if (check != ec::Check::None) end = r.begin() + ec::first_off_curve(blk);
-      if (check == ec::Check::Full)
-        for (size_t i = r.begin(); i < end; i++)
-          if (!out[i].is_identity() && !ec::is_in_subgroup(out[i])) end = i;
+      end = r.begin() + ec::first_invalid(std::span<const ec::Affine<C>>(out.data() + r.begin(), end - r.begin()), check);
       if (end == r.end()) return;  // the whole block is good
       size_t cur = first_bad.load();
       while (end < cur && !first_bad.compare_exchange_weak(cur, end)) {}
