@@ -15,6 +15,13 @@
 // b, kept in a redundant form whose low limbs are all >= 2^52 so that no limb
 // goes negative. canonical() brings a value below 16p into [0, p).
 //
+// The *_lazy forms skip the final carry propagation: their limbs may exceed
+// 52 bits (below 2^58) or, after sub_lazy, be negative. Such a value may
+// only feed add/sub (whatever its limbs, normalize() with arithmetic shifts
+// restores normalised limbs of a non-negative value), never mul or a store.
+// Carry propagation is a serial chain of 21 operations, about a tenth of
+// the MSM kernels' vector work.
+//
 // Only included by translation units whose functions carry CUZK_IFMA_TARGET;
 // callers check platform::use_ifma() before entering them.
 #include <immintrin.h>
@@ -99,6 +106,16 @@ struct Vec {
 
 CUZK_IFMA_INLINE __m512i bcast(uint64_t x) { return _mm512_set1_epi64(int64_t(x)); }
 
+// x, as far as the optimiser knows, read from memory: the modulus limbs then
+// enter the multiply-adds as broadcast memory operands (a load each) instead
+// of a 64-bit immediate plus a broadcast on the vector ports every time.
+template <class T>
+CUZK_IFMA_INLINE const T& opaque(const T& x) {
+  const T* p = &x;
+  asm("" : "+r"(p));
+  return *p;
+}
+
 // Carry-propagates so that limbs 0..K-2 are < 2^52 (the top limb keeps the
 // rest; the value must be non-negative).
 template <size_t K>
@@ -138,9 +155,10 @@ CUZK_IFMA_INLINE void to_limbs64(const Vec<K>& v, __m512i* L) {
   }
 }
 
-// a * b / 2^(52K) mod p, below a*b / 2^(52K) + p.
+// a * b / 2^(52K) mod p, below a*b / 2^(52K) + p; limbs not normalised.
 template <size_t K>
-CUZK_IFMA_INLINE Vec<K> mul(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& m) {
+CUZK_IFMA_INLINE Vec<K> mul_lazy(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& mod) {
+  const Modulus52<K>& m = opaque(mod);
   __m512i t[K + 1];
   for (size_t j = 0; j <= K; j++) t[j] = _mm512_setzero_si512();
   const __m512i k0 = bcast(m.k0);
@@ -157,9 +175,16 @@ CUZK_IFMA_INLINE Vec<K> mul(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>
     t[0] = _mm512_add_epi64(t[0], carry);
     t[K] = _mm512_setzero_si512();
   }
-  normalize<K>(t);
   Vec<K> r;
   for (size_t j = 0; j < K; j++) r.l[j] = t[j];
+  return r;
+}
+
+// a * b / 2^(52K) mod p, below a*b / 2^(52K) + p.
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> mul(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& m) {
+  Vec<K> r = mul_lazy(a, b, m);
+  normalize<K>(r.l);
   return r;
 }
 
@@ -173,19 +198,30 @@ CUZK_IFMA_INLINE Vec<K> sqr(const Vec<K>& a, const Modulus52<K>& m) {
 }
 
 template <size_t K>
-CUZK_IFMA_INLINE Vec<K> add(const Vec<K>& a, const Vec<K>& b) {
+CUZK_IFMA_INLINE Vec<K> add_lazy(const Vec<K>& a, const Vec<K>& b) {
   Vec<K> r;
   for (size_t j = 0; j < K; j++) r.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
+  return r;
+}
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> add(const Vec<K>& a, const Vec<K>& b) {
+  Vec<K> r = add_lazy(a, b);
   normalize<K>(r.l);
   return r;
 }
 
 // a + C - b, with C = red (a redundant multiple of p larger than b).
 template <size_t K>
-CUZK_IFMA_INLINE Vec<K> sub(const Vec<K>& a, const Vec<K>& b, const std::array<uint64_t, K>& red) {
+CUZK_IFMA_INLINE Vec<K> sub_lazy(const Vec<K>& a, const Vec<K>& b, const std::array<uint64_t, K>& c) {
+  const std::array<uint64_t, K>& red = opaque(c);
   Vec<K> r;
   for (size_t j = 0; j < K; j++)
     r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(red[j])), b.l[j]);
+  return r;
+}
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> sub(const Vec<K>& a, const Vec<K>& b, const std::array<uint64_t, K>& red) {
+  Vec<K> r = sub_lazy(a, b, red);
   normalize<K>(r.l);
   return r;
 }
@@ -200,7 +236,8 @@ CUZK_IFMA_INLINE Vec<K> select(__mmask8 mask, const Vec<K>& a, const Vec<K>& b) 
 
 // v - c*p where that is >= 0 (per lane), else v; v normalised.
 template <size_t K>
-CUZK_IFMA_INLINE Vec<K> sub_if_ge(const Vec<K>& v, const std::array<uint64_t, K>& cp) {
+CUZK_IFMA_INLINE Vec<K> sub_if_ge(const Vec<K>& v, const std::array<uint64_t, K>& c) {
+  const std::array<uint64_t, K>& cp = opaque(c);
   __m512i d[K];
   for (size_t j = 0; j < K; j++) d[j] = _mm512_sub_epi64(v.l[j], bcast(cp[j]));
   normalize<K>(d);  // arithmetic shifts: borrows propagate as -1 carries

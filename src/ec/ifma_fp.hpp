@@ -83,11 +83,19 @@ struct V2 {
 // The field operations the addition kernel needs, for Fp (V8) and Fp2 (V2).
 // Bounds: every subtraction names a multiple of p above its subtrahend for
 // the larger (Fp2) case (the bounds of each use: msm/ifma_kernels.cpp).
+// The *_lazy forms leave limbs unnormalised: for operands of fadd/fsub only
+// (arith/ifma52.hpp).
 CUZK_IFMA_INLINE V8 fmul(const V8& a, const V8& b) { return mul(a, b, MOD); }
+CUZK_IFMA_INLINE V8 fmul_lazy(const V8& a, const V8& b) { return mul_lazy(a, b, MOD); }
 CUZK_IFMA_INLINE V8 fsqr(const V8& a) { return sqr(a, MOD); }
+CUZK_IFMA_INLINE V8 fsqr_lazy(const V8& a) { return mul_lazy(a, a, MOD); }
 CUZK_IFMA_INLINE V8 fadd(const V8& a, const V8& b) { return add(a, b); }
+CUZK_IFMA_INLINE V8 fadd_lazy(const V8& a, const V8& b) { return add_lazy(a, b); }
 CUZK_IFMA_INLINE V8 fsub(const V8& a, const V8& b, const std::array<uint64_t, K>& red) {
   return sub(a, b, red);
+}
+CUZK_IFMA_INLINE V8 fsub_lazy(const V8& a, const V8& b, const std::array<uint64_t, K>& red) {
+  return sub_lazy(a, b, red);
 }
 CUZK_IFMA_INLINE V8 fsel(__mmask8 m, const V8& a, const V8& b) { return select(m, a, b); }
 CUZK_IFMA_INLINE V8 fcanon(const V8& a, int log2_bound) { return canonical(a, MOD, log2_bound); }
@@ -102,20 +110,35 @@ CUZK_IFMA_INLINE __mmask8 fequal(const V8& a, const V8& b) {
 }
 
 // Karatsuba: (a0 + a1 u)(b0 + b1 u) = (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u.
-// Inputs below 18p per component; outputs: c0 < 4p, c1 < 6p.
-CUZK_IFMA_INLINE V2 fmul(const V2& a, const V2& b) {
-  const V8 v0 = mul(a.c0, b.c0, MOD), v1 = mul(a.c1, b.c1, MOD);
-  const V8 m = mul(add(a.c0, a.c1), add(b.c0, b.c1), MOD);
-  return {sub(v0, v1, MOD.red2), sub(m, add(v0, v1), MOD.red4)};
+// Inputs below 18p per component; outputs: c0 < 4p, c1 < 6p. The three
+// products only feed subtractions: their carries are left to those.
+template <bool Lazy = false>
+CUZK_IFMA_INLINE V2 fmul2(const V2& a, const V2& b) {
+  const V8 v0 = mul_lazy(a.c0, b.c0, MOD), v1 = mul_lazy(a.c1, b.c1, MOD);
+  const V8 m = mul_lazy(add(a.c0, a.c1), add(b.c0, b.c1), MOD);
+  if constexpr (Lazy)
+    return {sub_lazy(v0, v1, MOD.red2), sub_lazy(m, add_lazy(v0, v1), MOD.red4)};
+  else
+    return {sub(v0, v1, MOD.red2), sub(m, add_lazy(v0, v1), MOD.red4)};
 }
+CUZK_IFMA_INLINE V2 fmul(const V2& a, const V2& b) { return fmul2<false>(a, b); }
+CUZK_IFMA_INLINE V2 fmul_lazy(const V2& a, const V2& b) { return fmul2<true>(a, b); }
 // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, for a1 < 8p: c0 < 2p, c1 < 4p.
 CUZK_IFMA_INLINE V2 fsqr(const V2& a) {
-  const V8 t = mul(a.c0, a.c1, MOD);
+  const V8 t = mul_lazy(a.c0, a.c1, MOD);
   return {mul(add(a.c0, a.c1), sub(a.c0, a.c1, MOD.red8), MOD), add(t, t)};
 }
+CUZK_IFMA_INLINE V2 fsqr_lazy(const V2& a) {
+  const V8 t = mul_lazy(a.c0, a.c1, MOD);
+  return {mul_lazy(add(a.c0, a.c1), sub(a.c0, a.c1, MOD.red8), MOD), add_lazy(t, t)};
+}
 CUZK_IFMA_INLINE V2 fadd(const V2& a, const V2& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
+CUZK_IFMA_INLINE V2 fadd_lazy(const V2& a, const V2& b) { return {add_lazy(a.c0, b.c0), add_lazy(a.c1, b.c1)}; }
 CUZK_IFMA_INLINE V2 fsub(const V2& a, const V2& b, const std::array<uint64_t, K>& red) {
   return {sub(a.c0, b.c0, red), sub(a.c1, b.c1, red)};
+}
+CUZK_IFMA_INLINE V2 fsub_lazy(const V2& a, const V2& b, const std::array<uint64_t, K>& red) {
+  return {sub_lazy(a.c0, b.c0, red), sub_lazy(a.c1, b.c1, red)};
 }
 CUZK_IFMA_INLINE V2 fsel(__mmask8 m, const V2& a, const V2& b) {
   return {select(m, a.c0, b.c0), select(m, a.c1, b.c1)};

@@ -65,9 +65,9 @@ CUZK_IFMA_INLINE V8 norm(const V8& d) { return d; }
 CUZK_IFMA_INLINE V8 inv_from_norm(const V8&, const V8& inv_n) { return inv_n; }
 
 // Montgomery's trick runs over Fp: 1/d = conj(d) / N(d), N(d) = d0^2 + d1^2.
-CUZK_IFMA_INLINE V8 norm(const V2& d) { return add(sqr(d.c0, MOD), sqr(d.c1, MOD)); }
+CUZK_IFMA_INLINE V8 norm(const V2& d) { return add(mul_lazy(d.c0, d.c0, MOD), mul_lazy(d.c1, d.c1, MOD)); }
 CUZK_IFMA_INLINE V2 inv_from_norm(const V2& d, const V8& inv_n) {
-  return {mul(d.c0, inv_n, MOD), sub(splat({}), mul(d.c1, inv_n, MOD), MOD.red2)};
+  return {mul(d.c0, inv_n, MOD), sub(splat({}), mul_lazy(d.c1, inv_n, MOD), MOD.red2)};
 }
 
 // Per-thread scratch: the converted operands and prefix products of a batch.
@@ -145,8 +145,9 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
     F ya, yb;
     fload(ya, a, YOFF);
     fload(yb, b, YOFF);
-    if (nega) ya = fsel(nega, ya, fsub(zero, ya, MOD.red1));
-    if (negb) yb = fsel(negb, yb, fsub(zero, yb, MOD.red1));
+    // ya and yb only feed subtractions: the negations skip their carries.
+    if (nega) ya = fsel(nega, ya, fsub_lazy(zero, ya, MOD.red1));
+    if (negb) yb = fsel(negb, yb, fsub_lazy(zero, yb, MOD.red1));
     s.ya = ya;
     s.yb = yb;
     F den = fsub(s.xb, s.xa, MOD.red1);
@@ -179,8 +180,8 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
       num = fsel(dbl, num, fadd(fadd(xx, xx), xx));
     }
     const F lam = fmul(num, inv_i);
-    const F x3 = fsub(fsqr(lam), fadd(s.xa, s.xb), MOD.red2);
-    const F y3 = fsub(fmul(lam, fsub(s.xa, x3, MOD.red8)), s.ya, MOD.red2);
+    const F x3 = fsub(fsqr_lazy(lam), fadd_lazy(s.xa, s.xb), MOD.red2);
+    const F y3 = fsub(fmul_lazy(lam, fsub(s.xa, x3, MOD.red8)), s.ya, MOD.red2);
     // G1: x3, y3 < 4p (two conditional subtractions); G2: below 8p (three).
     constexpr int kLog2Bound = std::is_same_v<F, V8> ? 2 : 3;
     fstore(fcanon(x3, kLog2Bound), out, 0, live);
