@@ -107,7 +107,7 @@ std::pair<size_t, std::string> first_failure(size_t count, size_t grain, const F
 // (coordinates below p), then ec::first_invalid (the curve equation eight
 // points at a time; the subgroup for Check::Full).
 template <class P>
-std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::Check check) {
+platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name, ec::Check check) {
   constexpr size_t sz = point_bytes<P>();
   constexpr const char* kGroup = std::is_same_v<P, G1Affine> ? "G1" : "G2";
   constexpr size_t kBlock = 512;
@@ -116,7 +116,7 @@ std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::C
     c.fail("truncated: " + std::string(name) + " needs " + std::to_string(count) + " points of " +
            std::to_string(sz) + " bytes, " + std::to_string(c.remaining()) + " bytes left");
   auto bytes = c.take(count * sz, name);
-  std::vector<P> out(count);
+  platform::RawArray<P> out(count);  // every point is written below (or the read fails)
   const size_t nblk = (count + kBlock - 1) / kBlock;
   std::vector<size_t> first_bad(nblk);  // per block: the failing point, or the block's end
   auto [bad_blk, err] = first_failure(nblk, 1, [&](size_t k) -> std::string {
@@ -125,7 +125,7 @@ std::vector<P> read_points(Cursor& c, size_t count, std::string_view name, ec::C
     std::string e;
     for (size_t i = lo; i < hi && e.empty(); i++)
       if (!(e = decode_point(bytes.subspan(i * sz, sz), out[i], ec::Check::None)).empty()) bad = i;
-    const size_t inv = lo + ec::first_invalid(std::span<const P>(out).subspan(lo, bad - lo), check);
+    const size_t inv = lo + ec::first_invalid(std::span<const P>(out.data() + lo, bad - lo), check);
     if (inv < bad) {
       bad = inv;
       e = std::string(kGroup) + (out[inv].is_on_curve() ? " point is not in the prime-order subgroup"
@@ -196,14 +196,17 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     expect_size(c, s, uint64_t(count) * point_bytes<P>(), name);
     return read_points<P>(c, count, name, opts.check);
   };
-  z.vk.ic = points_section(3, "IC", size_t(z.n_public) + 1, G1Affine{});
+  {
+    const auto ic = points_section(3, "IC", size_t(z.n_public) + 1, G1Affine{});
+    z.vk.ic.assign(ic.begin(), ic.end());
+  }
   if (opts.vk_only) return z;
   {
     const Section& s = f.unique(bytes, source, 4, "coefficients");
     Cursor c = section_cursor(bytes, source, s);
     uint32_t n = c.u32("coefficient count");
     expect_size(c, s, 4 + uint64_t(n) * 44, "coefficients");
-    z.coeffs.resize(n);
+    z.coeffs.reset(n);
     auto raw = c.take(size_t(n) * 44, "coefficients");
     // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R, i.e. value·R^-1:
     // the element whose Montgomery form is value, times R^-1.

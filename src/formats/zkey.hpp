@@ -30,6 +30,7 @@
 #include "ec/encoding.hpp"
 #include "formats/binfile.hpp"
 #include "groth16/params.hpp"
+#include "platform/raw_array.hpp"
 
 namespace cuzk::formats {
 
@@ -43,9 +44,10 @@ struct ZkeyCoef {
 struct Zkey {
   uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   groth16::VerifyingKey vk;  // alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic
-  std::vector<ZkeyCoef> coeffs;
-  std::vector<ec::G1Affine> a, b1, c, h;
-  std::vector<ec::G2Affine> b2;
+  // Filled in parallel as they are decoded: no serial value-initialisation.
+  platform::RawArray<ZkeyCoef> coeffs;
+  platform::RawArray<ec::G1Affine> a, b1, c, h;
+  platform::RawArray<ec::G2Affine> b2;
 };
 
 struct ZkeyReadOptions {

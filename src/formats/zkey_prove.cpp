@@ -119,7 +119,10 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) c[i] = a[i] * b[i];
   });
-  tbb::parallel_invoke([&] { oc->to_coset(a); }, [&] { oc->to_coset(b); }, [&] { oc->to_coset(c); });
+  // One after the other, each on every thread: three concurrent transforms
+  // left the third alone on one core of two (each NTT call runs in its own
+  // arena, which a thread waiting in parallel_invoke cannot join).
+  for (std::vector<Fr>* v : {&a, &b, &c}) oc->to_coset(*v);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) a[i] = a[i] * b[i] - c[i];
   });

@@ -22,10 +22,6 @@
 // Points are addressed through tagged references: a pointer to an affine
 // point plus a "negate" bit (signed digits cost nothing), 0 meaning the
 // identity. Results of a round live in an arena owned by the summer.
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -36,42 +32,11 @@
 #include "ec/point.hpp"
 #include "msm/field_ops.hpp"
 #include "msm/ifma_kernels.hpp"
+#include "platform/raw_array.hpp"
 
 namespace cuzk::msm::detail {
 
-// Uninitialised array of implicit-lifetime objects, 64-byte aligned; large
-// ones on 2 MiB boundaries with transparent huge pages requested (the
-// bucket method reads them at random: fewer TLB misses and page faults).
-template <class T>
-class RawArray {
- public:
-  RawArray() = default;
-  explicit RawArray(size_t n) { reset(n); }
-  void reset(size_t n) {
-    p_.reset();
-    n_ = n;
-    if (!n) return;
-    const size_t bytes = n * sizeof(T);
-    const size_t align = bytes >= (size_t(2) << 20) ? (size_t(2) << 20) : 64;
-    void* p = ::operator new[](bytes, std::align_val_t(align));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (align > 64) madvise(p, bytes & ~(align - 1), MADV_HUGEPAGE);
-#endif
-    p_.reset(static_cast<T*>(p));
-    p_.get_deleter().align = align;
-  }
-  T* data() const { return p_.get(); }
-  T& operator[](size_t i) const { return p_.get()[i]; }
-  size_t size() const { return n_; }
-
- private:
-  struct Free {
-    size_t align = 64;
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(align)); }
-  };
-  std::unique_ptr<T, Free> p_;
-  size_t n_ = 0;
-};
+using platform::RawArray;
 
 // Affine point that is never the identity (the identity is a null Ref).
 template <class C>

@@ -1,0 +1,59 @@
+#pragma once
+// Uninitialised array of implicit-lifetime objects (aggregates of limbs,
+// points), 64-byte aligned; large ones on 2 MiB boundaries with transparent
+// huge pages requested. For buffers that are written in full right after
+// allocation, often by several threads: a std::vector would first value-
+// initialise them on one thread, taking every page fault there (on the
+// development VM, first touch of 130 MB costs 54 ms in 4 KiB pages, 15 ms in
+// huge pages).
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <span>
+#include <type_traits>
+
+namespace cuzk::platform {
+
+template <class T>
+class RawArray {
+  static_assert(std::is_trivially_destructible_v<T>, "elements are never destroyed");
+
+ public:
+  RawArray() = default;
+  explicit RawArray(size_t n) { reset(n); }
+  void reset(size_t n) {
+    p_.reset();
+    n_ = n;
+    if (!n) return;
+    const size_t bytes = n * sizeof(T);
+    const size_t align = bytes >= (size_t(2) << 20) ? (size_t(2) << 20) : 64;
+    void* p = ::operator new[](bytes, std::align_val_t(align));
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align > 64) madvise(p, bytes & ~(align - 1), MADV_HUGEPAGE);
+#endif
+    p_.reset(static_cast<T*>(p));
+    p_.get_deleter().align = align;
+  }
+  T* data() const { return p_.get(); }
+  T& operator[](size_t i) const { return p_.get()[i]; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + n_; }
+  std::span<T> span() const { return {data(), n_}; }
+  operator std::span<const T>() const { return {data(), n_}; }
+
+ private:
+  struct Free {
+    size_t align = 64;
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(align)); }
+  };
+  std::unique_ptr<T, Free> p_;
+  size_t n_ = 0;
+};
+
+}  // namespace cuzk::platform
