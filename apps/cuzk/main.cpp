@@ -21,11 +21,13 @@
 // cost about 40-90 µs of CPU per point (Scott's endomorphism tests, run in
 // parallel): ~25 s for the ~400,000 points of a 2^16-constraint .zkey.
 #include <CLI/CLI.hpp>
+#include <tbb/parallel_invoke.h>
 
 #include <chrono>
 #include <bit>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <iostream>
 
@@ -103,9 +105,21 @@ int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::
                    const std::string& public_out, cuzk::ec::Check check, Progress& pr) {
   pr.step("reading " + zkey + (check == cuzk::ec::Check::Full ? " (checking every point: curve and subgroup)"
                                                               : " (on-curve checks only: a trusted key)"));
-  fmt_::Zkey zk = fmt_::read_zkey_file(zkey, {check});
   pr.step("reading " + wtns);
-  auto w = fmt_::read_any_witness_file(wtns);
+  // The witness is read beside the key (mostly one thread's work, which the
+  // key's parallel decode fills around); a bad key is reported first.
+  fmt_::Zkey zk;
+  std::vector<Fr> w;
+  std::exception_ptr wtns_error;
+  tbb::parallel_invoke([&] { zk = fmt_::read_zkey_file(zkey, {check}); },
+                       [&] {
+                         try {
+                           w = fmt_::read_any_witness_file(wtns);
+                         } catch (...) {
+                           wtns_error = std::current_exception();
+                         }
+                       });
+  if (wtns_error) std::rethrow_exception(wtns_error);
   pr.step("proving: nVars " + std::to_string(zk.n_vars) + ", nPublic " + std::to_string(zk.n_public) +
           ", domain " + std::to_string(zk.domain_size));
   g16::SecureRng rng;
