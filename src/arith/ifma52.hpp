@@ -74,6 +74,9 @@ struct Modulus52 {
   // m*p in redundant form: limb 0 gets +2^52, middle limbs +2^52 - 1, the top
   // limb -1 (same value; every low limb >= 2^52 > any normalised limb).
   std::array<uint64_t, K> red1, red2, red4, red8;
+  // mult[j][k]: limb j of k*p in normalised limbs, k = 0..7 (a lane-indexed
+  // table per limb for canonical()).
+  alignas(64) std::array<std::array<uint64_t, 8>, K> mult;
 
   template <size_t N>
   static constexpr Modulus52 make(const Limbs<N>& modulus) {
@@ -89,6 +92,10 @@ struct Modulus52 {
     m.red2 = redundant(m.p2);
     m.red4 = redundant(m.p4);
     m.red8 = redundant(m.p8);
+    for (uint64_t k = 0; k < 8; k++) {
+      const auto kp = times52(m.p, k);
+      for (size_t j = 0; j < K; j++) m.mult[j][k] = kp[j];
+    }
     return m;
   }
   static constexpr std::array<uint64_t, K> redundant(std::array<uint64_t, K> q) {
@@ -247,9 +254,35 @@ CUZK_IFMA_INLINE Vec<K> sub_if_ge(const Vec<K>& v, const std::array<uint64_t, K>
   return r;
 }
 
-// [0, 2^bound_log2 * p) -> [0, p) by conditional subtractions.
+// [0, 2^bound_log2 * p) -> [0, p), v normalised.
+//
+// For bounds up to 8p, q = floor(v / p) comes from the top limb T alone:
+// with k*p = C_k * 2^(52(K-1)) + (less), T > C_k implies v > k*p and T < C_k
+// implies v < k*p, so q counts the k with T > C_k, and one subtraction of
+// q*p (a per-lane table lookup) finishes; only T == C_k (for Fp, C_1 is a
+// 17-bit number: a few lanes in a million) takes the conditional
+// subtractions below. About 50 vector operations instead of 76 for 4p, 65
+// instead of 114 for 8p.
 template <size_t K>
 CUZK_IFMA_INLINE Vec<K> canonical(Vec<K> v, const Modulus52<K>& m, int bound_log2 = 4) {
+  if (bound_log2 == 2 || bound_log2 == 3) {
+    const Modulus52<K>& mm = opaque(m);
+    const __m512i top = v.l[K - 1];
+    __m512i q = _mm512_setzero_si512();
+    __mmask8 tie = 0;
+    for (uint64_t k = 1; k < (uint64_t(1) << bound_log2); k++) {
+      const __m512i c = bcast(mm.mult[K - 1][k]);
+      q = _mm512_mask_add_epi64(q, _mm512_cmpgt_epu64_mask(top, c), q, bcast(1));
+      tie |= _mm512_cmpeq_epi64_mask(top, c);
+    }
+    if (!tie) [[likely]] {
+      Vec<K> r;
+      for (size_t j = 0; j < K; j++)
+        r.l[j] = _mm512_sub_epi64(v.l[j], _mm512_permutexvar_epi64(q, _mm512_load_si512(mm.mult[j].data())));
+      normalize<K>(r.l);
+      return r;
+    }
+  }
   if (bound_log2 >= 4) v = sub_if_ge(v, m.p8);
   if (bound_log2 >= 3) v = sub_if_ge(v, m.p4);
   if (bound_log2 >= 2) v = sub_if_ge(v, m.p2);

@@ -1,10 +1,12 @@
 // Eight-lane IFMA Montgomery arithmetic (arith/ifma52.hpp) against GMP:
 // products and squares, for canonical and lazily reduced inputs (up to 9p,
-// what the MSM kernels feed it), for the 381-bit Fp (K = 8) and the 255-bit
-// Fr (K = 5). Skipped on CPUs without AVX-512 IFMA.
+// what the MSM kernels feed it), canonical() from every bound, and the lazy
+// (carry-free) forms, for the 381-bit Fp (K = 8) and the 255-bit Fr (K = 5).
+// Skipped on CPUs without AVX-512 IFMA.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "ff/bls12_381.hpp"
@@ -92,7 +94,127 @@ void check_field(uint64_t seed) {
   }
 }
 
+template <size_t K>
+Vec<K> load_lanes(const uint64_t (*a)[K]) {
+  Vec<K> v;
+  alignas(64) uint64_t tmp[8];
+  for (size_t j = 0; j < K; j++) {
+    for (int i = 0; i < 8; i++) tmp[i] = a[i][j];
+    std::memcpy(&v.l[j], tmp, 64);
+  }
+  return v;
+}
+template <size_t K>
+void store_lanes(const Vec<K>& v, uint64_t (*out)[K]) {
+  alignas(64) uint64_t tmp[8];
+  for (size_t j = 0; j < K; j++) {
+    std::memcpy(tmp, &v.l[j], 64);
+    for (int i = 0; i < 8; i++) out[i][j] = tmp[i];
+  }
+}
+
+template <size_t K>
+CUZK_IFMA_TARGET void run_canonical(const Modulus52<K>& m, int bound_log2, const uint64_t (*a)[K], uint64_t (*out)[K]) {
+  store_lanes<K>(canonical(load_lanes<K>(a), m, bound_log2), out);
+}
+
+// (a*b + a*a) - (-b) through the lazy forms (no carries in between), then
+// normalised by the last subtraction: the MSM kernels' pattern.
+template <size_t K>
+CUZK_IFMA_TARGET void run_lazy(const Modulus52<K>& m, const uint64_t (*a)[K], const uint64_t (*b)[K],
+                               uint64_t (*out)[K]) {
+  const Vec<K> va = load_lanes<K>(a), vb = load_lanes<K>(b);
+  const Vec<K> zero{};
+  const Vec<K> negb = sub_lazy(zero, vb, m.red4);
+  store_lanes<K>(sub(add_lazy(mul_lazy(va, vb, m), mul_lazy(va, va, m)), negb, m.red8), out);
+}
+
+template <class F>
+mpz_class modulus() {
+  mpz_class p = 0;
+  for (size_t j = F::N; j-- > 0;) p = (p << 64) + mpz_class(std::to_string(F::MODULUS[j]));
+  return p;
+}
+
+// canonical() for bounds 2p..16p against GMP: random values below the bound,
+// the multiples k*p and their neighbours, and values whose top limb equals
+// that of a multiple (the estimate's tie, which takes the slow path).
+template <class F, size_t K>
+void check_canonical(uint64_t seed) {
+  constexpr Modulus52<K> M = Modulus52<K>::make(F::MODULUS);
+  const mpz_class p = modulus<F>();
+  const int top_shift = 52 * (K - 1);
+  gmp_randclass rng(gmp_randinit_default);
+  rng.seed(seed);
+  for (int b = 1; b <= 4; b++) {
+    const mpz_class bound = p << b;
+    for (int round = 0; round < 300; round++) {
+      uint64_t a[8][K], out[8][K];
+      mpz_class v[8];
+      for (int i = 0; i < 8; i++) {
+        const mpz_class k = rng.get_z_range(mpz_class(1) << b);
+        const mpz_class kp = k * p;
+        switch ((round + i) % 4) {
+          case 0: v[i] = rng.get_z_range(bound); break;
+          case 1: v[i] = kp + mpz_class(rng.get_z_range(3)) - 1; break;  // k*p - 1, k*p, k*p + 1
+          case 2:  // same top limb as k*p, random below it
+            v[i] = ((kp >> top_shift) << top_shift) + rng.get_z_range(mpz_class(1) << top_shift);
+            break;
+          default: v[i] = bound - 1 - rng.get_z_range(mpz_class(3)); break;
+        }
+        if (v[i] < 0) v[i] = 0;
+        if (v[i] >= bound) v[i] = bound - 1;
+        set_value<K>(a[i], v[i]);
+      }
+      run_canonical<K>(M, b, a, out);
+      for (int i = 0; i < 8; i++) {
+        for (size_t j = 0; j < K; j++) ASSERT_LT(out[i][j], uint64_t(1) << 52) << "normalised limbs";
+        ASSERT_EQ(value<K>(out[i]), mpz_class(v[i] % p)) << "bound 2^" << b << "p, lane " << i << ", v = " << v[i];
+      }
+    }
+  }
+}
+
+template <class F, size_t K>
+void check_lazy(uint64_t seed) {
+  constexpr Modulus52<K> M = Modulus52<K>::make(F::MODULUS);
+  const mpz_class p = modulus<F>();
+  const mpz_class R = mpz_class(1) << (52 * K);
+  mpz_class Rinv;
+  mpz_invert(Rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  gmp_randclass rng(gmp_randinit_default);
+  rng.seed(seed);
+  for (int round = 0; round < 200; round++) {
+    uint64_t a[8][K], b[8][K], out[8][K];
+    mpz_class va[8], vb[8];
+    for (int i = 0; i < 8; i++) {
+      va[i] = round % 3 ? mpz_class(rng.get_z_range(2 * p)) : mpz_class(p - 1 - i);
+      vb[i] = round % 5 ? mpz_class(rng.get_z_range(p)) : mpz_class(i % 2 ? p : mpz_class(0));
+      set_value<K>(a[i], va[i]);
+      set_value<K>(b[i], vb[i]);
+    }
+    run_lazy<K>(M, a, b, out);
+    for (int i = 0; i < 8; i++) {
+      for (size_t j = 0; j + 1 < K; j++) ASSERT_LT(out[i][j], uint64_t(1) << 52) << "normalised limbs";
+      const mpz_class want = ((va[i] * vb[i] + va[i] * va[i]) * Rinv + vb[i]) % p;
+      ASSERT_EQ(mpz_class(value<K>(out[i]) % p), want) << "lane " << i;
+    }
+  }
+}
+
 }  // namespace
+
+TEST(Ifma52, CanonicalMatchesGmpIncludingTopLimbTies) {
+  if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
+  check_canonical<ff::Fp, 8>(3);
+  check_canonical<ff::Fr, 5>(4);
+}
+
+TEST(Ifma52, LazyFormsNormaliseInTheNextSubtraction) {
+  if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
+  check_lazy<ff::Fp, 8>(5);
+  check_lazy<ff::Fr, 5>(6);
+}
 
 TEST(Ifma52, MulAndSqrMatchGmp) {
   if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
