@@ -188,9 +188,40 @@ void gs_block(Fr* a, unsigned L, size_t B, const Fr*, const uint64_t* tw52, size
   from_octets(o, a, no);
 }
 
+std::vector<uint64_t> factor_table(std::span<const Fr> t) {
+  // T * (2^264 mod r) / 2^256 = t * 2^264 for T = t * 2^256: a product
+  // f * t' / 2^260 then lands at f t * 2^260, the form of a twiddle, so the
+  // next product with x returns x f t in Fr's form.
+  Fr c;
+  c.v = arith::pow2_mod<4>(264, Fr::MODULUS);
+  std::vector<uint64_t> out(K * t.size());
+  for (size_t i = 0; i < t.size(); i++) {
+    const auto limbs = arith::ifma::to_radix52<K>((t[i] * c).v);
+    for (size_t j = 0; j < K; j++) out[(i / 8) * 8 * K + 8 * j + i % 8] = limbs[j];
+  }
+  return out;
+}
+
+CUZK_IFMA_TARGET void scale_blocks(Fr* x, size_t nblocks, size_t B, const Fr* f, const uint64_t* t52) {
+  for (size_t b = 0; b < nblocks; b++) {
+    const auto fl = to_radix52<K>(f[b].v);  // canonical, below r
+    V5 F;
+    for (size_t j = 0; j < K; j++) F.l[j] = bcast(fl[j]);
+    Fr* xb = x + b * B;
+    for (size_t i = 0; i < B; i += 8) {
+      V5 t;
+      for (size_t j = 0; j < K; j++) t.l[j] = _mm512_loadu_si512(t52 + i * K + 8 * j);
+      const V5 ft = mul(F, t, MOD);  // f t * 2^260, below 2r
+      store8(mul(load8(xb + i), ft, MOD), xb + i);
+    }
+  }
+}
+
 #else  // not x86-64: never called (platform::use_ifma() is false)
 
 std::vector<uint64_t> convert_twiddles(std::span<const Fr>) { return {}; }
+std::vector<uint64_t> factor_table(std::span<const Fr>) { return {}; }
+void scale_blocks(Fr*, size_t, size_t, const Fr*, const uint64_t*) {}
 
 void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t*, size_t off) {
   detail::ct_block(a, L, B, tw, off);

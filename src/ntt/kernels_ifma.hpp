@@ -35,4 +35,12 @@ std::vector<uint64_t> convert_twiddles(std::span<const Fr> tw);
 void ct_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
 void gs_block(Fr* a, unsigned L, size_t B, const Fr* tw, const uint64_t* tw52, size_t off);
 
+// Factors for scale_blocks: t (a multiple of 8 entries) as t * 2^264 mod r,
+// eight entries at a time limb-sliced (5 vectors of 8 limbs of 52 bits).
+std::vector<uint64_t> factor_table(std::span<const Fr> t);
+// x[b * B + i] *= f[b] * t[i] for b < nblocks, i < B (B = the table's size):
+// two eight-lane products per eight elements (the scalar loop took two Fr
+// products per element).
+void scale_blocks(Fr* x, size_t nblocks, size_t B, const Fr* f, const uint64_t* t52);
+
 }  // namespace cuzk::ntt::detail::ifma

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "ntt/exec.hpp"
+#include "ntt/kernels_ifma.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::ntt {
 namespace {
@@ -73,15 +75,23 @@ void scale_bitrev_powers(std::span<Fr> a, const Fr& c, const Fr& g, const Option
   std::vector<Fr> mid(size_t(1) << u);
   for (size_t hl = 0; hl < mid.size(); hl++) mid[hl] = gu.pow_vartime(uint64_t(brev(hl, u)));
   const size_t per_hh = size_t(1) << (u + s);  // elements per hh
+  // Eight lanes at a time where the CPU has IFMA: the factor of a block of
+  // B elements times the table entry, then times the element.
+  const bool lanes = platform::use_ifma() && B % 8 == 0;
+  const std::vector<uint64_t> low52 = lanes ? detail::ifma::factor_table(low) : std::vector<uint64_t>();
   detail::with_threads(o, small(n), [&](bool par) {
     detail::for_range(par, n / per_hh, 1, [&](size_t h0, size_t h1) {
+      std::vector<Fr> f(mid.size());
       for (size_t hh = h0; hh < h1; hh++) {
         const Fr fh = c * g.pow_vartime(uint64_t(brev(hh, H - u)));
-        for (size_t hl = 0; hl < mid.size(); hl++) {
-          const Fr f = fh * mid[hl];
-          Fr* x = a.data() + (hh << (u + s)) + (hl << s);
-          for (size_t lo = 0; lo < B; lo++) x[lo] *= f * low[lo];
+        for (size_t hl = 0; hl < mid.size(); hl++) f[hl] = fh * mid[hl];
+        Fr* x = a.data() + (hh << (u + s));
+        if (lanes) {
+          detail::ifma::scale_blocks(x, mid.size(), B, f.data(), low52.data());
+          continue;
         }
+        for (size_t hl = 0; hl < mid.size(); hl++, x += B)
+          for (size_t lo = 0; lo < B; lo++) x[lo] *= f[hl] * low[lo];
       }
     });
   });

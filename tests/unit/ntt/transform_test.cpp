@@ -246,17 +246,25 @@ TEST(Ntt, BitReverseMatchesNaive) {
 
 TEST(Ntt, Scalings) {
   const Fr c = Fr::from_u64(11), g = Fr::from_u64(7);
-  for (unsigned k : {0u, 1u, 5u, 6u, 7u, 12u, 13u, 16u}) {
-    const size_t n = size_t(1) << k;
-    auto a = random_vector(n, 900 + k);
-    auto p = a, q = a;
-    scale_powers(p, c, g, k % 2 ? kOne : kTwo);
-    scale_bitrev_powers(q, c, g, k % 2 ? kTwo : kOne);
-    for (size_t i = 0; i < n; i++) {
-      ASSERT_EQ(p[i], a[i] * c * g.pow_vartime(uint64_t(i))) << "k = " << k << " i = " << i;
-      ASSERT_EQ(q[i], a[i] * c * g.pow_vartime(uint64_t(brev(i, k)))) << "k = " << k;
+  const bool had_ifma = platform::use_ifma();
+  // Both paths of scale_bitrev_powers (eight IFMA lanes, scalar) where the
+  // CPU has the lanes.
+  for (bool lanes : {false, true}) {
+    if (lanes && !had_ifma) continue;
+    platform::set_use_ifma(lanes);
+    for (unsigned k : {0u, 1u, 5u, 6u, 7u, 12u, 13u, 16u}) {
+      const size_t n = size_t(1) << k;
+      auto a = random_vector(n, 900 + k);
+      auto p = a, q = a;
+      scale_powers(p, c, g, k % 2 ? kOne : kTwo);
+      scale_bitrev_powers(q, c, g, k % 2 ? kTwo : kOne);
+      for (size_t i = 0; i < n; i++) {
+        ASSERT_EQ(p[i], a[i] * c * g.pow_vartime(uint64_t(i))) << "k = " << k << " i = " << i;
+        ASSERT_EQ(q[i], a[i] * c * g.pow_vartime(uint64_t(brev(i, k)))) << "k = " << k << " lanes " << lanes;
+      }
     }
   }
+  platform::set_use_ifma(had_ifma);
   // Lengths that are not multiples of the internal block.
   auto a = random_vector(1000, 1);
   auto p = a;
