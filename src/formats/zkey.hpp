@@ -86,7 +86,7 @@ struct ZkeyProveOptions {
 
 // Evaluations on the odd coset of (A·w)(B·w) - (A·w∘B·w interpolated), i.e.
 // the scalars of the H multiexp, canonical. Exposed for tests.
-std::vector<ff::Fr> zkey_h_scalars(const Zkey& zk, std::span<const ff::Fr> witness);
+platform::RawArray<ff::Fr> zkey_h_scalars(const Zkey& zk, std::span<const ff::Fr> witness);
 
 // Throws std::invalid_argument if the witness length does not match nVars or
 // witness[0] != 1. (The zkey holds no C matrix, so an unsatisfying witness is

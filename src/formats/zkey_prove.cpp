@@ -82,10 +82,13 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 }  // namespace
 
-std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
+platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   const size_t n = zk.domain_size;
   std::optional<OddCoset> oc;  // twiddle tables: built while the rows accumulate
-  std::vector<Fr> an(n, Fr::zero()), bn(n, Fr::zero());
+  // Uninitialised: each accumulating task zeroes its own rows first (in
+  // parallel, with the first-touch page faults), the permutations write
+  // every element of a and b.
+  platform::RawArray<Fr> an(n), bn(n);
   auto accumulate = [&] {
     // A·w and B·w in snarkjs's row order, where the key lists its
     // coefficients row by row (cache-friendly writes); each task owns a
@@ -95,6 +98,8 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
     const size_t parts = size_t(std::clamp(tbb::this_task_arena::max_concurrency(), 1, 8));
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
+      std::fill(an.begin() + lo, an.begin() + hi, Fr::zero());
+      std::fill(bn.begin() + lo, bn.begin() + hi, Fr::zero());
       for (const ZkeyCoef& k : zk.coeffs) {
         if (k.constraint < lo || k.constraint >= hi) continue;
         Fr& dst = (k.matrix == 0 ? an : bn)[k.constraint];
@@ -107,7 +112,7 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   // Into our domain order; then snarkjs's C·w, the pointwise product (its
   // zkey carries no C matrix), in an's place (fresh pages cost more here than
   // the copies).
-  std::vector<Fr> a(n), b(n);
+  platform::RawArray<Fr> a(n), b(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) {
       const size_t j = oc->ours(i);
@@ -115,14 +120,14 @@ std::vector<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
       b[j] = bn[i];
     }
   });
-  std::vector<Fr>& c = an;
+  platform::RawArray<Fr>& c = an;
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) c[i] = a[i] * b[i];
   });
   // One after the other, each on every thread: three concurrent transforms
   // left the third alone on one core of two (each NTT call runs in its own
   // arena, which a thread waiting in parallel_invoke cannot join).
-  for (std::vector<Fr>* v : {&a, &b, &c}) oc->to_coset(*v);
+  for (std::span<Fr> v : {a.span(), b.span(), c.span()}) oc->to_coset(v);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) a[i] = a[i] * b[i] - c[i];
   });
@@ -159,7 +164,7 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
     progress(name, count, count);
   };
 
-  std::vector<Fr> h;
+  platform::RawArray<Fr> h;
   stage("h scalars", zk.domain_size, tm.h_scalars_ms, [&] { h = zkey_h_scalars(zk, w); });
   G1Jacobian pa, pch, pb1 = G1Jacobian::identity();
   G2Jacobian pb;
