@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A/B timing of two cuzk binaries on the same proof (not a test): runs
+# `cuzk -q prove --check curve` N times each, alternating A and B so both see
+# the same load, and prints the median wall and CPU (user + sys) time of each.
+# The development VM drifts by +-10% within minutes: use N >= 20.
+#   usage: scripts/ab-prove.sh CUZK_A CUZK_B [N] [CIRCUIT.zkey CIRCUIT.wtns]
+# Defaults to the chain16 circuit of the large interop test (see
+# scripts/bench-vs-snarkjs.sh).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+[[ $# -ge 2 ]] || { sed -n '2,8p' "$0" >&2; exit 2; }
+a=$1 b=$2 n=${3:-20}
+big=${CUZK_INTEROP_CACHE:-$root/build/tests/interop-cache}/chain16/chain16
+zkey=${4:-$big.zkey} wtns=${5:-$big.wtns}
+[[ -f $zkey && -f $wtns ]] || { echo "no $zkey / $wtns (ctest -R interop_snarkjs_chain16 makes them)" >&2; exit 1; }
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+run() {  # binary -> "wall_ms cpu_ms"
+  /usr/bin/time -o "$t/time" -f "%e %U %S" "$1" -q prove --check curve --zkey "$zkey" --wtns "$wtns" \
+    --proof "$t/p.json" --public "$t/pub.json" >/dev/null
+  awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' "$t/time"
+}
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+wa=() ca=() wb=() cb=()
+for ((i = 0; i < n; i++)); do
+  read -r w c < <(run "$a"); wa+=("$w") ca+=("$c")
+  read -r w c < <(run "$b"); wb+=("$w") cb+=("$c")
+done
+echo "A $a: wall $(median "${wa[@]}") ms, cpu $(median "${ca[@]}") ms (median of $n)"
+echo "B $b: wall $(median "${wb[@]}") ms, cpu $(median "${cb[@]}") ms (median of $n)"
