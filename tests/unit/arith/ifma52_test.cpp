@@ -59,14 +59,26 @@ CUZK_IFMA_TARGET void run(const Modulus52<K>& m, const uint64_t (*a)[K], const u
   }
 }
 
+template <class F>
+mpz_class modulus() {
+  mpz_class p = 0;
+  for (size_t j = F::N; j-- > 0;) p = (p << 64) + mpz_class(std::to_string(F::MODULUS[j]));
+  return p;
+}
+
+// 2^(-52K) mod p: the kernels' Montgomery factor.
+template <class F, size_t K>
+mpz_class radix_inverse() {
+  mpz_class r;
+  const mpz_class R = mpz_class(1) << (52 * K), p = modulus<F>();
+  mpz_invert(r.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  return r;
+}
+
 template <class F, size_t K>
 void check_field(uint64_t seed) {
   constexpr Modulus52<K> M = Modulus52<K>::make(F::MODULUS);
-  mpz_class p = 0;
-  for (size_t j = F::N; j-- > 0;) p = (p << 64) + mpz_class(std::to_string(F::MODULUS[j]));
-  const mpz_class R = mpz_class(1) << (52 * K);
-  mpz_class Rinv;
-  mpz_invert(Rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  const mpz_class p = modulus<F>(), R = mpz_class(1) << (52 * K), Rinv = radix_inverse<F, K>();
   gmp_randclass rng(gmp_randinit_default);
   rng.seed(seed);
   for (int round = 0; round < 200; round++) {
@@ -129,13 +141,6 @@ CUZK_IFMA_TARGET void run_lazy(const Modulus52<K>& m, const uint64_t (*a)[K], co
   store_lanes<K>(sub(add_lazy(mul_lazy(va, vb, m), mul_lazy(va, va, m)), negb, m.red8), out);
 }
 
-template <class F>
-mpz_class modulus() {
-  mpz_class p = 0;
-  for (size_t j = F::N; j-- > 0;) p = (p << 64) + mpz_class(std::to_string(F::MODULUS[j]));
-  return p;
-}
-
 // canonical() for bounds 2p..16p against GMP: random values below the bound,
 // the multiples k*p and their neighbours, and values whose top limb equals
 // that of a multiple (the estimate's tie, which takes the slow path).
@@ -178,10 +183,7 @@ void check_canonical(uint64_t seed) {
 template <class F, size_t K>
 void check_lazy(uint64_t seed) {
   constexpr Modulus52<K> M = Modulus52<K>::make(F::MODULUS);
-  const mpz_class p = modulus<F>();
-  const mpz_class R = mpz_class(1) << (52 * K);
-  mpz_class Rinv;
-  mpz_invert(Rinv.get_mpz_t(), R.get_mpz_t(), p.get_mpz_t());
+  const mpz_class p = modulus<F>(), Rinv = radix_inverse<F, K>();
   gmp_randclass rng(gmp_randinit_default);
   rng.seed(seed);
   for (int round = 0; round < 200; round++) {
