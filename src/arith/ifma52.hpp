@@ -16,7 +16,7 @@
 // goes negative. canonical() brings a value below 16p into [0, p).
 //
 // The *_lazy forms skip the final carry propagation: their limbs may exceed
-// 52 bits (below 2^58) or, after sub_lazy, be negative. Such a value may
+// 52 bits by a few bits or, after sub_lazy, be negative. Such a value may
 // only feed add/sub (whatever its limbs, normalize() with arithmetic shifts
 // restores normalised limbs of a non-negative value), never mul or a store.
 // Carry propagation is a serial chain of 21 operations, about a tenth of

@@ -192,7 +192,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
     const F lam = fmul(num, inv_i);
     const F x3 = fsub(fsqr_lazy(lam), fadd_lazy(s.xa, s.xb), MOD.red2);
     const F y3 = fsub(fmul_lazy(lam, fsub(s.xa, x3, MOD.red8)), s.ya, MOD.red2);
-    // G1: x3, y3 < 4p (two conditional subtractions); G2: below 8p (three).
+    // The bounds canonical() is given: G1 x3, y3 < 4p; G2 below 8p.
     constexpr int kLog2Bound = std::is_same_v<F, V8> ? 2 : 3;
     fstore(fcanon(x3, kLog2Bound), out, 0, live);
     fstore(fcanon(y3, kLog2Bound), out, YOFF, live);
