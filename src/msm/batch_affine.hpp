@@ -70,6 +70,54 @@ inline ec::Affine<C> to_affine(Ref r) {
   return ec::Affine<C>::from_xy(p->x, ref_neg(r) ? -p->y : p->y);
 }
 
+// *dst = the point r refers to (r != 0), which may be *dst itself, negated.
+template <class C>
+inline void store(Pt<C>* dst, Ref r) {
+  const Pt<C>* q = ref_ptr<C>(r);
+  if (q != dst) {
+    dst->x = q->x;
+    dst->y = ref_neg(r) ? fops::neg(q->y) : q->y;
+  } else if (ref_neg(r)) {
+    dst->y = fops::neg(dst->y);
+  }
+}
+
+// jobs[first, first + cnt) by the eight-lane kernel of curve C. The kernel
+// skips the rare pairs with equal x; they are finished here: equal points are
+// resubmitted as doublings (through `dbl`), and for opposite points (whose
+// sum is the identity, and whose out is left untouched) on_identity(i) is
+// called with the job's index. `special` is scratch.
+template <class C, class OnIdentity>
+void ifma_add_jobs(const ifma::JobList& jobs, size_t first, size_t cnt, ifma::JobList& dbl,
+                   std::vector<uint32_t>& special, OnIdentity&& on_identity) {
+  constexpr bool ext = !std::is_same_v<typename C::Base, ff::Fp>;
+  static_assert(sizeof(Pt<C>) == (ext ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
+  const auto kernel = [](const ifma::JobList& j, size_t f, size_t n, uint32_t* sp) {
+    if constexpr (ext)
+      return ifma::g2_add_batch(j, f, n, sp);
+    else
+      return ifma::g1_add_batch(j, f, n, sp);
+  };
+  special.resize(cnt);
+  const size_t ns = kernel(jobs, first, cnt, special.data());
+  if (!ns) [[likely]]
+    return;
+  dbl.clear();
+  for (size_t k = 0; k < ns; k++) {
+    const size_t i = first + special[k];
+    const auto* A = reinterpret_cast<const Pt<C>*>(jobs.a(i));
+    const auto* B = reinterpret_cast<const Pt<C>*>(jobs.b(i));
+    const bool sa = jobs.flags(i) & ifma::NEG_A, sb = jobs.flags(i) & ifma::NEG_B;
+    const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
+    if (!equal || A->y.is_zero())
+      on_identity(i);  // P + (-P)
+    else
+      dbl.push(jobs.a(i), jobs.b(i), jobs.out(i), uint8_t(jobs.flags(i) | ifma::DBL));
+  }
+  dbl.pad();
+  kernel(dbl, 0, dbl.size(), special.data());
+}
+
 // Sums segments of references with rounds of batch-affine additions.
 // Usage: fill `refs` and `segs` (each segment non-empty), call run(fin, batch):
 // fin(id, ref) is called once per segment with its sum (0 = identity); the
@@ -232,35 +280,9 @@ class TreeSummer {
   static const uint64_t* limbs(Ref r) { return reinterpret_cast<const uint64_t*>(ref_ptr<C>(r)); }
 
   // kjobs_[first, first + cnt) by the eight-lane kernel (results already
-  // referenced from nref_), which also finds the rare pairs with equal x:
-  // those are then doubled or cancelled here.
+  // referenced from nref_); a pair that cancels leaves a null reference.
   void exec_ifma(size_t first, size_t cnt) {
-    static_assert(sizeof(Pt<C>) == (kExt ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
-    const auto kernel = [](const ifma::JobList& j, size_t f, size_t n, uint32_t* sp) {
-      if constexpr (kExt)
-        return ifma::g2_add_batch(j, f, n, sp);
-      else
-        return ifma::g1_add_batch(j, f, n, sp);
-    };
-    special_.resize(cnt);
-    const size_t ns = kernel(kjobs_, first, cnt, special_.data());
-    if (!ns) [[likely]]
-      return;
-    dbl_.clear();
-    for (size_t k = 0; k < ns; k++) {
-      const size_t i = first + special_[k];
-      const auto* A = reinterpret_cast<const Pt<C>*>(kjobs_.a(i));
-      const auto* B = reinterpret_cast<const Pt<C>*>(kjobs_.b(i));
-      const bool sa = kjobs_.flags(i) & ifma::NEG_A, sb = kjobs_.flags(i) & ifma::NEG_B;
-      const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
-      if (!equal || A->y.is_zero()) {
-        nref_[kslot_[i]] = 0;  // P + (-P)
-      } else {
-        dbl_.push(kjobs_.a(i), kjobs_.b(i), kjobs_.out(i), uint8_t(kjobs_.flags(i) | ifma::DBL));
-      }
-    }
-    dbl_.pad();
-    kernel(dbl_, 0, dbl_.size(), special_.data());
+    ifma_add_jobs<C>(kjobs_, first, cnt, dbl_, special_, [&](size_t i) { nref_[kslot_[i]] = 0; });
   }
 
   void exec(size_t first, size_t cnt) {

@@ -58,6 +58,9 @@ ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points,
 namespace detail {
 
 enum class Accumulator { Auto, BatchAffine, Xyzz };
+// How batch-affine buckets are filled with the IFMA kernels: entries sorted
+// by bucket and summed in trees, or scheduled straight into their buckets.
+enum class Bucketing { Auto, Sorted, Scheduled };
 
 struct Tuning {
   Accumulator accumulator = Accumulator::Auto;
@@ -67,6 +70,7 @@ struct Tuning {
   size_t mini_chunk = 0;     // entries per accumulation round set (0 = default)
   size_t batch = 0;          // affine additions per shared inversion (0 = default)
   bool ifma = true;          // the AVX-512 IFMA kernels where the CPU has them
+  Bucketing bucketing = Bucketing::Auto;
 };
 
 // What the planner chose (for benchmarks and tests).
@@ -75,6 +79,7 @@ struct Plan {
   unsigned scalar_bits = 0;                     // bits of the (half) scalars windowed
   bool glv = false;
   bool ifma = false;  // the eight-lane IFMA kernels ran the affine additions
+  bool scheduled = false;  // the buckets were filled by direct scheduling
   int window_bits = 0, windows = 0;
   Accumulator accumulator = Accumulator::Auto;
   unsigned threads = 0;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "msm/batch_affine.hpp"
+#include "msm/bucket_scheduler.hpp"
 #include "msm/cost_model.hpp"
 #include "msm/glv.hpp"
 #include "msm/msm.hpp"
@@ -174,18 +175,6 @@ inline void xyzz_madd(ec::Xyzz<C>& acc, const Pt<C>& q, bool neg) {
   acc.ZZZ = fops::mul(acc.ZZZ, PPP);
 }
 
-// *dst = the point r refers to (r != 0), which may be *dst itself, negated.
-template <class C>
-inline void store(Pt<C>* dst, Ref r) {
-  const Pt<C>* q = ref_ptr<C>(r);
-  if (q != dst) {
-    dst->x = q->x;
-    dst->y = ref_neg(r) ? fops::neg(q->y) : q->y;
-  } else if (ref_neg(r)) {
-    dst->y = fops::neg(dst->y);
-  }
-}
-
 template <class C>
 class Engine {
  public:
@@ -233,6 +222,8 @@ class Engine {
   unsigned T_ = 1;
   size_t batch_ = 2048;
   bool ifma_ = false;  // the points of the affine stages live in the IFMA domain
+  bool scheduled_ = false;  // buckets filled by BucketScheduler (else sorted trees)
+  size_t sched_batch_ = 0;
 
   // In place: into / out of the IFMA kernels' domain (G1 only).
   static constexpr size_t kFpPerPoint = sizeof(P) / sizeof(ff::Fp);
@@ -452,9 +443,22 @@ class Engine {
         tasks.push_back({gi * g, std::min(W_, (gi + 1) * g), uint32_t(uint64_t(Mmax) * r / R),
                          uint32_t(uint64_t(Mmax) * (r + 1) / R)});
 
+    // Direct scheduling where a batch is a small share of a task's buckets
+    // (few conflicts): with IFMA kernels, from 4 buckets per addition of a
+    // batch (16-bit windows for G1, 15-bit for G2).
+    {
+      const uint32_t span = Mmax / R;
+      const bool can = ifma_ && affine_;
+      scheduled_ = can && (tu_.bucketing == Bucketing::Scheduled ||
+                           (tu_.bucketing == Bucketing::Auto && span >= 1024));
+      sched_batch_ = std::max<size_t>(1, std::min<size_t>(batch_, span / 4));
+      pl.scheduled = scheduled_;
+    }
     struct AccWork {
       TreeSummer<C> ts;
       std::vector<uint32_t> cnt;
+      BucketScheduler<C> sched;
+      std::vector<uint32_t> left;
     };
     tbb::enumerable_thread_specific<AccWork> work;
     const size_t MINI = tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16);
@@ -537,56 +541,89 @@ class Engine {
                          std::vector<std::vector<uint8_t>>& filled) {
     auto& ts = wk.ts;
     ts.ifma = ifma_;
+    if (scheduled_) {
+      // Each window's entries straight into the buckets; the few that met a
+      // busy bucket twice are summed by the tree afterwards.
+      for (int w = w0; w < w1; w++) {
+        const uint32_t lo = b0, hi = std::min(b1, M_[w]);
+        if (lo >= hi) continue;
+        const int32_t* dg = digits + size_t(w) * E;
+        wk.left.clear();
+        wk.sched.run(entries, dg, E, lo, hi - lo, abk[w].data(), filled[w].data(), sched_batch_, wk.left);
+        if (wk.left.empty()) continue;
+        ts.clear();
+        add_segments(ts, wk.cnt, w, lo, hi, entries, dg, abk, filled, [&](auto&& f) {
+          for (uint32_t e : wk.left) f(e);
+        });
+        sum_segments(ts, abk, filled);
+      }
+      return;
+    }
     for (size_t e0 = 0; e0 < E; e0 += MINI) {
       const size_t e1 = std::min(E, e0 + MINI);
       ts.clear();
       for (int w = w0; w < w1; w++) {
         const uint32_t lo = b0, hi = std::min(b1, M_[w]);
         if (lo >= hi) continue;
-        const uint32_t span = hi - lo;
-        const int32_t* dg = digits + size_t(w) * E;
-        wk.cnt.assign(span, 0);
-        uint32_t* cnt = wk.cnt.data();
-        for (size_t j = e0; j < e1; j++) {
-          int32_t d = dg[j];
-          uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or b < lo
-          if (b < span) cnt[b]++;
-        }
-        const P* bk = abk[w].data();
-        const uint8_t* fl = filled[w].data();
-        const size_t seg0 = ts.segs.size();
-        size_t pos = ts.refs.size();
-        for (uint32_t b = 0; b < span; b++) {
-          uint32_t k = cnt[b];
-          if (!k) continue;
-          size_t begin = pos;
-          pos += fl[lo + b];   // slot for the bucket's current value
-          cnt[b] = uint32_t(pos);  // fill cursor
-          pos += k;
-          ts.segs.push_back({uint32_t(w) << 16 | (lo + b), uint32_t(begin), uint32_t(pos)});
-        }
-        ts.refs.resize(pos);
-        for (size_t t = seg0; t < ts.segs.size(); t++) {
-          uint32_t b = ts.segs[t].id & 0xffff;
-          if (fl[b]) ts.refs[ts.segs[t].begin] = make_ref<C>(bk + b, false);
-        }
-        Ref* refs = ts.refs.data();
-        for (size_t j = e0; j < e1; j++) {
-          int32_t d = dg[j];
-          uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;
-          if (b < span) refs[cnt[b]++] = make_ref<C>(entries + j, d < 0);
-        }
+        add_segments(ts, wk.cnt, w, lo, hi, entries, digits + size_t(w) * E, abk, filled, [&](auto&& f) {
+          for (size_t j = e0; j < e1; j++) f(j);
+        });
       }
-      if (ts.segs.empty()) continue;
-      ts.run(
-          [&](uint32_t id, Ref r) {
-            const uint32_t w = id >> 16, b = id & 0xffff;
-            P* dst = abk[w].data() + b;
-            filled[w][b] = r != 0;
-            if (r) store(dst, r);
-          },
-          batch_, [&](uint32_t id) { return abk[id >> 16].data() + (id & 0xffff); });
+      if (!ts.segs.empty()) sum_segments(ts, abk, filled);
     }
+  }
+
+  // Appends to ts one segment per bucket of window w in [lo, hi) that the
+  // entries each(f) names (f(j) for each) fall into: the bucket's current
+  // value (if any), then those entries, grouped by a counting sort.
+  template <class Each>
+  void add_segments(TreeSummer<C>& ts, std::vector<uint32_t>& counts, int w, uint32_t lo, uint32_t hi,
+                    const P* entries, const int32_t* dg, const std::vector<RawArray<P>>& abk,
+                    const std::vector<std::vector<uint8_t>>& filled, Each&& each) {
+    const uint32_t span = hi - lo;
+    counts.assign(span, 0);
+    uint32_t* cnt = counts.data();
+    each([&](size_t j) {
+      int32_t d = dg[j];
+      uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or b < lo
+      if (b < span) cnt[b]++;
+    });
+    const P* bk = abk[w].data();
+    const uint8_t* fl = filled[w].data();
+    const size_t seg0 = ts.segs.size();
+    size_t pos = ts.refs.size();
+    for (uint32_t b = 0; b < span; b++) {
+      uint32_t k = cnt[b];
+      if (!k) continue;
+      size_t begin = pos;
+      pos += fl[lo + b];       // slot for the bucket's current value
+      cnt[b] = uint32_t(pos);  // fill cursor
+      pos += k;
+      ts.segs.push_back({uint32_t(w) << 16 | (lo + b), uint32_t(begin), uint32_t(pos)});
+    }
+    ts.refs.resize(pos);
+    for (size_t t = seg0; t < ts.segs.size(); t++) {
+      uint32_t b = ts.segs[t].id & 0xffff;
+      if (fl[b]) ts.refs[ts.segs[t].begin] = make_ref<C>(bk + b, false);
+    }
+    Ref* refs = ts.refs.data();
+    each([&](size_t j) {
+      int32_t d = dg[j];
+      uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;
+      if (b < span) refs[cnt[b]++] = make_ref<C>(entries + j, d < 0);
+    });
+  }
+
+  // Sums ts's segments into their buckets (segment id = window << 16 | bucket).
+  void sum_segments(TreeSummer<C>& ts, std::vector<RawArray<P>>& abk, std::vector<std::vector<uint8_t>>& filled) {
+    ts.run(
+        [&](uint32_t id, Ref r) {
+          const uint32_t w = id >> 16, b = id & 0xffff;
+          P* dst = abk[w].data() + b;
+          filled[w][b] = r != 0;
+          if (r) store(dst, r);
+        },
+        batch_, [&](uint32_t id) { return abk[id >> 16].data() + (id & 0xffff); });
   }
 
   void accumulate_xyzz(int w0, int w1, uint32_t b0, uint32_t b1, const P* entries,

@@ -58,6 +58,21 @@ std::vector<Config> configs() {
   small_scalar.ifma = false;
   v.push_back({{2, 0}, scalar, "affine-scalar/2t"});
   v.push_back({{1, 7}, small_scalar, "affine-chunked-scalar/1t/c7"});
+  // Buckets filled by direct scheduling at sizes where the planner would
+  // sort: small batches and few buckets make conflicts, deferrals and
+  // left-overs (summed by the tree) frequent.
+  Tuning sched = aff;
+  sched.bucketing = msm::detail::Bucketing::Scheduled;
+  Tuning sched_small = sched;
+  sched_small.super_chunk = 37;
+  sched_small.batch = 3;
+  Tuning sorted = aff;
+  sorted.bucketing = msm::detail::Bucketing::Sorted;
+  v.push_back({{2, 0}, sched, "scheduled/2t"});
+  v.push_back({{1, 7}, sched, "scheduled/1t/c7"});
+  v.push_back({{2, 5}, sched_small, "scheduled-chunked/2t/c5"});
+  v.push_back({{1, 9}, sched_small, "scheduled-chunked/1t/c9"});
+  v.push_back({{2, 0}, sorted, "sorted/2t"});
   return v;
 }
 
@@ -92,6 +107,12 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
     const bool want_ifma = cf.tu.ifma && platform::use_ifma() &&
                            plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
     ASSERT_EQ(plan.ifma, want_ifma) << what << " config " << cf.name;
+    // Scheduling needs the IFMA kernels; forced, it runs wherever they do.
+    if (cf.tu.bucketing == msm::detail::Bucketing::Scheduled) {
+      ASSERT_EQ(plan.scheduled, want_ifma) << what << " config " << cf.name;
+    } else if (cf.tu.bucketing == msm::detail::Bucketing::Sorted || !want_ifma) {
+      ASSERT_FALSE(plan.scheduled) << what << " config " << cf.name;
+    }
   }
 }
 

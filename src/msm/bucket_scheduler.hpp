@@ -1,0 +1,94 @@
+#pragma once
+// Bucket accumulation by direct scheduling (IFMA kernels only): each entry is
+// added straight into its bucket, bucket += entry, in batches of additions
+// that share one inversion. A batch may touch a bucket once; an entry whose
+// bucket is already in the batch is deferred to the next batch, and one that
+// meets a busy bucket again is handed back to the caller (who sums the few
+// left-overs with the sorted tree of batch_affine.hpp, which copes with any
+// distribution). Every entry is looked at most twice.
+//
+// Against the sorted tree this drops the counting sort, the segment lists,
+// the per-round reference arrays and the result arena: with many buckets
+// (2^15 for a 16-bit window) a batch of 4096 rarely meets a busy bucket
+// (about 6% of the entries are deferred once), and the entries are read in
+// order while the buckets (a few MB) take the random accesses.
+#include <cstdint>
+#include <vector>
+
+#include "msm/batch_affine.hpp"
+#include "msm/ifma_kernels.hpp"
+
+namespace cuzk::msm::detail {
+
+template <class C>
+class BucketScheduler {
+ public:
+  // Adds every entry e < E whose bucket index |dg[e]| - 1 - lo is below
+  // `span` into bk[lo + that index] (negated where dg[e] < 0). Buckets are
+  // affine points in the kernel domain, fl[i] telling whether bk[i] holds a
+  // point (an empty one just receives a copy). Entries that find their
+  // bucket busy twice are appended to `left`, not added.
+  void run(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
+           uint8_t* fl, size_t batch, std::vector<uint32_t>& left) {
+    busy_.assign(span, 0);
+    retry_.clear();
+    defer_.clear();
+    jobs_.clear();
+    size_t next = 0, r = 0;  // the next new entry, the next retry
+    for (;;) {
+      while (jobs_.size() < batch) {
+        uint32_t e;
+        bool again = r < retry_.size();
+        if (again)
+          e = retry_[r++];
+        else if (next < E)
+          e = uint32_t(next++);
+        else
+          break;
+        const int32_t d = dg[e];
+        const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
+        if (b >= span) continue;
+        if (busy_[b]) [[unlikely]] {
+          (again ? left : defer_).push_back(e);
+          continue;
+        }
+        Pt<C>* dst = bk + lo + b;
+        if (!fl[lo + b]) [[unlikely]] {
+          store(dst, make_ref<C>(entries + e, d < 0));
+          fl[lo + b] = 1;
+          continue;
+        }
+        busy_[b] = 1;
+        jobs_.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
+                   reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
+      }
+      if (jobs_.size() == 0 && defer_.empty()) break;  // input and retries exhausted
+      flush(bk, fl, lo);
+      // What this batch deferred goes after the retries not yet looked at.
+      if (r == retry_.size()) {
+        retry_.swap(defer_);
+        r = 0;
+      } else {
+        retry_.insert(retry_.end(), defer_.begin(), defer_.end());
+      }
+      defer_.clear();
+    }
+  }
+
+ private:
+  void flush(Pt<C>* bk, uint8_t* fl, uint32_t lo) {
+    const size_t n = jobs_.size();
+    if (!n) return;
+    jobs_.pad();
+    const auto bucket = [&](size_t i) { return size_t(reinterpret_cast<Pt<C>*>(jobs_.out(i)) - bk); };
+    ifma_add_jobs<C>(jobs_, 0, n, dbl_, special_, [&](size_t i) { fl[bucket(i)] = 0; });
+    for (size_t i = 0; i < n; i++) busy_[bucket(i) - lo] = 0;
+    jobs_.clear();
+  }
+
+  ifma::JobList jobs_, dbl_;
+  std::vector<uint8_t> busy_;
+  std::vector<uint32_t> retry_, defer_, special_;
+};
+
+}  // namespace cuzk::msm::detail
