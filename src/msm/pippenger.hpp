@@ -222,8 +222,11 @@ class Engine {
   unsigned T_ = 1;
   size_t batch_ = 2048;
   bool ifma_ = false;  // the points of the affine stages live in the IFMA domain
-  bool scheduled_ = false;  // buckets filled by BucketScheduler (else sorted trees)
-  size_t sched_batch_ = 0;
+  int sched_mode_ = 0;  // BucketScheduler fills: 0 no window, 1 windows of many buckets, 2 every window
+  static constexpr uint32_t kMinScheduledSpan = 2048;
+  bool schedule_window(uint32_t span) const {
+    return sched_mode_ == 2 || (sched_mode_ == 1 && span >= kMinScheduledSpan);
+  }
 
   // In place: into / out of the IFMA kernels' domain (G1 only).
   static constexpr size_t kFpPerPoint = sizeof(P) / sizeof(ff::Fp);
@@ -444,15 +447,16 @@ class Engine {
                          uint32_t(uint64_t(Mmax) * (r + 1) / R)});
 
     // Direct scheduling where a batch is a small share of a task's buckets
-    // (few conflicts): with IFMA kernels, from 4 buckets per addition of a
-    // batch (16-bit windows for G1, 15-bit for G2).
+    // (few conflicts), window by window: with IFMA kernels, windows of at
+    // least 2048 buckets (12 bits and up; a top window of fewer buckets,
+    // many entries each, stays with the sorted trees).
     {
-      const uint32_t span = Mmax / R;
       const bool can = ifma_ && affine_;
-      scheduled_ = can && (tu_.bucketing == Bucketing::Scheduled ||
-                           (tu_.bucketing == Bucketing::Auto && span >= 1024));
-      sched_batch_ = std::max<size_t>(1, std::min<size_t>(batch_, span / 4));
-      pl.scheduled = scheduled_;
+      sched_mode_ = !can || tu_.bucketing == Bucketing::Sorted     ? 0
+                    : tu_.bucketing == Bucketing::Scheduled ? 2
+                                                            : 1;
+      pl.scheduled = false;
+      for (int w = 0; w < W_; w++) pl.scheduled |= schedule_window(std::min(Mmax / R, M_[w]));
     }
     struct AccWork {
       TreeSummer<C> ts;
@@ -541,30 +545,35 @@ class Engine {
                          std::vector<std::vector<uint8_t>>& filled) {
     auto& ts = wk.ts;
     ts.ifma = ifma_;
-    if (scheduled_) {
-      // Each window's entries straight into the buckets; the few that met a
-      // busy bucket twice are summed by the tree afterwards.
-      for (int w = w0; w < w1; w++) {
-        const uint32_t lo = b0, hi = std::min(b1, M_[w]);
-        if (lo >= hi) continue;
-        const int32_t* dg = digits + size_t(w) * E;
-        wk.left.clear();
-        wk.sched.run(entries, dg, E, lo, hi - lo, abk[w].data(), filled[w].data(), sched_batch_, wk.left);
-        if (wk.left.empty()) continue;
-        ts.clear();
-        add_segments(ts, wk.cnt, w, lo, hi, entries, dg, abk, filled, [&](auto&& f) {
-          for (uint32_t e : wk.left) f(e);
-        });
-        sum_segments(ts, abk, filled);
+    // Windows of many buckets: each entry straight into its bucket; the few
+    // that met a busy bucket twice are summed by the tree afterwards.
+    bool any_sorted = false;
+    for (int w = w0; w < w1; w++) {
+      const uint32_t lo = b0, hi = std::min(b1, M_[w]);
+      if (lo >= hi) continue;
+      if (!schedule_window(hi - lo)) {
+        any_sorted = true;
+        continue;
       }
-      return;
+      const int32_t* dg = digits + size_t(w) * E;
+      const size_t batch = std::max<size_t>(1, std::min<size_t>(batch_, (hi - lo) / 4));
+      wk.left.clear();
+      wk.sched.run(entries, dg, E, lo, hi - lo, abk[w].data(), filled[w].data(), batch, wk.left);
+      if (wk.left.empty()) continue;
+      ts.clear();
+      add_segments(ts, wk.cnt, w, lo, hi, entries, dg, abk, filled, [&](auto&& f) {
+        for (uint32_t e : wk.left) f(e);
+      });
+      sum_segments(ts, abk, filled);
     }
+    if (!any_sorted) return;
+    // The others: entries sorted by bucket, mini-chunk by mini-chunk.
     for (size_t e0 = 0; e0 < E; e0 += MINI) {
       const size_t e1 = std::min(E, e0 + MINI);
       ts.clear();
       for (int w = w0; w < w1; w++) {
         const uint32_t lo = b0, hi = std::min(b1, M_[w]);
-        if (lo >= hi) continue;
+        if (lo >= hi || schedule_window(hi - lo)) continue;
         add_segments(ts, wk.cnt, w, lo, hi, entries, digits + size_t(w) * E, abk, filled, [&](auto&& f) {
           for (size_t j = e0; j < e1; j++) f(j);
         });
