@@ -204,6 +204,75 @@ CUZK_IFMA_INLINE Vec<K> sqr(const Vec<K>& a, const Modulus52<K>& m) {
   return mul(a, a, m);
 }
 
+// Products without reduction, for sums and differences of products that
+// share one Montgomery reduction (the Fp2 multiplication: 3 products, 2
+// reductions). A Wide<K> is a value of 2K limbs in radix 2^52, not
+// normalised: each limb of a product is below 2K * 2^52 = 2^(53 + log2 K).
+template <size_t K>
+struct Wide {
+  __m512i l[2 * K];
+};
+
+// a * b (normalised inputs).
+template <size_t K>
+CUZK_IFMA_INLINE Wide<K> mul_wide(const Vec<K>& a, const Vec<K>& b) {
+  Wide<K> t;
+  for (size_t j = 0; j < 2 * K; j++) t.l[j] = _mm512_setzero_si512();
+  for (size_t i = 0; i < K; i++)
+    for (size_t j = 0; j < K; j++) {
+      t.l[i + j] = _mm512_madd52lo_epu64(t.l[i + j], a.l[i], b.l[j]);
+      t.l[i + j + 1] = _mm512_madd52hi_epu64(t.l[i + j + 1], a.l[i], b.l[j]);
+    }
+  return t;
+}
+template <size_t K>
+CUZK_IFMA_INLINE Wide<K> add_wide(const Wide<K>& a, const Wide<K>& b) {
+  Wide<K> r;
+  for (size_t j = 0; j < 2 * K; j++) r.l[j] = _mm512_add_epi64(a.l[j], b.l[j]);
+  return r;
+}
+// a + C - b for C = WideOffset::c, a multiple of p above any b used here,
+// in a redundant form whose limbs all exceed b's (no limb goes negative).
+template <size_t K>
+CUZK_IFMA_INLINE Wide<K> sub_wide(const Wide<K>& a, const Wide<K>& b, const std::array<uint64_t, 2 * K>& c) {
+  const std::array<uint64_t, 2 * K>& cc = opaque(c);
+  Wide<K> r;
+  for (size_t j = 0; j < 2 * K; j++) r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(cc[j])), b.l[j]);
+  return r;
+}
+
+// p * 2^(52K) in 2K limbs, redundant: every limb below the top one raised by
+// 2^58 (borrowed from the next), so it exceeds the limbs of a sum of two
+// products (< 2^57 for K = 8). As a value it exceeds any product of
+// inputs below 2^(26K + 190) (for Fp: 2^398, i.e. 2^17 p).
+template <size_t K>
+constexpr std::array<uint64_t, 2 * K> wide_offset(const Modulus52<K>& m) {
+  std::array<uint64_t, 2 * K> c{};
+  for (size_t j = 0; j < K; j++) c[K + j] = m.p[j];
+  c[0] += uint64_t(1) << 58;
+  for (size_t j = 1; j + 1 < 2 * K; j++) c[j] += (uint64_t(1) << 58) - (uint64_t(1) << 6);
+  c[2 * K - 1] -= uint64_t(1) << 6;
+  return c;
+}
+
+// t / 2^(52K) mod p for a non-negative wide value with limbs below 2^60:
+// below t / 2^(52K) + p, limbs not normalised (as mul_lazy).
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> reduce_lazy(Wide<K> t, const Modulus52<K>& mod) {
+  const Modulus52<K>& m = opaque(mod);
+  const __m512i k0 = bcast(m.k0);
+  for (size_t i = 0; i < K; i++) {
+    // q from the low 52 bits of t[i] (the multiply-add reads no more).
+    const __m512i q = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t.l[i], k0);
+    for (size_t j = 0; j < K; j++) t.l[i + j] = _mm512_madd52lo_epu64(t.l[i + j], q, bcast(m.p[j]));
+    for (size_t j = 0; j < K; j++) t.l[i + j + 1] = _mm512_madd52hi_epu64(t.l[i + j + 1], q, bcast(m.p[j]));
+    t.l[i + 1] = _mm512_add_epi64(t.l[i + 1], _mm512_srli_epi64(t.l[i], 52));
+  }
+  Vec<K> r;
+  for (size_t j = 0; j < K; j++) r.l[j] = t.l[K + j];
+  return r;
+}
+
 template <size_t K>
 CUZK_IFMA_INLINE Vec<K> add_lazy(const Vec<K>& a, const Vec<K>& b) {
   Vec<K> r;

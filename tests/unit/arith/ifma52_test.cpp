@@ -1,7 +1,8 @@
 // Eight-lane IFMA Montgomery arithmetic (arith/ifma52.hpp) against GMP:
 // products and squares, for canonical and lazily reduced inputs (up to 9p,
 // what the MSM kernels feed it), canonical() from every bound, and the lazy
-// (carry-free) forms, for the 381-bit Fp (K = 8) and the 255-bit Fr (K = 5).
+// (carry-free) forms, for the 381-bit Fp (K = 8) and the 255-bit Fr (K = 5),
+// and the unreduced products of the Fp2 Karatsuba (K = 8).
 // Skipped on CPUs without AVX-512 IFMA.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
@@ -204,7 +205,61 @@ void check_lazy(uint64_t seed) {
   }
 }
 
+// Karatsuba over unreduced products (the G2 kernel's Fp2 product):
+// c0 = (a0 b0 - a1 b1) / R, c1 = ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) / R,
+// each through one reduction of a wide difference.
+template <size_t K>
+CUZK_IFMA_TARGET void run_wide(const Modulus52<K>& m, const uint64_t (*a0)[K], const uint64_t (*a1)[K],
+                               const uint64_t (*b0)[K], const uint64_t (*b1)[K], uint64_t (*c0)[K],
+                               uint64_t (*c1)[K]) {
+  constexpr auto C = wide_offset(Modulus52<K>::make(ff::Fp::MODULUS));
+  const Vec<K> x0 = load_lanes<K>(a0), x1 = load_lanes<K>(a1), y0 = load_lanes<K>(b0), y1 = load_lanes<K>(b1);
+  const Wide<K> v0 = mul_wide(x0, y0), v1 = mul_wide(x1, y1), mm = mul_wide(add(x0, x1), add(y0, y1));
+  Vec<K> r0 = reduce_lazy(sub_wide(v0, v1, C), m), r1 = reduce_lazy(sub_wide(mm, add_wide(v0, v1), C), m);
+  normalize<K>(r0.l);
+  normalize<K>(r1.l);
+  store_lanes<K>(r0, c0);
+  store_lanes<K>(r1, c1);
+}
+
+void check_wide(uint64_t seed) {
+  constexpr size_t K = 8;
+  constexpr Modulus52<K> M = Modulus52<K>::make(ff::Fp::MODULUS);
+  const mpz_class p = modulus<ff::Fp>(), Rinv = radix_inverse<ff::Fp, K>();
+  gmp_randclass rng(gmp_randinit_default);
+  rng.seed(seed);
+  for (int round = 0; round < 200; round++) {
+    uint64_t a0[8][K], a1[8][K], b0[8][K], b1[8][K], c0[8][K], c1[8][K];
+    mpz_class v[4][8];
+    for (int i = 0; i < 8; i++)
+      for (int k = 0; k < 4; k++) {
+        // Below 18p (the kernel's input bound), with the extremes.
+        const int kind = (round + i + k) % 6;
+        v[k][i] = kind == 0 ? mpz_class(18 * p - 1) : kind == 1 ? mpz_class(0) : kind == 2 ? mpz_class(p - 1)
+                  : kind == 3 ? mpz_class(rng.get_z_range(p)) : mpz_class(rng.get_z_range(18 * p));
+        set_value<K>((k == 0 ? a0 : k == 1 ? a1 : k == 2 ? b0 : b1)[i], v[k][i]);
+      }
+    run_wide<K>(M, a0, a1, b0, b1, c0, c1);
+    for (int i = 0; i < 8; i++) {
+      const mpz_class x0 = v[0][i], x1 = v[1][i], y0 = v[2][i], y1 = v[3][i];
+      const mpz_class got0 = value<K>(c0[i]), got1 = value<K>(c1[i]);
+      for (size_t j = 0; j + 1 < K; j++) ASSERT_LT(c0[i][j] | c1[i][j], uint64_t(1) << 52) << "normalised limbs";
+      ASSERT_LT(got0, 3 * p) << "c0 bound, lane " << i;
+      ASSERT_LT(got1, 3 * p) << "c1 bound, lane " << i;
+      mpz_class want0 = (x0 * y0 - x1 * y1) * Rinv % p, want1 = (x0 * y1 + x1 * y0) * Rinv % p;
+      if (want0 < 0) want0 += p;
+      ASSERT_EQ(mpz_class(got0 % p), want0) << "c0 lane " << i;
+      ASSERT_EQ(mpz_class(got1 % p), want1) << "c1 lane " << i;
+    }
+  }
+}
+
 }  // namespace
+
+TEST(Ifma52, UnreducedKaratsubaMatchesGmp) {
+  if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
+  check_wide(7);
+}
 
 TEST(Ifma52, CanonicalMatchesGmpIncludingTopLimbTies) {
   if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
