@@ -25,15 +25,17 @@ class BucketScheduler {
  public:
   // Adds every entry e < E whose bucket index |dg[e]| - 1 - lo is below
   // `span` into bk[lo + that index] (negated where dg[e] < 0). Buckets are
-  // affine points in the kernel domain, fl[i] telling whether bk[i] holds a
-  // point (an empty one just receives a copy). Entries that find their
-  // bucket busy twice are appended to `left`, not added.
+  // affine points in the kernel domain, fl[i] (0 or 1) telling whether bk[i]
+  // holds a point (an empty one just receives a copy); while a batch is
+  // open, bit 1 of fl marks the buckets it touches, and all are 0 or 1
+  // again on return. Entries that find their bucket busy twice are appended
+  // to `left`, not added.
   void run(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
            uint8_t* fl, size_t batch, std::vector<uint32_t>& left) {
-    busy_.assign(span, 0);
     retry_.clear();
     defer_.clear();
     jobs_.clear();
+    touched_.clear();
     size_t next = 0, r = 0;  // the next new entry, the next retry
     for (;;) {
       while (jobs_.size() < batch) {
@@ -48,22 +50,23 @@ class BucketScheduler {
         const int32_t d = dg[e];
         const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
         if (b >= span) continue;
-        if (busy_[b]) [[unlikely]] {
+        const uint32_t i = lo + b;
+        const uint8_t st = fl[i];
+        Pt<C>* dst = bk + i;
+        if (st == kFilled) [[likely]] {
+          fl[i] = kFilled | kBusy;
+          touched_.push_back(i);
+          jobs_.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
+                     reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
+        } else if (st & kBusy) {
           (again ? left : defer_).push_back(e);
-          continue;
-        }
-        Pt<C>* dst = bk + lo + b;
-        if (!fl[lo + b]) [[unlikely]] {
+        } else {
           store(dst, make_ref<C>(entries + e, d < 0));
-          fl[lo + b] = 1;
-          continue;
+          fl[i] = kFilled;
         }
-        busy_[b] = 1;
-        jobs_.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
-                   reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
       }
-      if (jobs_.size() == 0 && defer_.empty()) break;  // input and retries exhausted
-      flush(bk, fl, lo);
+      if (jobs_.size() == 0) break;  // input and retries exhausted (nothing deferred without a job)
+      flush(fl);
       // What this batch deferred goes after the retries not yet looked at.
       if (r == retry_.size()) {
         retry_.swap(defer_);
@@ -76,18 +79,19 @@ class BucketScheduler {
   }
 
  private:
-  void flush(Pt<C>* bk, uint8_t* fl, uint32_t lo) {
+  static constexpr uint8_t kFilled = 1, kBusy = 2;
+
+  void flush(uint8_t* fl) {
     const size_t n = jobs_.size();
-    if (!n) return;
     jobs_.pad();
-    const auto bucket = [&](size_t i) { return size_t(reinterpret_cast<Pt<C>*>(jobs_.out(i)) - bk); };
-    ifma_add_jobs<C>(jobs_, 0, n, dbl_, special_, [&](size_t i) { fl[bucket(i)] = 0; });
-    for (size_t i = 0; i < n; i++) busy_[bucket(i) - lo] = 0;
+    for (uint32_t i : touched_) fl[i] = kFilled;
+    ifma_add_jobs<C>(jobs_, 0, n, dbl_, special_, [&](size_t j) { fl[touched_[j]] = 0; });
     jobs_.clear();
+    touched_.clear();
   }
 
   ifma::JobList jobs_, dbl_;
-  std::vector<uint8_t> busy_;
+  std::vector<uint32_t> touched_;  // the bucket of each job of the open batch
   std::vector<uint32_t> retry_, defer_, special_;
 };
 
