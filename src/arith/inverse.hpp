@@ -116,20 +116,25 @@ Limbs<N> inverse_binary(const Limbs<N>& y, const Limbs<N>& m) {
     const unsigned n = std::max({detail::bit_length(a), detail::bit_length(b), 64u});
     uint64_t aa = detail::approx(a, n), bb = detail::approx(b, n);
     int64_t f0 = 1, g0 = 0, f1 = 0, g1 = 1;
+    // Branch-free: both branches depend on random bits of the operands and
+    // mispredicted about half the time.
     for (int j = 0; j < 31; j++) {
-      if (aa & 1) {
-        if (aa < bb) {
-          std::swap(aa, bb);
-          std::swap(f0, f1);
-          std::swap(g0, g1);
-        }
-        aa -= bb;
-        f0 -= f1;
-        g0 -= g1;
-      }
+      const uint64_t odd = 0 - (aa & 1);
+      const uint64_t swap = odd & (0 - uint64_t(aa < bb));
+      const uint64_t ta = (aa ^ bb) & swap;
+      aa ^= ta;
+      bb ^= ta;
+      const int64_t tf = (f0 ^ f1) & int64_t(swap), tg = (g0 ^ g1) & int64_t(swap);
+      f0 ^= tf;
+      f1 ^= tf;
+      g0 ^= tg;
+      g1 ^= tg;
+      aa -= bb & odd;
+      f0 -= f1 & int64_t(odd);
+      g0 -= g1 & int64_t(odd);
       aa >>= 1;
-      f1 <<= 1;
-      g1 <<= 1;
+      f1 *= 2;
+      g1 *= 2;
     }
     Limbs<N> na, nb;
     if (detail::lin_comb_shift(na, a, f0, b, g0)) f0 = -f0, g0 = -g0;
