@@ -85,7 +85,8 @@ struct Plan {
   unsigned threads = 0;
   double model_cost = 0;  // cost-model estimate, in G1 base-field multiplications
   // Wall time of the stages, milliseconds.
-  double ms_classify = 0, ms_ones = 0, ms_split = 0, ms_accumulate = 0, ms_reduce = 0;
+  // (The bucket reductions overlap the last accumulation: in ms_accumulate.)
+  double ms_classify = 0, ms_ones = 0, ms_split = 0, ms_accumulate = 0;
 };
 
 template <class C>
