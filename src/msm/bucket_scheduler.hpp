@@ -30,8 +30,13 @@ class BucketScheduler {
   // open, bit 1 of fl marks the buckets it touches, and all are 0 or 1
   // again on return. Entries that find their bucket busy twice are appended
   // to `left`, not added.
+  //
+  // With copies = 2^k > 1 (and lo = 0), bk holds `copies` arrays of `span`
+  // buckets and entry e goes to copy e mod copies of its bucket: a window
+  // of few buckets behaves like one of many (the caller adds the copies up).
   void run(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
-           uint8_t* fl, size_t batch, std::vector<uint32_t>& left) {
+           uint8_t* fl, size_t batch, std::vector<uint32_t>& left, uint32_t copies = 1) {
+    const uint32_t copy_mask = copies - 1;
     retry_.clear();
     defer_.clear();
     jobs_.clear();
@@ -50,7 +55,7 @@ class BucketScheduler {
         const int32_t d = dg[e];
         const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
         if (b >= span) continue;
-        const uint32_t i = lo + b;
+        const uint32_t i = lo + b + span * (e & copy_mask);
         const uint8_t st = fl[i];
         Pt<C>* dst = bk + i;
         if (st == kFilled) [[likely]] {

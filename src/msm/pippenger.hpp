@@ -231,6 +231,14 @@ class Engine {
   bool schedule_window(uint32_t span) const {
     return sched_mode_ == 2 || (sched_mode_ == 1 && span >= kMinScheduledSpan);
   }
+  // A narrower window that a task covers whole (the top window: few buckets,
+  // many entries each) is scheduled into this many copies of its buckets,
+  // 4096 in all, which are then added up: cheaper than its sorted trees,
+  // whose first round gathers entries at random from the whole chunk.
+  uint32_t bucket_copies(int w, uint32_t lo, uint32_t hi) const {
+    const uint32_t span = hi - lo;
+    return sched_mode_ == 1 && lo == 0 && hi == M_[w] && span >= 64 && span < kMinScheduledSpan ? 4096 / span : 1;
+  }
 
   // In place: into / out of the IFMA kernels' domain (G1 only).
   static constexpr size_t kFpPerPoint = sizeof(P) / sizeof(ff::Fp);
@@ -467,6 +475,8 @@ class Engine {
       std::vector<uint32_t> cnt;
       BucketScheduler<C> sched;
       std::vector<uint32_t> left;
+      RawArray<P> copies;  // bucket copies of a narrow window
+      std::vector<uint8_t> copy_fl;
     };
     tbb::enumerable_thread_specific<AccWork> work;
     const size_t MINI = tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16);
@@ -570,7 +580,9 @@ class Engine {
     for (int w = w0; w < w1; w++) {
       const uint32_t lo = b0, hi = std::min(b1, M_[w]);
       if (lo >= hi) continue;
-      if (!schedule_window(hi - lo)) {
+      const uint32_t span = hi - lo;
+      const uint32_t copies = bucket_copies(w, lo, hi);
+      if (copies == 1 && !schedule_window(span)) {
         any_sorted = true;
         continue;
       }
@@ -578,9 +590,25 @@ class Engine {
       // Half the trees' batch: the kernel's scratch for a batch (1.5 MB at
       // 4096 G1 additions) then leaves room in L2 for the buckets and
       // entries it reads (chain16: CPU -1 to -4.6% in three 16-30-run A/Bs).
-      const size_t batch = std::max<size_t>(1, std::min<size_t>(batch_ / 2, (hi - lo) / 4));
+      const size_t batch = std::max<size_t>(1, std::min<size_t>(batch_ / 2, span * copies / 4));
       wk.left.clear();
-      wk.sched.run(entries, dg, E, lo, hi - lo, abk[w].data(), filled[w].data(), batch, wk.left);
+      if (copies > 1) {
+        if (wk.copies.size() < size_t(span) * copies) wk.copies.reset(size_t(span) * copies);
+        wk.copy_fl.assign(size_t(span) * copies, 0);
+        wk.sched.run(entries, dg, E, 0, span, wk.copies.data(), wk.copy_fl.data(), batch, wk.left, copies);
+        // Bucket b = its current value + its filled copies.
+        ts.clear();
+        for (uint32_t b = 0; b < span; b++) {
+          const uint32_t begin = uint32_t(ts.refs.size());
+          if (filled[w][b]) ts.refs.push_back(make_ref<C>(abk[w].data() + b, false));
+          for (uint32_t k = 0; k < copies; k++)
+            if (wk.copy_fl[size_t(k) * span + b]) ts.refs.push_back(make_ref<C>(wk.copies.data() + size_t(k) * span + b, false));
+          if (ts.refs.size() > begin) ts.segs.push_back({uint32_t(w) << 16 | b, begin, uint32_t(ts.refs.size())});
+        }
+        if (!ts.segs.empty()) sum_segments(ts, abk, filled);
+      } else {
+        wk.sched.run(entries, dg, E, lo, span, abk[w].data(), filled[w].data(), batch, wk.left);
+      }
       if (wk.left.empty()) continue;
       ts.clear();
       add_segments(ts, wk.cnt, w, lo, hi, entries, dg, abk, filled, [&](auto&& f) {
@@ -595,7 +623,7 @@ class Engine {
       ts.clear();
       for (int w = w0; w < w1; w++) {
         const uint32_t lo = b0, hi = std::min(b1, M_[w]);
-        if (lo >= hi || schedule_window(hi - lo)) continue;
+        if (lo >= hi || schedule_window(hi - lo) || bucket_copies(w, lo, hi) > 1) continue;
         add_segments(ts, wk.cnt, w, lo, hi, entries, digits + size_t(w) * E, abk, filled, [&](auto&& f) {
           for (size_t j = e0; j < e1; j++) f(j);
         });
