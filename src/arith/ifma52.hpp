@@ -243,8 +243,8 @@ CUZK_IFMA_INLINE Wide<K> sub_wide(const Wide<K>& a, const Wide<K>& b, const std:
 
 // p * 2^(52K) in 2K limbs, redundant: every limb below the top one raised by
 // 2^58 (borrowed from the next), so it exceeds the limbs of a sum of two
-// products (< 2^57 for K = 8). As a value it exceeds any product of
-// inputs below 2^(26K + 190) (for Fp: 2^398, i.e. 2^17 p).
+// products (< 2^57 for K = 8). As a value it exceeds a product of two inputs
+// below sqrt(p * 2^(52K)) (for Fp: about 2^398, i.e. 2^17 p).
 template <size_t K>
 constexpr std::array<uint64_t, 2 * K> wide_offset(const Modulus52<K>& m) {
   std::array<uint64_t, 2 * K> c{};

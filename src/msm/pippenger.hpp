@@ -468,7 +468,10 @@ class Engine {
                     : tu_.bucketing == Bucketing::Scheduled ? 2
                                                             : 1;
       pl.scheduled = false;
-      for (int w = 0; w < W_; w++) pl.scheduled |= schedule_window(std::min(Mmax / R, M_[w]));
+      for (int w = 0; w < W_; w++) {
+        const uint32_t span = std::min(Mmax / R, M_[w]);
+        pl.scheduled |= schedule_window(span) || (span == M_[w] && bucket_copies(w, 0, span) > 1);
+      }
     }
     struct AccWork {
       TreeSummer<C> ts;
