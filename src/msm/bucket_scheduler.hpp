@@ -9,8 +9,8 @@
 //
 // Against the sorted tree this drops the counting sort, the segment lists,
 // the per-round reference arrays and the result arena: with many buckets
-// (2^15 for a 16-bit window) a batch of 4096 rarely meets a busy bucket
-// (about 6% of the entries are deferred once), and the entries are read in
+// (2^15 for a 16-bit window) a batch of 2048 rarely meets a busy bucket
+// (about 3% of the entries are deferred once), and the entries are read in
 // order while the buckets (a few MB) take the random accesses.
 #include <cstdint>
 #include <vector>
