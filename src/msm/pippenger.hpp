@@ -228,16 +228,16 @@ class Engine {
   bool ifma_ = false;  // the points of the affine stages live in the IFMA domain
   int sched_mode_ = 0;  // BucketScheduler fills: 0 no window, 1 windows of many buckets, 2 every window
   static constexpr uint32_t kMinScheduledSpan = 2048;
-  bool schedule_window(uint32_t span) const {
-    return sched_mode_ == 2 || (sched_mode_ == 1 && span >= kMinScheduledSpan);
-  }
-  // A narrower window that a task covers whole (the top window: few buckets,
-  // many entries each) is scheduled into this many copies of its buckets,
-  // 4096 in all, which are then added up: cheaper than its sorted trees,
-  // whose first round gathers entries at random from the whole chunk.
+  // How the task range [lo, hi) of window w is filled: 0 = sorted trees;
+  // 1 = scheduled straight into its buckets (>= 2048 of them, or forced);
+  // k > 1 = scheduled into k copies of its buckets, 4096 in all, then added
+  // up: a narrower window that a task covers whole (the top window: few
+  // buckets, many entries each), whose sorted trees would gather entries at
+  // random from the whole chunk. Windows of fewer than 64 buckets stay sorted.
   uint32_t bucket_copies(int w, uint32_t lo, uint32_t hi) const {
     const uint32_t span = hi - lo;
-    return sched_mode_ == 1 && lo == 0 && hi == M_[w] && span >= 64 && span < kMinScheduledSpan ? 4096 / span : 1;
+    if (sched_mode_ == 2 || (sched_mode_ == 1 && span >= kMinScheduledSpan)) return 1;
+    return sched_mode_ == 1 && lo == 0 && hi == M_[w] && span >= 64 ? 4096 / span : 0;
   }
 
   // In place: into / out of the IFMA kernels' domain (G1 only).
@@ -458,20 +458,14 @@ class Engine {
         tasks.push_back({gi * g, std::min(W_, (gi + 1) * g), uint32_t(uint64_t(Mmax) * r / R),
                          uint32_t(uint64_t(Mmax) * (r + 1) / R)});
 
-    // Direct scheduling where a batch is a small share of a task's buckets
-    // (few conflicts), window by window: with IFMA kernels, windows of at
-    // least 2048 buckets (12 bits and up; a top window of fewer buckets,
-    // many entries each, stays with the sorted trees).
+    // Direct scheduling (with IFMA kernels), window by window: see bucket_copies().
     {
       const bool can = ifma_ && affine_;
       sched_mode_ = !can || tu_.bucketing == Bucketing::Sorted     ? 0
                     : tu_.bucketing == Bucketing::Scheduled ? 2
                                                             : 1;
       pl.scheduled = false;
-      for (int w = 0; w < W_; w++) {
-        const uint32_t span = std::min(Mmax / R, M_[w]);
-        pl.scheduled |= schedule_window(span) || (span == M_[w] && bucket_copies(w, 0, span) > 1);
-      }
+      for (int w = 0; w < W_; w++) pl.scheduled |= bucket_copies(w, 0, std::min(Mmax / R, M_[w])) > 0;
     }
     struct AccWork {
       TreeSummer<C> ts;
@@ -577,15 +571,15 @@ class Engine {
                          std::vector<std::vector<uint8_t>>& filled) {
     auto& ts = wk.ts;
     ts.ifma = ifma_;
-    // Windows of many buckets: each entry straight into its bucket; the few
-    // that met a busy bucket twice are summed by the tree afterwards.
+    // Scheduled windows: each entry straight into its bucket (or a copy of
+    // it); the few that met a busy bucket twice go through the trees after.
     bool any_sorted = false;
     for (int w = w0; w < w1; w++) {
       const uint32_t lo = b0, hi = std::min(b1, M_[w]);
       if (lo >= hi) continue;
       const uint32_t span = hi - lo;
       const uint32_t copies = bucket_copies(w, lo, hi);
-      if (copies == 1 && !schedule_window(span)) {
+      if (!copies) {
         any_sorted = true;
         continue;
       }
@@ -626,7 +620,7 @@ class Engine {
       ts.clear();
       for (int w = w0; w < w1; w++) {
         const uint32_t lo = b0, hi = std::min(b1, M_[w]);
-        if (lo >= hi || schedule_window(hi - lo) || bucket_copies(w, lo, hi) > 1) continue;
+        if (lo >= hi || bucket_copies(w, lo, hi)) continue;
         add_segments(ts, wk.cnt, w, lo, hi, entries, digits + size_t(w) * E, abk, filled, [&](auto&& f) {
           for (size_t j = e0; j < e1; j++) f(j);
         });
