@@ -99,7 +99,7 @@ struct Daemon {
 
 struct Outcome {
   pb::AwaitProofResponse::Status status = pb::AwaitProofResponse::UNKNOWN;
-  std::string proof;
+  std::string proof, error;  // error: the daemon's message for a failed job
   std::vector<uint64_t> xs;
   pb::Priority priority = pb::NORMAL;
   Clock::time_point submitted, finished;
@@ -167,6 +167,7 @@ TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
           continue;
         }
         o.status = ares.status();
+        o.error = ares.error_message();
         o.proof = ares.proof();
         o.finished = Clock::now();
         // A second await returns the same final state (kept results).
@@ -201,7 +202,7 @@ TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
         EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
       }
     } else {
-      EXPECT_EQ(o.status, pb::AwaitProofResponse::CANCELLED) << id;
+      EXPECT_EQ(o.status, pb::AwaitProofResponse::CANCELLED) << id << ": " << o.error;
       cancelled++;
     }
   }
