@@ -27,10 +27,34 @@ uint64_t partition_rows(const PorepConfig& cfg) {
   }
 }
 
+// Bytes a parsed C1 output holds: its 32-byte domains plus vector headers.
+uint64_t c1_resident_bytes(const filecoin::SealCommitPhase1Output& c1) {
+  constexpr uint64_t kVec = 24, kDom = 32;
+  auto path = [&](const std::vector<filecoin::MerklePathElement>& v) {
+    uint64_t n = kVec;
+    for (auto& e : v) n += kVec + 8 + kDom * e.hashes.size();
+    return n;
+  };
+  auto merkle = [&](const filecoin::MerkleProof& m) { return 2 * kDom + path(m.base) + path(m.sub) + path(m.top); };
+  auto column = [&](const filecoin::ColumnProof& c) { return kVec + kDom * c.column.rows.size() + merkle(c.inclusion_proof); };
+  uint64_t n = 5 * kDom + kVec;
+  for (auto& part : c1.vanilla_proofs) {
+    n += kVec;
+    for (auto& p : part) {
+      n += merkle(p.comm_d_proofs) + merkle(p.comm_r_last_proof) + column(p.replica_column_proofs.c_x);
+      for (auto& c : p.replica_column_proofs.drg_parents) n += column(c);
+      for (auto& c : p.replica_column_proofs.exp_parents) n += column(c);
+      for (auto& l : p.labeling_proofs) n += kVec + kDom * l.parents.size() + 16;
+      n += kVec + kDom * p.encoding_proof.parents.size() + 16;
+    }
+  }
+  return n;
+}
+
 class PorepJob final : public PreparedJob {
  public:
   PorepJob(std::string id, PorepConfig cfg, filecoin::SealCommitPhase1Output c1)
-      : id_(std::move(id)), cfg_(cfg), c1_(std::move(c1)) {}
+      : id_(std::move(id)), cfg_(cfg), c1_(std::move(c1)), resident_(c1_resident_bytes(c1_)) {}
 
   std::string circuit_id() const override { return id_; }
   uint32_t num_partitions() const override { return uint32_t(cfg_.partitions); }
@@ -40,6 +64,7 @@ class PorepJob final : public PreparedJob {
     while (m < rows) m <<= 1;
     return 32 * (4 * rows + 2 * m);
   }
+  uint64_t resident_bytes() const override { return resident_; }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
     auto& r = static_cast<Groth16Resources&>(res);
     groth16::Assignment a = groth16::synthesize(filecoin::porep_partition_circuit(c1_, cfg_, p));
@@ -57,14 +82,15 @@ class PorepJob final : public PreparedJob {
  private:
   std::string id_;
   PorepConfig cfg_;
-  filecoin::SealCommitPhase1Output c1_;
+  filecoin::SealCommitPhase1Output c1_;  // synthesize(p) empties only vanilla_proofs[p]
+  uint64_t resident_;
 };
 
 }  // namespace
 
 PorepHandler::PorepHandler(std::string dir) : dir_(std::move(dir)) {}
 
-std::unique_ptr<PreparedJob> PorepHandler::prepare(const ProofRequest& req) {
+std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
   if (req.vanilla_proof.empty())
     throw ServiceError(Code::InvalidArgument, "PoRep C2 needs the C1 output (wrapper or c1.json) in vanilla_proof");
   filecoin::C1Wrapper w;
@@ -74,12 +100,24 @@ std::unique_ptr<PreparedJob> PorepHandler::prepare(const ProofRequest& req) {
   } catch (const std::exception& e) {
     throw ServiceError(Code::InvalidArgument, std::string("C1 input: ") + e.what());
   }
+  std::string().swap(req.vanilla_proof);  // parsed: the text is not kept
   auto cfg = filecoin::porep_config(uint64_t(w.phase1.registered_proof));
+  // 0 is proto3's "unset" (it is also StackedDrg2KiBV1's number: such a
+  // request relies on the C1 output alone).
+  if (req.registered_proof != 0 && req.registered_proof != uint64_t(cfg->id)) {
+    auto named = filecoin::porep_config(req.registered_proof);
+    throw ServiceError(Code::InvalidArgument,
+                       "request says registered_proof " + std::to_string(req.registered_proof) + " (" +
+                           (named ? std::string(named->name) : std::string("unknown")) + "), the C1 output is for " +
+                           std::to_string(uint64_t(cfg->id)) + " (" + std::string(cfg->name) + ")");
+  }
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
     throw ServiceError(Code::InvalidArgument, "request says sector_size " + std::to_string(req.sector_size) +
-                                                  ", the C1 output is for " + std::string(cfg->name));
+                                                  ", the C1 output is for " + std::string(cfg->name) + " (sector_size " +
+                                                  std::to_string(cfg->sector_size) + ")");
   try {
     filecoin::check_c1_challenges(w.phase1, *cfg);
+    filecoin::verify_c1_vanilla(w.phase1, *cfg);
   } catch (const std::exception& e) {
     throw ServiceError(Code::InvalidArgument, std::string("C1 input: ") + e.what());
   }

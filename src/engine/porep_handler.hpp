@@ -20,7 +20,10 @@ class PorepHandler final : public KindHandler {
   explicit PorepHandler(std::string param_dir);
 
   ProofKind kind() const override { return ProofKind::PorepSealCommit; }
-  std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) override;
+  // Parses the C1 output and checks it completely (shapes, challenges, every
+  // Merkle path, parent and label) before admission; a request's non-zero
+  // registered_proof / sector_size must agree with it.
+  std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
   std::string param_path(const std::string& circuit_id) override;
   std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
                                          std::span<const uint8_t> mapped) override;

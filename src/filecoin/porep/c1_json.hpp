@@ -56,6 +56,11 @@ C1Wrapper load_c1_file(const std::string& path);
 void validate_c1(const SealCommitPhase1Output& c1, const PorepConfig& config);
 // With the config of c1.registered_proof.
 void validate_c1(const SealCommitPhase1Output& c1);
+// validate_c1, then the cryptography it leaves out: every Merkle path hashed
+// to its root, parent columns against the SDR graph, labels recomputed.
+// What passes proves (given the challenges check of c2.hpp). Throws
+// C1ValidationError naming partition, challenge and field.
+void verify_c1_vanilla(const SealCommitPhase1Output& c1, const PorepConfig& config);
 // validate_c1 plus the wrapper's SectorSize against the proof's.
 void validate_c1_wrapper(const C1Wrapper& w);
 

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "engine/porep_handler.hpp"
 #include "filecoin/porep/c1_json.hpp"
@@ -46,7 +47,7 @@ struct PorepHandlerTest : ::testing::Test {
     return r;
   }
   // The status and message prepare() fails with.
-  std::pair<Code, std::string> refusal(const ProofRequest& r) {
+  std::pair<Code, std::string> refusal(ProofRequest r) {
     PorepHandler h(dir.string());
     try {
       h.prepare(r);
@@ -95,6 +96,73 @@ TEST_F(PorepHandlerTest, BadC1InputIsInvalidArgument) {
   std::tie(code, msg) = refusal(r);
   EXPECT_EQ(code, Code::InvalidArgument);
   EXPECT_NE(msg.find("StackedDrg2KiBV1_1"), std::string::npos) << msg;
+  // A request whose registered_proof is another sector's (8 = 32 GiB V1_1).
+  r = request(c1_wrapper);
+  r.registered_proof = 8;
+  std::tie(code, msg) = refusal(r);
+  EXPECT_EQ(code, Code::InvalidArgument);
+  EXPECT_NE(msg.find("registered_proof 8 (StackedDrg32GiBV1_1)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("5 (StackedDrg2KiBV1_1)"), std::string::npos) << msg;
+}
+
+// Random single-byte changes of a valid c1.json: each is refused at
+// admission, or parses to the same proof inputs (a change in whitespace, in
+// the ticket C2 does not read, ...). A mutant that is admitted with other
+// inputs would only fail after a full proof. Fixed seed: reproducible.
+TEST_F(PorepHandlerTest, MutatedC1IsRefusedOrHarmless) {
+  std::ofstream(params_file()) << "present";  // prepare() only looks the file up
+  const std::string text = filecoin::write_c1(c1.phase1);
+  auto proof_inputs = [](filecoin::SealCommitPhase1Output p) {
+    p.ticket = {};
+    return filecoin::write_c1(p);
+  };
+  const std::string want = proof_inputs(c1.phase1);
+  std::mt19937_64 rng(150);
+  int refused = 0, harmless = 0;
+  for (int i = 0; i < 150; i++) {
+    std::string m = text;
+    size_t at = rng() % m.size();
+    char was = m[at];
+    do m[at] = char(rng() & 0xff);
+    while (m[at] == was);
+    PorepHandler h(dir.string());
+    ProofRequest r = request(m);
+    try {
+      h.prepare(r);
+    } catch (const ServiceError& e) {
+      EXPECT_EQ(e.code(), Code::InvalidArgument) << "byte " << at << ": " << e.what();
+      refused++;
+      continue;
+    }
+    EXPECT_EQ(proof_inputs(filecoin::parse_c1_any(m).phase1), want)
+        << "byte " << at << " ('" << was << "' -> '" << m[at] << "') admitted with other proof inputs";
+    harmless++;
+  }
+  std::printf("150 mutants: %d refused, %d harmless\n", refused, harmless);
+  EXPECT_GT(refused, 100);
+}
+
+// Each cryptographic field of the vanilla proof, damaged in the parsed form
+// (so the JSON stays valid), is named in the refusal.
+TEST_F(PorepHandlerTest, DamagedVanillaProofNamesPartitionChallengeAndField) {
+  std::ofstream(params_file()) << "present";
+  struct Case {
+    const char* expect;
+    void (*damage)(filecoin::StackedProof&);
+  } cases[] = {
+      {"vanilla_proofs[0][1].comm_d_proofs", [](filecoin::StackedProof& p) { p.comm_d_proofs.base[2].hashes[0][3] ^= 1; }},
+      {"vanilla_proofs[0][1].comm_r_last_proof",
+       [](filecoin::StackedProof& p) { p.comm_r_last_proof.base[0].hashes[1][0] ^= 1; }},
+      {"vanilla_proofs[0][1].replica_column_proofs.exp_parents[3].inclusion_proof",
+       [](filecoin::StackedProof& p) { p.replica_column_proofs.exp_parents[3].inclusion_proof.base[0].hashes[0][5] ^= 1; }},
+  };
+  for (const auto& c : cases) {
+    auto w = c1;
+    c.damage(w.phase1.vanilla_proofs[0][1]);
+    auto [code, msg] = refusal(request(filecoin::write_c1_wrapper(w)));
+    EXPECT_EQ(code, Code::InvalidArgument) << c.expect;
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << msg;
+  }
 }
 
 TEST_F(PorepHandlerTest, ChallengesForAnotherSeedAreRefused) {
@@ -118,7 +186,8 @@ TEST_F(PorepHandlerTest, CircuitIdsAndParameterFiles) {
   std::ofstream(params_file()) << "not parameters";
   EXPECT_EQ(h.list_circuits(), std::vector<std::string>{"porep-2k"});
   // With a (corrupt) file present, prepare() gets past the lookup ...
-  EXPECT_NO_THROW(h.prepare(request(c1_wrapper)));
+  auto ok = request(c1_wrapper);
+  EXPECT_NO_THROW(h.prepare(ok));
   // ... and loading it fails with a message naming the file.
   std::string junk = "not parameters";
   try {
