@@ -8,7 +8,7 @@
 
 namespace cuzk::engine {
 
-static unsigned resolve_threads(unsigned t) {
+unsigned resolve_threads(unsigned t) {
   unsigned hw = std::thread::hardware_concurrency();
   return t ? t : (hw ? hw : 1);
 }
@@ -19,7 +19,7 @@ CpuDevice::CpuDevice(uint32_t ordinal, unsigned threads)
             " threads)"),
       arena_(int(resolve_threads(threads))) {}
 
-uint64_t CpuDevice::memory_total_bytes() const { return physical_memory_bytes(); }
+uint64_t CpuDevice::memory_total_bytes() const { return usable_memory_bytes(); }
 
 uint64_t CpuDevice::memory_free_bytes() const {
   long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);

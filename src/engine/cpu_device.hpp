@@ -10,6 +10,9 @@
 
 namespace cuzk::engine {
 
+// `threads` = 0 means every CPU (std::thread::hardware_concurrency).
+unsigned resolve_threads(unsigned threads);
+
 class CpuDevice final : public Device {
  public:
   // threads = 0: all CPUs.
@@ -18,6 +21,7 @@ class CpuDevice final : public Device {
   std::string name() const override { return name_; }
   uint64_t memory_total_bytes() const override;
   uint64_t memory_free_bytes() const override;
+  bool host_memory() const override { return true; }
   tbb::task_arena& arena() override { return arena_; }
 
  private:

@@ -74,6 +74,63 @@ uint64_t MemoryBudget::peak() const {
   return peak_;
 }
 
+namespace {
+
+// A limit file's value: a byte count, or "max" / a huge v1 sentinel (none).
+uint64_t read_limit(const std::string& path) {
+  std::ifstream in(path);
+  std::string v;
+  if (!(in >> v) || v == "max") return 0;
+  try {
+    uint64_t x = std::stoull(v);
+    return x >= (1ull << 62) ? 0 : x;
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+// The smallest limit in `dir` and its parents up to `top` (inclusive).
+uint64_t min_limit_up(std::string top, std::string rel, const char* file) {
+  uint64_t best = 0;
+  for (;;) {
+    uint64_t v = read_limit(top + rel + "/" + file);
+    if (v && (!best || v < best)) best = v;
+    if (rel.empty() || rel == "/") break;
+    rel = rel.substr(0, rel.find_last_of('/'));
+  }
+  return best;
+}
+
+}  // namespace
+
+uint64_t cgroup_memory_limit_bytes(const std::string& fs_root) {
+  std::ifstream in(fs_root + "/proc/self/cgroup");
+  std::string line;
+  uint64_t best = 0;
+  auto take = [&](uint64_t v) {
+    if (v && (!best || v < best)) best = v;
+  };
+  while (std::getline(in, line)) {
+    // "<id>:<controllers>:<path>"; v2 has id 0 and no controllers.
+    size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (!path.empty() && path.back() == '/') path.pop_back();
+    if (controllers.empty()) {
+      take(min_limit_up(fs_root + "/sys/fs/cgroup", path, "memory.max"));
+    } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
+      // Inside a container the host path may not exist: the mount root is ours.
+      take(min_limit_up(fs_root + "/sys/fs/cgroup/memory", path, "memory.limit_in_bytes"));
+    }
+  }
+  return best;
+}
+
+uint64_t usable_memory_bytes() {
+  uint64_t mem = physical_memory_bytes(), cg = cgroup_memory_limit_bytes();
+  return cg && (!mem || cg < mem) ? cg : mem;
+}
+
 uint64_t physical_memory_bytes() {
   std::ifstream in("/proc/meminfo");
   std::string key;

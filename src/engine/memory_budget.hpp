@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 
 namespace cuzk::engine {
 
@@ -76,5 +77,13 @@ class MemoryBudget {
 
 // Total physical memory from /proc/meminfo (bytes), 0 if unknown.
 uint64_t physical_memory_bytes();
+
+// The memory limit of this process's cgroup (v2 memory.max, or v1
+// memory.limit_in_bytes), the smallest along the path up to the root;
+// 0 when there is none. `fs_root` prefixes /proc and /sys (tests).
+uint64_t cgroup_memory_limit_bytes(const std::string& fs_root = "");
+
+// What this process may use: physical memory, capped by its cgroup limit.
+uint64_t usable_memory_bytes();
 
 }  // namespace cuzk::engine
