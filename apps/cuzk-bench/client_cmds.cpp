@@ -210,18 +210,21 @@ void run_status() {
   std::printf("uptime:           %llus\n", (unsigned long long)r.uptime_seconds());
   std::printf("proofs completed: %llu\n", (unsigned long long)r.total_proofs_completed());
   std::printf("proofs failed:    %llu\n", (unsigned long long)r.total_proofs_failed());
-  std::printf("pinned memory:    %llu / %llu bytes\n", (unsigned long long)r.pinned_memory_bytes(),
-              (unsigned long long)r.pinned_memory_limit_bytes());
+  std::printf("memory budget:    %llu / %llu MiB used\n", (unsigned long long)(r.memory_budget_used_bytes() >> 20),
+              (unsigned long long)(r.memory_budget_limit_bytes() >> 20));
+  if (r.pinned_memory_limit_bytes() > 0)
+    std::printf("pinned memory:    %llu / %llu MiB used\n", (unsigned long long)(r.pinned_memory_bytes() >> 20),
+                (unsigned long long)(r.pinned_memory_limit_bytes() >> 20));
   if (r.gpus_size() > 0) {
-    std::printf("\nGPUs:\n");
+    std::printf("\nDevices:\n");
     for (const auto& g : r.gpus()) {
       std::string job = g.current_job_id().empty()
                             ? std::string("idle")
-                            : "proving " + g.current_proof_kind() + " (" +
-                                  g.current_job_id().substr(0, 8) + ")";
-      std::printf("  [%u] %s \u2014 %llu MiB / %llu MiB VRAM \u2014 %s\n", g.ordinal(), g.name().c_str(),
-                  (unsigned long long)(g.vram_free_bytes() >> 20),
-                  (unsigned long long)(g.vram_total_bytes() >> 20), job.c_str());
+                            : "proving " + g.current_proof_kind() + " (" + g.current_job_id() + ")";
+      std::printf("  [%u] %s \u2014 %llu MiB free of %llu MiB %s \u2014 %u/%u workers busy \u2014 %s\n", g.ordinal(),
+                  g.name().c_str(), (unsigned long long)(g.vram_free_bytes() >> 20),
+                  (unsigned long long)(g.vram_total_bytes() >> 20), g.host_memory() ? "host RAM" : "VRAM",
+                  g.busy_workers(), g.workers(), job.c_str());
     }
   }
   if (r.loaded_srs_size() > 0) {

@@ -36,6 +36,8 @@ class Device {
   virtual std::string name() const = 0;
   virtual uint64_t memory_total_bytes() const = 0;
   virtual uint64_t memory_free_bytes() const = 0;
+  // True when memory_* describe host RAM (a CPU backend) rather than VRAM.
+  virtual bool host_memory() const { return false; }
   // Thread pool for device-side CPU work and the CPU tail (gpus.gpu_threads).
   virtual tbb::task_arena& arena() = 0;
 };
@@ -57,7 +59,12 @@ class PreparedJob {
   virtual uint32_t num_partitions() const = 0;
   // Working-set estimate of one partition from synthesis to finalization.
   virtual uint64_t partition_bytes() const = 0;
+  // Bytes the parsed payload holds until the job ends (charged to the budget
+  // at admission).
+  virtual uint64_t resident_bytes() const = 0;
   // Throws on a bad partition input; the engine fails the job naming p.
+  // Called from several synthesis threads at once for different p: it may
+  // write only state of its own partition.
   virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) = 0;
   // Checks the assembled proof (all partitions concatenated). Returns "" when
   // valid, else a message naming the failing partition.
@@ -68,9 +75,11 @@ class KindHandler {
  public:
   virtual ~KindHandler() = default;
   virtual ProofKind kind() const = 0;
-  // Parses and validates the request; throws ServiceError(InvalidArgument /
-  // NotFound) with a message naming the problem.
-  virtual std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) = 0;
+  // Parses and validates the request (cheaply but completely: a payload that
+  // cannot be proved is refused here, before any synthesis); throws
+  // ServiceError(InvalidArgument / NotFound) with a message naming the
+  // problem. May move the payload out of `req`.
+  virtual std::unique_ptr<PreparedJob> prepare(ProofRequest& req) = 0;
   // The circuit's parameter file (the SrsManager maps it: the WARM tier).
   // Throws ServiceError(NotFound) for unknown circuits.
   virtual std::string param_path(const std::string& circuit_id) = 0;

@@ -247,6 +247,38 @@ class Parser {
       cfg_.max_batch_wait = dur(k, n, 1);
     };
 
+    auto& l = sections_["limits"];
+    l["max_queued_jobs"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_queued_jobs = u32(k, n, 1);
+    };
+    l["max_partitions_per_request"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_partitions_per_request = u32(k, n, 1);
+    };
+    l["payload_budget"] = [this](const std::string& k, const toml::node& n) {
+      if (auto s = n.as_string(); s && lower(trim(s->get())) == "auto") {
+        cfg_.payload_budget_bytes = 0;
+        return;
+      }
+      cfg_.payload_budget_bytes = size(k, n);
+    };
+    // A size for every kind, or a table of sizes by kind name.
+    l["max_payload"] = [this](const std::string& k, const toml::node& n) {
+      auto* t = n.as_table();
+      if (!t) {
+        cfg_.max_payload_bytes = size(k, n);
+        return;
+      }
+      static const std::set<std::string> kinds = {"porep-c2", "snap-update", "window-post", "winning-post",
+                                                  "generic-r1cs"};
+      for (auto&& [kk, v] : *t) {
+        const std::string kind(kk.str());
+        if (!kinds.count(kind))
+          fail(k + "." + kind, "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
+                               "generic-r1cs)");
+        cfg_.max_payload_by_kind[kind] = size(k + "." + kind, v);
+      }
+    };
+
     sections_["srs"]["param_cache"] = [this](const std::string& k, const toml::node& n) {
       cfg_.param_cache = str(k, n);
     };

@@ -3,6 +3,7 @@
 // defaults. Parsed from TOML by load_config(); CLI flags override fields.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,15 @@ struct EngineConfig {
   // ours: how long / how many finished results AwaitProof can still fetch
   std::chrono::milliseconds result_retention{30 * 60 * 1000};
   uint32_t result_retention_count = 10000;
+  // [limits] ours: admission refuses (RESOURCE_EXHAUSTED) rather than queueing
+  // without bound. A payload is the request's vanilla proof bytes.
+  uint32_t max_queued_jobs = 1024;           // jobs admitted and not yet ended
+  uint32_t max_partitions_per_request = 64;  // PoRep 10, SnapDeals 16, PoSt 1
+  uint64_t max_payload_bytes = 256ull << 20;  // any kind without its own entry
+  std::map<std::string, uint64_t> max_payload_by_kind;  // kind_name() -> bytes
+  // Part of the total budget that holds the parsed payloads of admitted jobs;
+  // 0 = auto: an eighth of the total, at most 4 GiB. Full -> RESOURCE_EXHAUSTED.
+  uint64_t payload_budget_bytes = 0;
 };
 
 // Parses a TOML file. Unknown keys and the Rust daemon's deprecated keys

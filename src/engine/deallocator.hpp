@@ -21,6 +21,11 @@ class Deallocator {
     if (!p) return;
     push(std::shared_ptr<void>(std::move(p)));
   }
+  // Drops one reference; the object is freed here only if it was the last.
+  template <class T>
+  void defer(std::shared_ptr<T> p) {
+    if (p) push(std::shared_ptr<void>(std::move(p)));
+  }
   size_t freed_count() const;
 
  private:

@@ -2,11 +2,25 @@
 // The proving engine: admission, batching, per-partition pipeline
 // (synthesis pool -> device queue -> device workers with an interlock ->
 // finalizers -> assembler), memory budget, parameter residency, TIMELINE.
+//
+// One class, implemented in one file per stage (docs/ARCHITECTURE.md):
+//   engine.cpp      construction, threads, shutdown
+//   admission.cpp   submit: validation, limits, request ids, the job table
+//   dispatcher.cpp  batching, parameter loading (loader threads), start of partitions
+//   pipeline.cpp    synthesis, device and finalizer loops
+//   results.cpp     assembly, ending jobs, await, cancel, preload/evict
+//   engine_report.cpp  status, /status JSON, /metrics
+//
+// Lock order: Engine::mu_ -> SrsManager::mu_ -> MemoryBudget::mu_ ->
+// Deallocator / TimelineEmitter / WorkQueue locks. No file I/O, parsing or
+// proving runs under mu_.
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -26,8 +40,13 @@
 namespace cuzk::engine {
 
 struct Job;
+using PayloadDigest = std::array<uint8_t, 32>;
 struct DeviceSlot;
 struct PartitionItem;  // a partition moving through the queues
+
+// Throws ServiceError(InvalidArgument) unless `id` is at most 256 bytes of
+// printable ASCII without spaces or commas (it is written into TIMELINE lines).
+void validate_request_id(const std::string& id);
 
 class Engine final : public ProvingService {
  public:
@@ -43,7 +62,7 @@ class Engine final : public ProvingService {
   // up to `grace`, cancels what is left and answers every waiter.
   void shutdown(std::chrono::milliseconds grace);
 
-  SubmitResult submit(const ProofRequest& req) override;
+  SubmitResult submit(ProofRequest req) override;
   ProofResult await(const std::string& job_id,
                     std::optional<std::chrono::milliseconds> timeout) override;
   bool cancel(const std::string& job_id) override;
@@ -56,29 +75,42 @@ class Engine final : public ProvingService {
   const EngineConfig& config() const { return cfg_; }
   TimelineEmitter& timeline() { return tl_; }
   const MemoryBudget& budget() const { return budget_; }
+  const MemoryBudget& payload_budget() const { return payload_budget_; }
 
  private:
   KindHandler* handler_for(ProofKind k) const;
   KindHandler* handler_for_circuit(const std::string& circuit_id) const;
+  // admission.cpp
+  void check_request(const ProofRequest& req) const;
+  // An existing job for req's id that answers it, or nullopt (none, or an
+  // ended FAILED/CANCELLED one that a resubmission replaces). Under mu_.
+  std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d);
+  std::string assigned_device() const;
+  // dispatcher.cpp
   void dispatcher_loop();
+  void loader_loop();
+  // True when the job holds its parameters (HOT); false when it went to a
+  // loader thread (it comes back through job_queue_) or has ended.
+  bool pin_parameters(const std::shared_ptr<Job>& job);
+  // Starts a job's partitions once fewer than synthesis_concurrency jobs are preparing.
   void dispatch(const std::shared_ptr<Job>& job);
   void synthesis_loop();
   void device_loop(DeviceSlot& dev, uint32_t worker_id);
   void finalizer_loop(DeviceSlot& dev);
   // The item if its job is still alive; otherwise it is dropped (nullptr).
   std::unique_ptr<PartitionItem> take_live(std::unique_ptr<PartitionItem> item);
-  void partition_done(const std::shared_ptr<Job>& job, uint32_t p, std::string proof,
-                      Device& dev);
+  void partition_done(std::unique_ptr<PartitionItem> item, std::string proof, Device& dev);
   void fail_job(const std::shared_ptr<Job>& job, const std::string& msg);
   // Ends a job (under mu_): sets status, wakes waiters, drops queued work.
   void finish_locked(Job& job, JobStatus st, const std::string& err);
-  void drop_queued_work(const std::string& job_id);
+  void drop_queued_work(const Job& job);
   void prune_locked();
 
   EngineConfig cfg_;
   std::vector<std::unique_ptr<KindHandler>> handlers_;
   TimelineEmitter tl_;
-  MemoryBudget budget_;
+  MemoryBudget payload_budget_;  // parsed payloads of admitted jobs (limits.payload_budget)
+  MemoryBudget budget_;          // parameters and partitions: the rest of the total
   SrsManager srs_;
   Deallocator dealloc_;
   tbb::task_arena synth_arena_;
@@ -90,13 +122,17 @@ class Engine final : public ProvingService {
   uint64_t next_seq_ = 1;
   uint64_t completed_ = 0, failed_ = 0;
   std::map<std::string, uint64_t> completed_by_kind_, failed_by_kind_;
-  std::vector<double> durations_s_;  // for the histogram
+  // Completion-time histogram (cumulative buckets, as Prometheus exposes them).
+  static constexpr std::array<double, 11> kDurationBounds{0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600};
+  std::array<uint64_t, kDurationBounds.size()> duration_buckets_{};
+  double duration_sum_s_ = 0;
   bool accepting_ = true;
   uint32_t preparing_jobs_ = 0;  // dispatched jobs with partitions not yet started
   std::atomic<uint32_t> synthesizing_{0};
   std::atomic<uint32_t> tails_running_{0};
 
   WorkQueue<std::shared_ptr<Job>> job_queue_;
+  WorkQueue<std::shared_ptr<Job>> load_queue_;  // jobs whose parameters are not HOT
   WorkQueue<std::unique_ptr<PartitionItem>> synth_queue_;
   WorkQueue<std::unique_ptr<PartitionItem>> device_queue_;
   std::vector<std::unique_ptr<DeviceSlot>> devices_;

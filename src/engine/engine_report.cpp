@@ -23,26 +23,42 @@ StatusSnapshot Engine::status() const {
   std::vector<KindHandler*> hs;
   for (auto& h : handlers_) hs.push_back(h.get());
   s.loaded_srs = srs_.status(hs);
-  s.memory_limit_bytes = budget_.limit();
-  s.memory_used_bytes = budget_.used();
+  s.budget_limit_bytes = budget_.limit() + payload_budget_.limit();
+  s.budget_used_bytes = budget_.used() + payload_budget_.used();
+  // Device memory figures may be system calls: read them before the lock.
+  std::vector<std::pair<uint64_t, uint64_t>> mem;
+  for (auto& slot : devices_) mem.emplace_back(slot->device->memory_total_bytes(), slot->device->memory_free_bytes());
   std::lock_guard lk(mu_);
   s.uptime_seconds = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count());
   s.total_proofs_completed = completed_;
   s.total_proofs_failed = failed_;
-  for (auto& slot : devices_) {
-    for (auto& w : slot->workers) {
-      GpuWorkerStatus g;
-      g.ordinal = slot->device->ordinal();
-      g.worker_id = w.worker_id;
-      g.name = slot->device->name();
-      g.memory_total_bytes = slot->device->memory_total_bytes();
-      g.memory_free_bytes = slot->device->memory_free_bytes();
-      g.current_job_id = w.job_id;
-      g.current_proof_kind = w.kind;
-      g.current_partition = w.partition;
-      g.busy_secs = w.busy_secs + (w.proving ? std::chrono::duration<double>(Clock::now() - w.since).count() : 0);
-      s.gpus.push_back(g);
+  for (size_t d = 0; d < devices_.size(); d++) {
+    const auto& slot = *devices_[d];
+    DeviceStatus ds;
+    ds.ordinal = slot.device->ordinal();
+    ds.name = slot.device->name();
+    ds.host_memory = slot.device->host_memory();
+    ds.memory_total_bytes = mem[d].first;
+    ds.memory_free_bytes = mem[d].second;
+    ds.workers = uint32_t(slot.workers.size());
+    const WorkerState* shown = nullptr;
+    for (auto& w : slot.workers) {
+      ds.busy_workers += w.proving;
+      if (w.proving && (!shown || (w.on_device && !shown->on_device))) shown = &w;
+      WorkerStatus ws;
+      ws.ordinal = ds.ordinal;
+      ws.worker_id = w.worker_id;
+      ws.current_job_id = w.job_id;
+      ws.current_proof_kind = w.kind;
+      ws.current_partition = w.partition;
+      ws.busy_secs = w.busy_secs + (w.proving ? std::chrono::duration<double>(Clock::now() - w.since).count() : 0);
+      s.workers.push_back(ws);
     }
+    if (shown) {
+      ds.current_job_id = shown->job_id;
+      ds.current_proof_kind = shown->kind;
+    }
+    s.devices.push_back(ds);
   }
   // Partition-level counts: pending = not started yet, in_progress = in flight.
   std::map<std::string, QueueStatus> q;
@@ -64,10 +80,21 @@ std::string Engine::status_json() const {
   StatusSnapshot snap = status();
   json j;
   j["uptime_secs"] = snap.uptime_seconds;
-  j["memory"] = {{"total", snap.memory_limit_bytes},
-                 {"used", snap.memory_used_bytes},
-                 {"available", snap.memory_limit_bytes - std::min(snap.memory_limit_bytes, snap.memory_used_bytes)},
-                 {"peak", budget_.peak()}};
+  j["memory"] = {{"total", snap.budget_limit_bytes},
+                 {"used", snap.budget_used_bytes},
+                 {"available", snap.budget_limit_bytes - std::min(snap.budget_limit_bytes, snap.budget_used_bytes)},
+                 {"peak", budget_.peak() + payload_budget_.peak()},
+                 {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}}};
+  json devices = json::array();
+  for (auto& d : snap.devices)
+    devices.push_back({{"ordinal", d.ordinal},
+                       {"name", d.name},
+                       {"memory_kind", d.host_memory ? "host" : "device"},
+                       {"memory_total", d.memory_total_bytes},
+                       {"memory_free", d.memory_free_bytes},
+                       {"workers", d.workers},
+                       {"busy_workers", d.busy_workers}});
+  j["devices"] = devices;
   json srs = json::array();
   for (auto& e : snap.loaded_srs)
     srs.push_back({{"circuit_id", e.circuit_id},
@@ -76,7 +103,7 @@ std::string Engine::status_json() const {
                    {"ref_count", e.ref_count}});
   j["allocations"] = {{"srs", srs}, {"pce", json::array()}};
   json workers = json::array();
-  for (auto& g : snap.gpus)
+  for (auto& g : snap.workers)
     workers.push_back({{"worker_id", g.worker_id},
                        {"gpu_ordinal", g.ordinal},
                        {"state", g.current_job_id.empty() ? "idle" : "proving"},
@@ -138,7 +165,9 @@ std::string Engine::metrics_text() const {
   o << "cuzk_uptime_seconds " << snap.uptime_seconds << "\n";
   uint64_t pending = 0, running = 0;
   for (auto& q : snap.queues) pending += q.pending;
-  std::vector<double> durations;
+  std::array<uint64_t, kDurationBounds.size()> buckets{};
+  double sum = 0;
+  uint64_t count = 0;
   {
     std::lock_guard lk(mu_);
     for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
@@ -146,30 +175,28 @@ std::string Engine::metrics_text() const {
     for (auto& [k, v] : completed_by_kind_) o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << "\n";
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
     for (auto& [k, v] : failed_by_kind_) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << "\n";
-    durations = durations_s_;
+    buckets = duration_buckets_;
+    sum = duration_sum_s_;
+    count = completed_;
   }
   counter("cuzk_queue_depth", "Partitions waiting to start.", "gauge");
   o << "cuzk_queue_depth " << pending << "\n";
   counter("cuzk_running_jobs", "Jobs with partitions in flight.", "gauge");
   o << "cuzk_running_jobs " << running << "\n";
+  counter("cuzk_devices", "Compute devices.", "gauge");
+  o << "cuzk_devices " << snap.devices.size() << "\n";
   counter("cuzk_gpu_workers", "Device workers.", "gauge");
-  o << "cuzk_gpu_workers " << snap.gpus.size() << "\n";
+  o << "cuzk_gpu_workers " << snap.workers.size() << "\n";
   counter("cuzk_memory_used_bytes", "Bytes reserved from the memory budget.", "gauge");
-  o << "cuzk_memory_used_bytes " << snap.memory_used_bytes << "\n";
+  o << "cuzk_memory_used_bytes " << snap.budget_used_bytes << "\n";
   counter("cuzk_memory_budget_bytes", "The memory budget.", "gauge");
-  o << "cuzk_memory_budget_bytes " << snap.memory_limit_bytes << "\n";
+  o << "cuzk_memory_budget_bytes " << snap.budget_limit_bytes << "\n";
   counter("cuzk_proof_duration_seconds", "Time from submit to completion.", "histogram");
-  const double bounds[] = {0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600};
-  double sum = 0;
-  for (double d : durations) sum += d;
-  for (double b : bounds) {
-    size_t c = 0;
-    for (double d : durations) c += d <= b;
-    o << "cuzk_proof_duration_seconds_bucket{le=\"" << b << "\"} " << c << "\n";
-  }
-  o << "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} " << durations.size() << "\n";
+  for (size_t b = 0; b < kDurationBounds.size(); b++)
+    o << "cuzk_proof_duration_seconds_bucket{le=\"" << kDurationBounds[b] << "\"} " << buckets[b] << "\n";
+  o << "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} " << count << "\n";
   o << "cuzk_proof_duration_seconds_sum " << sum << "\n";
-  o << "cuzk_proof_duration_seconds_count " << durations.size() << "\n";
+  o << "cuzk_proof_duration_seconds_count " << count << "\n";
   return o.str();
 }
 

@@ -38,7 +38,12 @@ struct GenericResources final : Groth16Resources {
 class GenericJob final : public PreparedJob {
  public:
   GenericJob(std::string id, std::vector<std::string> witnesses, uint64_t vars, uint64_t rows, uint64_t inputs)
-      : id_(std::move(id)), witnesses_(std::move(witnesses)), vars_(vars), rows_(rows), inputs_(inputs) {}
+      : id_(std::move(id)),
+        witnesses_(std::move(witnesses)),
+        vars_(vars),
+        rows_(rows),
+        inputs_(inputs),
+        public_inputs_(witnesses_.size()) {}
 
   std::string circuit_id() const override { return id_; }
   uint32_t num_partitions() const override { return uint32_t(witnesses_.size()); }
@@ -48,12 +53,16 @@ class GenericJob final : public PreparedJob {
     while (m < rows_ + inputs_) m <<= 1;
     return 32 * (vars_ + 3 * rows_ + 2 * m) + (1 << 16);
   }
+  uint64_t resident_bytes() const override {
+    uint64_t n = 0;
+    for (const auto& w : witnesses_) n += w.size();
+    return n + 32 * inputs_ * witnesses_.size();  // and the public inputs kept for the self-check
+  }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
     auto& r = static_cast<GenericResources&>(res);
     const std::string& w = witnesses_[p];
     auto z = r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
                                  "witness of partition " + std::to_string(p));
-    if (public_inputs_.size() <= p) public_inputs_.resize(witnesses_.size());
     public_inputs_[p].assign(z.begin() + 1, z.begin() + r.shape.num_inputs);
     groth16::Assignment a = r1cs::evaluate(r.shape, r.densities, z);
     // The prover's input·0 = 0 rows, as groth16::synthesize appends them.
@@ -72,6 +81,7 @@ class GenericJob final : public PreparedJob {
   std::string id_;
   std::vector<std::string> witnesses_;
   uint64_t vars_, rows_, inputs_;
+  // Sized once here: synthesis threads write their own partition's entry.
   std::vector<std::vector<ff::Fr>> public_inputs_;
 };
 
@@ -102,7 +112,7 @@ std::string GenericR1csHandler::params_path(const std::string& dir, const std::s
   return (fs::path(dir) / (id + kParamsExt)).string();
 }
 
-std::unique_ptr<PreparedJob> GenericR1csHandler::prepare(const ProofRequest& req) {
+std::unique_ptr<PreparedJob> GenericR1csHandler::prepare(ProofRequest& req) {
   if (!valid_id(req.circuit_id))
     throw ServiceError(Code::InvalidArgument,
                        "circuit_id '" + req.circuit_id + "' is missing or not a valid circuit name");
@@ -125,7 +135,7 @@ std::unique_ptr<PreparedJob> GenericR1csHandler::prepare(const ProofRequest& req
                              std::to_string(w.size() >= 24 ? (w.size() - 24) / 32 : 0) + " values, circuit " +
                              req.circuit_id + " needs " + std::to_string(inputs + aux));
   }
-  return std::make_unique<GenericJob>(req.circuit_id, req.vanilla_proofs, inputs + aux, rows, inputs);
+  return std::make_unique<GenericJob>(req.circuit_id, std::move(req.vanilla_proofs), inputs + aux, rows, inputs);
 }
 
 std::string GenericR1csHandler::param_path(const std::string& id) {

@@ -17,7 +17,7 @@ class GenericR1csHandler final : public KindHandler {
   explicit GenericR1csHandler(std::string param_dir);
 
   ProofKind kind() const override { return ProofKind::GenericR1cs; }
-  std::unique_ptr<PreparedJob> prepare(const ProofRequest& req) override;
+  std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;  // moves the witnesses out
   std::string param_path(const std::string& circuit_id) override;
   std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
                                          std::span<const uint8_t> mapped) override;

@@ -1,5 +1,6 @@
 #pragma once
 // Engine-internal job and partition records.
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -24,20 +25,28 @@ inline uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
                : 0;
 }
 
-// Fields below `ended` are guarded by Engine::mu_.
+// SHA-256 over every payload field of a request (not its priority): what
+// makes a resubmission "the same request" (admission.cpp).
+using PayloadDigest = std::array<uint8_t, 32>;
+
+// Fields below `ended` are guarded by Engine::mu_. A job that has ended keeps
+// only its result: `prepared`, `srs` and `admission` are dropped by
+// Engine::finish_locked (work still in flight holds its own references).
 struct Job {
   std::string id;
   uint64_t seq = 0;
   ProofKind kind = ProofKind::Unspecified;
   Priority priority = Priority::Normal;
-  uint64_t payload_hash = 0;
+  PayloadDigest digest{};
   KindHandler* handler = nullptr;
-  std::unique_ptr<PreparedJob> prepared;
   std::string circuit_id;
   uint32_t partitions = 0;
   std::atomic<bool> ended{false};  // terminal: queued work for it is dropped
 
-  SrsManager::Handle srs;
+  std::shared_ptr<PreparedJob> prepared;  // parsed payload, until the job ends
+  Reservation admission;                  // its bytes in the memory budget
+  SrsManager::Handle srs;                 // pins the parameters until partitions start
+  bool loading = false;                   // with a loader thread (parameters not hot)
   bool dispatched = false;
   bool preparing = false;  // counted in Engine::preparing_jobs_
   uint32_t started = 0, done = 0;
@@ -55,8 +64,14 @@ struct Job {
   }
 };
 
+// One partition in flight. It owns references to everything its stages read
+// (the parsed payload and the parameters), so a cancel, a failure or an
+// eviction can never free them under a running stage. `work` is declared
+// after `srs` so that it is destroyed first.
 struct PartitionItem {
   std::shared_ptr<Job> job;
+  std::shared_ptr<PreparedJob> prepared;
+  SrsManager::Handle srs;
   uint32_t partition = 0;
   Reservation reservation;
   std::unique_ptr<PartitionWork> work;
@@ -66,7 +81,8 @@ struct PartitionItem {
 
 struct WorkerState {
   uint32_t worker_id = 0;
-  bool proving = false;
+  bool proving = false;    // holds a partition (picked up, not yet handed to the finalizer)
+  bool on_device = false;  // inside the device phase (holds the interlock)
   std::string job_id, kind;
   int partition = -1;
   Clock::time_point since{};

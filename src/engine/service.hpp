@@ -57,14 +57,25 @@ struct ProofResult {
 struct SubmitResult {
   std::string job_id;
   uint32_t queue_position = 0;
+  // The device's name when one device serves every job; "" when several do
+  // (partitions go to whichever device frees first).
   std::string assigned_gpu;
 };
 
-struct GpuWorkerStatus {
-  uint32_t ordinal = 0;  // device ordinal
-  uint32_t worker_id = 0;
+// One compute device, listed once however many workers share it.
+struct DeviceStatus {
+  uint32_t ordinal = 0;
   std::string name;
+  bool host_memory = false;  // memory_* is host RAM (the CPU backend), not device memory
   uint64_t memory_total_bytes = 0, memory_free_bytes = 0;
+  uint32_t workers = 0, busy_workers = 0;
+  // The worker inside the device phase, else the first busy one; "" when idle.
+  std::string current_job_id, current_proof_kind;
+};
+// One device worker (gpus.gpu_workers_per_device of them per device).
+struct WorkerStatus {
+  uint32_t ordinal = 0;  // its device
+  uint32_t worker_id = 0;
   std::string current_job_id, current_proof_kind;
   int current_partition = -1;
   double busy_secs = 0;
@@ -82,12 +93,14 @@ struct QueueStatus {
   uint32_t in_progress = 0;  // jobs with partitions in flight
 };
 struct StatusSnapshot {
-  std::vector<GpuWorkerStatus> gpus;
+  std::vector<DeviceStatus> devices;
+  std::vector<WorkerStatus> workers;
   std::vector<SrsStatus> loaded_srs;
   std::vector<QueueStatus> queues;
   uint64_t total_proofs_completed = 0, total_proofs_failed = 0;
   uint64_t uptime_seconds = 0;
-  uint64_t memory_used_bytes = 0, memory_limit_bytes = 0;
+  uint64_t budget_used_bytes = 0, budget_limit_bytes = 0;  // the engine's memory budget
+  uint64_t pinned_used_bytes = 0, pinned_limit_bytes = 0;  // page-locked staging (none on CPU)
 };
 
 struct PreloadResult {
@@ -113,7 +126,8 @@ class ServiceError : public std::runtime_error {
 class ProvingService {
  public:
   virtual ~ProvingService() = default;
-  virtual SubmitResult submit(const ProofRequest& req) = 0;
+  // Takes the request by value: its payload is moved into the job, not copied.
+  virtual SubmitResult submit(ProofRequest req) = 0;
   // Blocks until the job ends or the timeout passes (status Timeout, job keeps running).
   virtual ProofResult await(const std::string& job_id,
                             std::optional<std::chrono::milliseconds> timeout) = 0;

@@ -24,6 +24,12 @@ void SrsManager::Handle::reset() {
   res_.reset();
 }
 
+SrsManager::Handle SrsManager::Handle::share() const {
+  if (!mgr_ || !res_) return {};
+  mgr_->add_ref(id_);
+  return Handle(mgr_, id_, res_, 0);
+}
+
 SrsManager::SrsManager(MemoryBudget& budget, std::chrono::milliseconds min_idle,
                        TimelineEmitter& tl)
     : budget_(budget), min_idle_(min_idle), tl_(tl) {}
@@ -103,6 +109,20 @@ SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handl
   return Handle(this, id, e.res, waited_ms);
 }
 
+SrsManager::Handle SrsManager::acquire_if_hot(const std::string& id) {
+  std::lock_guard lk(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end() || !it->second.res) return {};
+  it->second.refs++;
+  it->second.last_used = Clock::now();
+  return Handle(this, id, it->second.res, 0);
+}
+
+void SrsManager::add_ref(const std::string& id) {
+  std::lock_guard lk(mu_);
+  entries_[id].refs++;
+}
+
 void SrsManager::release(const std::string& id) {
   std::lock_guard lk(mu_);
   auto it = entries_.find(id);
@@ -175,6 +195,10 @@ uint64_t SrsManager::reclaim(uint64_t needed) {
 }
 
 std::vector<SrsStatus> SrsManager::status(const std::vector<KindHandler*>& handlers) const {
+  // Directory listings and file sizes first, outside the lock.
+  std::vector<std::pair<std::string, uint64_t>> on_disk;
+  for (KindHandler* h : handlers)
+    for (const auto& id : h->list_circuits()) on_disk.emplace_back(id, h->estimate_size(id));
   std::vector<SrsStatus> out;
   std::lock_guard lk(mu_);
   for (const auto& [id, e] : entries_) {
@@ -186,15 +210,13 @@ std::vector<SrsStatus> SrsManager::status(const std::vector<KindHandler*>& handl
     out.push_back(s);
   }
   // Circuits present on disk but never touched: COLD.
-  for (KindHandler* h : handlers) {
-    for (const auto& id : h->list_circuits()) {
-      if (entries_.count(id)) continue;
-      SrsStatus s;
-      s.circuit_id = id;
-      s.tier = SrsTier::Cold;
-      s.size_bytes = h->estimate_size(id);
-      out.push_back(s);
-    }
+  for (const auto& [id, bytes] : on_disk) {
+    if (entries_.count(id)) continue;
+    SrsStatus s;
+    s.circuit_id = id;
+    s.tier = SrsTier::Cold;
+    s.size_bytes = bytes;
+    out.push_back(s);
   }
   return out;
 }

@@ -34,6 +34,8 @@ class SrsManager {
     Handle& operator=(const Handle&) = delete;
     ~Handle() { reset(); }
     void reset();
+    // Another pin on the same circuit (one per partition in flight).
+    Handle share() const;
 
     CircuitResources& resources() const { return *res_; }
     uint64_t load_ms() const { return load_ms_; }  // time this acquire waited for a load
@@ -50,6 +52,8 @@ class SrsManager {
 
   // Blocks while another thread loads the same circuit. Throws on load errors.
   Handle acquire(const std::string& circuit_id, KindHandler& handler, const std::string& job_id);
+  // A pin when the circuit is HOT now, else an empty handle; never loads.
+  Handle acquire_if_hot(const std::string& circuit_id);
   PreloadResult preload(const std::string& circuit_id, KindHandler& handler);
   // Throws ServiceError(FailedPrecondition) while the circuit is in use.
   EvictResult evict(const std::string& circuit_id);
@@ -57,6 +61,7 @@ class SrsManager {
   // are freed or none is evictable. Returns bytes freed.
   uint64_t reclaim(uint64_t needed);
 
+  // Lists the parameter directory (file system calls) before taking the lock.
   std::vector<SrsStatus> status(const std::vector<KindHandler*>& handlers) const;
 
  private:
@@ -69,6 +74,7 @@ class SrsManager {
     bool loading = false;
     std::chrono::steady_clock::time_point last_used{};
   };
+  void add_ref(const std::string& id);
   void release(const std::string& id);
   // Loads under the entry's loading flag; returns load time in ms.
   uint64_t load_locked(std::unique_lock<std::mutex>& lk, const std::string& id, Entry& e,

@@ -32,6 +32,8 @@ grpc::StatusCode grpc_code(ServiceError::Code c) {
 
 namespace {
 
+constexpr uint64_t kForeverMs = 10ull * 365 * 24 * 3600 * 1000;
+
 grpc::Status invalid(const std::string& msg) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
 }
@@ -104,7 +106,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     return guarded("SubmitProof", [&] {
       engine::ProofRequest r;
       if (auto st = admit(*req, r); !st.ok()) return st;
-      auto res = svc_.submit(r);
+      auto res = svc_.submit(std::move(r));
       resp->set_job_id(res.job_id);
       resp->set_queue_position(res.queue_position);
       resp->set_assigned_gpu(res.assigned_gpu);
@@ -117,7 +119,9 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     return guarded("AwaitProof", [&] {
       if (req->job_id().empty()) return invalid("job_id is required");
       std::optional<std::chrono::milliseconds> timeout;
-      if (req->timeout_ms() > 0) timeout = std::chrono::milliseconds(req->timeout_ms());
+      // Any uint64 works: beyond ten years means "until the job ends".
+      if (req->timeout_ms() > 0 && req->timeout_ms() < kForeverMs)
+        timeout = std::chrono::milliseconds(int64_t(req->timeout_ms()));
       engine::ProofResult r;
       if (auto st = wait_for(ctx, req->job_id(), timeout, r); !st.ok()) return st;
       to_proto(r, req->job_id(), resp);
@@ -131,7 +135,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
       if (!req->has_submit()) return invalid("submit is required");
       engine::ProofRequest r;
       if (auto st = admit(req->submit(), r); !st.ok()) return st;
-      auto sub = svc_.submit(r);
+      auto sub = svc_.submit(std::move(r));
       engine::ProofResult res;
       if (auto st = wait_for(ctx, sub.job_id, std::nullopt, res); !st.ok()) return st;
       to_proto(res, sub.job_id, resp->mutable_result());
@@ -152,7 +156,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
                          pb::GetStatusResponse* resp) override {
     return guarded("GetStatus", [&] {
       auto s = svc_.status();
-      for (const auto& g : s.gpus) {
+      for (const auto& g : s.devices) {
         auto* o = resp->add_gpus();
         o->set_ordinal(g.ordinal);
         o->set_name(g.name);
@@ -160,6 +164,9 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
         o->set_vram_free_bytes(g.memory_free_bytes);
         o->set_current_job_id(g.current_job_id);
         o->set_current_proof_kind(g.current_proof_kind);
+        o->set_host_memory(g.host_memory);
+        o->set_workers(g.workers);
+        o->set_busy_workers(g.busy_workers);
       }
       for (const auto& e : s.loaded_srs) {
         auto* o = resp->add_loaded_srs();
@@ -179,8 +186,10 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
       resp->set_total_proofs_completed(s.total_proofs_completed);
       resp->set_total_proofs_failed(s.total_proofs_failed);
       resp->set_uptime_seconds(s.uptime_seconds);
-      resp->set_pinned_memory_bytes(s.memory_used_bytes);
-      resp->set_pinned_memory_limit_bytes(s.memory_limit_bytes);
+      resp->set_pinned_memory_bytes(s.pinned_used_bytes);
+      resp->set_pinned_memory_limit_bytes(s.pinned_limit_bytes);
+      resp->set_memory_budget_used_bytes(s.budget_used_bytes);
+      resp->set_memory_budget_limit_bytes(s.budget_limit_bytes);
       return grpc::Status::OK;
     });
   }

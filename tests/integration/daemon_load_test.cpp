@@ -266,6 +266,166 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
   EXPECT_EQ(d.stop(), 0);
 }
 
+// Generic multi-partition jobs on 2 synthesis threads and 2 synthesis
+// workers, with cancels, parameter evictions racing the running partitions,
+// and resubmissions of ended request ids (as Curio retries): every id ends
+// COMPLETED exactly once in the end, nothing is lost or duplicated, every
+// proof verifies, and the daemon stays within its budget.
+TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
+  Daemon d(
+      "[memory]\ntotal_budget = \"512MiB\"\neviction_min_idle = \"0s\"\n[synthesis]\nthreads = 2\n"
+      "[gpus]\ngpu_workers_per_device = 2\n[pipeline]\nmax_parallel_synthesis = 2\nsynthesis_concurrency = 2\n");
+  ASSERT_TRUE(fs::exists(d.sock)) << "daemon did not start";
+  const std::string circuit = cuzk::circuits::cube_chain_id(kShape);
+  constexpr int kClients = 4, kJobsPerClient = 10;
+  std::mutex mu;
+  std::map<std::string, Outcome> out;
+  std::atomic<int> rpc_errors{0}, retries{0}, evictions{0};
+  std::atomic<bool> done{false};
+  // An operator evicting the parameters over and over: refused while jobs
+  // hold them, done whenever they are idle.
+  std::thread evictor([&] {
+    auto stub = d.stub();
+    while (!done) {
+      grpc::ClientContext ctx;
+      pb::EvictSrsRequest req;
+      req.set_circuit_id(circuit);
+      pb::EvictSrsResponse res;
+      if (stub->EvictSRS(&ctx, req, &res).ok() && res.was_loaded()) evictions++;
+      std::this_thread::sleep_for(15ms);
+    }
+  });
+  std::vector<std::thread> clients;
+  for (int c = 0; c < kClients; c++) {
+    clients.emplace_back([&, c] {
+      auto stub = d.stub();
+      std::mt19937_64 rng(77 + c);
+      for (int j = 0; j < kJobsPerClient; j++) {
+        const std::string id = "porep-" + std::to_string(c) + "-" + std::to_string(j);
+        std::vector<uint64_t> xs;
+        for (int p = 0, n = 2 + int(rng() % 3); p < n; p++) xs.push_back(rng() % 1000000);
+        Outcome o;
+        o.xs = xs;
+        bool cancel_first = rng() % 3 == 0;
+        for (int attempt = 0; attempt < 4; attempt++) {
+          grpc::ClientContext sctx;
+          pb::SubmitProofResponse sres;
+          if (!stub->SubmitProof(&sctx, make_request(id, xs, pb::NORMAL), &sres).ok()) {
+            rpc_errors++;
+            break;
+          }
+          if (cancel_first && attempt == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 30));
+            grpc::ClientContext cctx;
+            pb::CancelProofRequest creq;
+            creq.set_job_id(id);
+            pb::CancelProofResponse cres;
+            stub->CancelProof(&cctx, creq, &cres);
+          }
+          grpc::ClientContext actx;
+          pb::AwaitProofRequest areq;
+          areq.set_job_id(id);
+          pb::AwaitProofResponse ares;
+          if (!stub->AwaitProof(&actx, areq, &ares).ok()) {
+            rpc_errors++;
+            break;
+          }
+          o.status = ares.status();
+          o.error = ares.error_message();
+          o.proof = ares.proof();
+          if (o.status == pb::AwaitProofResponse::COMPLETED) break;
+          retries++;  // FAILED or CANCELLED: retried under the same id
+        }
+        std::lock_guard lk(mu);
+        out[id] = o;
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  done = true;
+  evictor.join();
+  EXPECT_EQ(rpc_errors.load(), 0);
+  ASSERT_EQ(out.size(), size_t(kClients * kJobsPerClient));
+  auto vk = cuzk::groth16::read_verifying_key_file((d.dir / "params" / (circuit + ".vk")).string());
+  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
+  std::set<std::string> all_proofs;
+  for (auto& [id, o] : out) {
+    ASSERT_EQ(o.status, pb::AwaitProofResponse::COMPLETED) << id << ": " << o.error;
+    ASSERT_EQ(o.proof.size(), 192 * o.xs.size()) << id;
+    auto proofs = cuzk::groth16::decode_proofs(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()));
+    for (size_t p = 0; p < proofs.size(); p++) {
+      auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(o.xs[p]));
+      EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, proofs[p], pub)) << id << " partition " << p;
+      EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
+    }
+  }
+  auto stub = d.stub();
+  grpc::ClientContext sctx;
+  pb::GetStatusResponse st;
+  ASSERT_TRUE(stub->GetStatus(&sctx, pb::GetStatusRequest(), &st).ok());
+  EXPECT_EQ(st.total_proofs_completed(), uint64_t(kClients * kJobsPerClient));
+  EXPECT_EQ(st.total_proofs_failed(), 0u);
+  EXPECT_EQ(st.gpus_size(), 1);  // one device, listed once
+  const uint64_t rss = d.peak_rss();
+  std::printf("retries %d, evictions %d, daemon peak RSS %.1f MiB (budget 512 MiB)\n", retries.load(),
+              evictions.load(), rss / 1048576.0);
+  EXPECT_GT(retries.load(), 0);
+  EXPECT_LE(rss, (512ull + 256ull) << 20);
+  EXPECT_EQ(d.stop(), 0);
+}
+
+// Requests the daemon must refuse, each with its gRPC status and a message
+// naming the problem; the daemon proves the next job after every one.
+TEST(DaemonLoad, BadRequestsAreRefusedAndTheDaemonKeepsServing) {
+  Daemon d("[limits]\nmax_partitions_per_request = 4\nmax_payload = \"64KiB\"\n");
+  ASSERT_TRUE(fs::exists(d.sock));
+  auto stub = d.stub();
+  auto submit = [&](const pb::SubmitProofRequest& r) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    return stub->SubmitProof(&ctx, r, &res);
+  };
+  auto proves = [&](const std::string& id) {
+    ASSERT_TRUE(submit(make_request(id, {5, 6}, pb::NORMAL)).ok()) << id;
+    grpc::ClientContext ctx;
+    pb::AwaitProofRequest req;
+    req.set_job_id(id);
+    req.set_timeout_ms(UINT64_MAX);  // any value works
+    pb::AwaitProofResponse res;
+    ASSERT_TRUE(stub->AwaitProof(&ctx, req, &res).ok());
+    EXPECT_EQ(res.status(), pb::AwaitProofResponse::COMPLETED) << id << ": " << res.error_message();
+  };
+  struct Case {
+    std::string name;
+    pb::SubmitProofRequest req;
+    grpc::StatusCode code;
+    std::string expect;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"comma in id", make_request("porep-1,2", {1}, pb::NORMAL), grpc::StatusCode::INVALID_ARGUMENT,
+                   "request_id"});
+  cases.push_back({"newline in id", make_request("porep-1\n", {1}, pb::NORMAL), grpc::StatusCode::INVALID_ARGUMENT,
+                   "request_id"});
+  cases.push_back({"long id", make_request(std::string(300, 'a'), {1}, pb::NORMAL),
+                   grpc::StatusCode::INVALID_ARGUMENT, "at most 256"});
+  cases.push_back({"partitions", make_request("parts", {1, 2, 3, 4, 5}, pb::NORMAL),
+                   grpc::StatusCode::RESOURCE_EXHAUSTED, "max_partitions_per_request"});
+  auto big = make_request("big", {1}, pb::NORMAL);
+  big.set_vanilla_proof(std::string(70 << 10, 'x'));
+  cases.push_back({"payload", big, grpc::StatusCode::RESOURCE_EXHAUSTED, "limits.max_payload"});
+  auto bad_witness = make_request("short-witness", {1}, pb::NORMAL);
+  bad_witness.set_vanilla_proofs(0, bad_witness.vanilla_proofs(0).substr(0, 100));
+  cases.push_back({"witness", bad_witness, grpc::StatusCode::INVALID_ARGUMENT, "partition 0"});
+  for (size_t i = 0; i < cases.size(); i++) {
+    auto st = submit(cases[i].req);
+    EXPECT_EQ(st.error_code(), cases[i].code) << cases[i].name << ": " << st.error_message();
+    EXPECT_NE(st.error_message().find(cases[i].expect), std::string::npos) << cases[i].name << ": " << st.error_message();
+    proves("after-" + std::to_string(i));
+  }
+  EXPECT_EQ(d.stop(), 0);
+}
+
 // PoRep C2 inputs that cannot be proved: refused at submission with the
 // gRPC status naming the problem, or (parameters that fail to load) a FAILED
 // job with a message; the daemon keeps serving other work throughout.
@@ -306,6 +466,29 @@ TEST(DaemonLoad, BadPorepJobsFailCleanlyAndTheDaemonKeepsServing) {
 
   s = porep("no-params", fc::write_c1_wrapper(w));
   EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND) << s.error_message();
+
+  // A 2 KiB C1 sent as registered_proof 8 (32 GiB): refused, naming both.
+  {
+    pb::SubmitProofRequest r;
+    r.set_request_id("wrong-proof");
+    r.set_proof_kind(pb::POREP_SEAL_COMMIT);
+    r.set_registered_proof(8);
+    r.set_vanilla_proof(fc::write_c1_wrapper(w));
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    s = stub->SubmitProof(&ctx, r, &res);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_NE(s.error_message().find("StackedDrg32GiBV1_1"), std::string::npos) << s.error_message();
+    EXPECT_NE(s.error_message().find("StackedDrg2KiBV1_1"), std::string::npos) << s.error_message();
+  }
+  // A TreeD sibling flipped: refused at admission, naming where.
+  {
+    auto bad = w;
+    bad.phase1.vanilla_proofs[0][0].comm_d_proofs.base[1].hashes[0][7] ^= 0x10;
+    s = porep("bad-path", fc::write_c1_wrapper(bad));
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_NE(s.error_message().find("vanilla_proofs[0][0].comm_d_proofs"), std::string::npos) << s.error_message();
+  }
 
   // A parameter file that is not one: the job is admitted and fails at load.
   const std::string stem = fc::porep_parameter_stem(*fc::porep_config(5));

@@ -9,77 +9,16 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/engine.hpp"
-#include "fake_kind.hpp"
+#include "engine_fixture.hpp"
 
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
 using cuzk::engine::test::FakeHandler;
 using cuzk::engine::test::fake_proof;
 
-namespace {
-
-struct Events {
-  std::mutex mu;
-  std::vector<std::string> lines;
-  void add(const std::string& l) {
-    std::lock_guard lk(mu);
-    lines.push_back(l);
-  }
-  std::vector<std::string> of(const std::string& event) {
-    std::lock_guard lk(mu);
-    std::vector<std::string> out;
-    for (auto& l : lines)
-      if (l.find("," + event + ",") != std::string::npos) out.push_back(l);
-    return out;
-  }
-};
-
-struct Fixture {
-  std::filesystem::path param = std::filesystem::temp_directory_path() /
-                                ("cuzk-engine-test-" + std::to_string(::getpid()) + ".params");
-  FakeHandler* handler = nullptr;
-  Events events;
-  std::unique_ptr<Engine> engine;
-
-  explicit Fixture(EngineConfig cfg = {}, uint64_t partition_bytes = 1 << 20) {
-    std::ofstream(param) << "fake parameters";
-    auto h = std::make_unique<FakeHandler>();
-    h->param_file = param.string();
-    h->partition_bytes = partition_bytes;
-    handler = h.get();
-    std::vector<std::unique_ptr<KindHandler>> hs;
-    hs.push_back(std::move(h));
-    if (!cfg.total_budget_bytes) cfg.total_budget_bytes = 1ull << 30;
-    cfg.eviction_min_idle = 0ms;
-    engine = std::make_unique<Engine>(cfg, std::move(hs), [this](const std::string& l) { events.add(l); });
-  }
-  ~Fixture() {
-    engine.reset();
-    std::filesystem::remove(param);
-  }
-};
-
-ProofRequest req(std::vector<std::string> parts, std::string id = "", Priority pr = Priority::Unspecified) {
-  ProofRequest r;
-  r.request_id = std::move(id);
-  r.kind = ProofKind::GenericR1cs;
-  r.circuit_id = "fake";
-  r.priority = pr;
-  r.vanilla_proofs = std::move(parts);
-  return r;
-}
-
-EngineConfig small_config() {
-  EngineConfig c;
-  c.max_parallel_synthesis = 2;
-  c.synthesis_threads = 1;
-  c.gpu_threads = 1;
-  c.gpu_workers_per_device = 2;
-  return c;
-}
-
-}  // namespace
+using cuzk::engine::test::Fixture;
+using cuzk::engine::test::req;
+using cuzk::engine::test::small_config;
 
 TEST(Engine, ProvesAllPartitionsInOrderWithTimelineEvents) {
   Fixture f(small_config());
@@ -272,7 +211,12 @@ TEST(Engine, StatusCountsPartitionsInFlight) {
     if (q.proof_kind == "generic-r1cs") pending = q.pending, running = q.in_progress;
   EXPECT_EQ(running, 1u);
   EXPECT_EQ(pending, 2u);
-  EXPECT_EQ(st.gpus.size(), 2u);
+  // One device with its two workers, listed once.
+  ASSERT_EQ(st.devices.size(), 1u);
+  EXPECT_EQ(st.devices[0].workers, 2u);
+  EXPECT_EQ(st.devices[0].busy_workers, 0u);  // the partition is still synthesizing
+  EXPECT_TRUE(st.devices[0].host_memory);
+  EXPECT_EQ(st.workers.size(), 2u);
   auto js = f.engine->status_json();
   EXPECT_NE(js.find("\"synthesizing\""), std::string::npos);
   auto m = f.engine->metrics_text();

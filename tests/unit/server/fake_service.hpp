@@ -26,7 +26,7 @@ using namespace cuzk::engine;
 
 class FakeService final : public ProvingService {
  public:
-  SubmitResult submit(const ProofRequest& req) override {
+  SubmitResult submit(ProofRequest req) override {
     using C = ServiceError::Code;
     const auto& c = req.circuit_id;
     if (c == "invalid") throw ServiceError(C::InvalidArgument, "bad witness length for partition 1");
@@ -101,22 +101,24 @@ class FakeService final : public ProvingService {
 
   StatusSnapshot status() const override {
     StatusSnapshot s;
-    GpuWorkerStatus g;
+    DeviceStatus g;
     g.ordinal = 0;
-    g.worker_id = 1;
     g.name = "cpu";
+    g.host_memory = true;
     g.memory_total_bytes = 1000;
     g.memory_free_bytes = 400;
+    g.workers = 2;
+    g.busy_workers = 1;
     g.current_job_id = "j1";
     g.current_proof_kind = "generic-r1cs";
-    s.gpus.push_back(g);
+    s.devices.push_back(g);
     s.loaded_srs.push_back({"porep-2k", SrsTier::Warm, 12345, 2});
     s.queues.push_back({"generic-r1cs", 3, 1});
     s.total_proofs_completed = 10;
     s.total_proofs_failed = 2;
     s.uptime_seconds = 99;
-    s.memory_used_bytes = 777;
-    s.memory_limit_bytes = 888;
+    s.budget_used_bytes = 777;
+    s.budget_limit_bytes = 888;
     return s;
   }
   std::string metrics_text() const override {

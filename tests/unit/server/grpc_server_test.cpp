@@ -337,6 +337,9 @@ TEST_F(GrpcServerTest, GetStatusMapsEveryField) {
   EXPECT_EQ(s.gpus(0).vram_free_bytes(), 400u);
   EXPECT_EQ(s.gpus(0).current_job_id(), "j1");
   EXPECT_EQ(s.gpus(0).current_proof_kind(), "generic-r1cs");
+  EXPECT_TRUE(s.gpus(0).host_memory());
+  EXPECT_EQ(s.gpus(0).workers(), 2u);
+  EXPECT_EQ(s.gpus(0).busy_workers(), 1u);
   ASSERT_EQ(s.loaded_srs_size(), 1);
   EXPECT_EQ(s.loaded_srs(0).circuit_id(), "porep-2k");
   EXPECT_EQ(s.loaded_srs(0).tier(), pb::SRSStatus::WARM);
@@ -349,8 +352,10 @@ TEST_F(GrpcServerTest, GetStatusMapsEveryField) {
   EXPECT_EQ(s.total_proofs_completed(), 10u);
   EXPECT_EQ(s.total_proofs_failed(), 2u);
   EXPECT_EQ(s.uptime_seconds(), 99u);
-  EXPECT_EQ(s.pinned_memory_bytes(), 777u);
-  EXPECT_EQ(s.pinned_memory_limit_bytes(), 888u);
+  EXPECT_EQ(s.memory_budget_used_bytes(), 777u);
+  EXPECT_EQ(s.memory_budget_limit_bytes(), 888u);
+  EXPECT_EQ(s.pinned_memory_bytes(), 0u);  // the budget is not pinned memory
+  EXPECT_EQ(s.pinned_memory_limit_bytes(), 0u);
 }
 
 TEST_F(GrpcServerTest, MetricsPreloadEvict) {

@@ -1,0 +1,233 @@
+// Admission (Engine::submit): everything a request must pass before it
+// becomes a job — kind, request id, payload size, queue and payload limits,
+// request-id semantics (Curio retries under the same id), the handler's
+// parse-and-validate step, and whether a partition can ever fit the budget.
+// Nothing here blocks on the pipeline; a refusal is a ServiceError that the
+// server maps to a gRPC status.
+#include <random>
+
+#include "engine/engine.hpp"
+#include "engine/job.hpp"
+#include "filecoin/hash/sha256.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+using Code = ServiceError::Code;
+
+constexpr size_t kMaxRequestIdBytes = 256;
+// Job record, per-partition state vectors and the 192-byte proofs.
+constexpr uint64_t kJobOverheadBytes = 1024, kPartitionOverheadBytes = 512;
+
+std::string make_uuid() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  uint64_t a = rng(), b = rng();
+  a = (a & ~0xf000ull) | 0x4000ull;                         // version 4
+  b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // variant 1
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", unsigned(a >> 32),
+                unsigned((a >> 16) & 0xffff), unsigned(a & 0xffff), unsigned(b >> 48),
+                (unsigned long long)(b & 0xffffffffffffull));
+  return buf;
+}
+
+// SHA-256 over every field that defines the proof asked for, each with its
+// length, so no two different requests collide by concatenation. Priority
+// is not part of a request's identity: a retry may raise it.
+PayloadDigest payload_digest(const ProofRequest& r) {
+  filecoin::Sha256 h;
+  auto u = [&](uint64_t x) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = uint8_t(x >> (8 * i));
+    h.update(b);
+  };
+  auto s = [&](const std::string& x) {
+    u(x.size());
+    h.update(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(x.data()), x.size()));
+  };
+  u(uint64_t(r.kind));
+  u(r.sector_size);
+  u(r.registered_proof);
+  s(r.vanilla_proof);
+  u(r.vanilla_proofs.size());
+  for (const auto& v : r.vanilla_proofs) s(v);
+  u(r.sector_number);
+  u(r.miner_id);
+  s(r.randomness);
+  u(r.partition_index);
+  s(r.comm_r_old);
+  s(r.comm_r_new);
+  s(r.comm_d_new);
+  s(r.circuit_id);
+  return h.finish();
+}
+
+uint64_t payload_size(const ProofRequest& r) {
+  uint64_t n = r.vanilla_proof.size() + r.randomness.size() + r.comm_r_old.size() + r.comm_r_new.size() +
+               r.comm_d_new.size();
+  for (const auto& v : r.vanilla_proofs) n += v.size();
+  return n;
+}
+
+std::string mib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / 1048576.0);
+  return buf;
+}
+
+}  // namespace
+
+// The id is written into TIMELINE lines (comma-separated) and logs: printable
+// ASCII without commas or spaces.
+void validate_request_id(const std::string& id) {
+  if (id.size() > kMaxRequestIdBytes)
+    throw ServiceError(Code::InvalidArgument, "request_id is " + std::to_string(id.size()) + " bytes, at most " +
+                                                  std::to_string(kMaxRequestIdBytes) + " are allowed");
+  for (size_t i = 0; i < id.size(); i++) {
+    unsigned char c = uint8_t(id[i]);
+    if (c <= 0x20 || c >= 0x7f || c == ',')
+      throw ServiceError(Code::InvalidArgument,
+                         "request_id has a disallowed character at byte " + std::to_string(i) +
+                             " (code " + std::to_string(c) +
+                             "): use printable ASCII without spaces or commas, e.g. porep-<miner>-<sector>");
+  }
+}
+
+void Engine::check_request(const ProofRequest& req) const {
+  if (req.kind == ProofKind::Unspecified) throw ServiceError(Code::InvalidArgument, "proof_kind is required");
+  if (!handler_for(req.kind))
+    throw ServiceError(Code::InvalidArgument, std::string("proof kind ") + kind_name(req.kind) + " (" +
+                                                  std::to_string(int(req.kind)) + ") is not supported by this daemon");
+  validate_request_id(req.request_id);
+  const uint64_t bytes = payload_size(req);
+  auto it = cfg_.max_payload_by_kind.find(kind_name(req.kind));
+  const uint64_t limit = it != cfg_.max_payload_by_kind.end() ? it->second : cfg_.max_payload_bytes;
+  if (bytes > limit)
+    throw ServiceError(Code::ResourceExhausted, std::string(kind_name(req.kind)) + " payload of " + mib(bytes) +
+                                                    " exceeds limits.max_payload (" + mib(limit) + ")");
+}
+
+std::string Engine::assigned_device() const {
+  return devices_.size() == 1 ? devices_.front()->device->name() : std::string();
+}
+
+std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, const PayloadDigest& d) {
+  auto it = jobs_.find(req.request_id);
+  if (it == jobs_.end()) return std::nullopt;
+  const Job& j = *it->second;
+  const bool same = j.digest == d;
+  if (!j.ended) {
+    if (same) return SubmitResult{j.id, 0, assigned_device()};
+    throw ServiceError(Code::AlreadyExists, "request_id " + req.request_id +
+                                                " is in use by a running job with a different payload");
+  }
+  if (j.status == JobStatus::Completed) {
+    if (same) return SubmitResult{j.id, 0, assigned_device()};
+    throw ServiceError(Code::AlreadyExists,
+                       "request_id " + req.request_id +
+                           " already completed with a different payload; its result is kept for "
+                           "daemon.result_retention, after which the id may be reused");
+  }
+  return std::nullopt;  // FAILED or CANCELLED: a retry starts a new job under the same id
+}
+
+SubmitResult Engine::submit(ProofRequest req) {
+  check_request(req);
+  KindHandler* h = handler_for(req.kind);
+  const PayloadDigest digest = payload_digest(req);
+  {
+    std::lock_guard lk(mu_);
+    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
+    prune_locked();
+    if (!req.request_id.empty())
+      if (auto r = existing_locked(req, digest)) return *r;
+    uint32_t live = 0;
+    for (auto& [id, j] : jobs_) live += !j->ended;
+    if (live >= cfg_.max_queued_jobs)
+      throw ServiceError(Code::ResourceExhausted, "queue full: " + std::to_string(live) +
+                                                      " jobs admitted and not finished (limits.max_queued_jobs)");
+  }
+  const std::string id = req.request_id.empty() ? make_uuid() : req.request_id;
+  const ProofKind kind = req.kind;
+  const Priority priority = req.priority;
+  tl_.emit("PARSE_START", id, std::string("kind=") + kind_name(kind));
+  std::shared_ptr<PreparedJob> prepared;
+  try {
+    prepared = h->prepare(req);
+  } catch (const ServiceError& e) {
+    tl_.emit("PARSE_END", id, "error=1");
+    throw;
+  } catch (const std::exception& e) {
+    tl_.emit("PARSE_END", id, "error=1");
+    throw ServiceError(Code::InvalidArgument, e.what());
+  }
+  const uint32_t parts = prepared->num_partitions();
+  tl_.emit("PARSE_END", id, "partitions=" + std::to_string(parts));
+  if (parts == 0) throw ServiceError(Code::InvalidArgument, "request has no partitions to prove");
+  if (parts > cfg_.max_partitions_per_request)
+    throw ServiceError(Code::ResourceExhausted, "request has " + std::to_string(parts) +
+                                                    " partitions, limits.max_partitions_per_request is " +
+                                                    std::to_string(cfg_.max_partitions_per_request));
+  // A partition that cannot fit beside its parameters would wait forever.
+  const uint64_t need = prepared->partition_bytes() + h->estimate_size(prepared->circuit_id());
+  if (need > budget_.limit())
+    throw ServiceError(Code::ResourceExhausted,
+                       "a partition of " + prepared->circuit_id() + " needs " + mib(need) +
+                           " with its parameters, the memory budget for proving is " + mib(budget_.limit()) +
+                           " (memory.total_budget)");
+  auto job = std::make_shared<Job>();
+  const uint64_t held = prepared->resident_bytes() + kJobOverheadBytes + kPartitionOverheadBytes * parts;
+  if (!payload_budget_.try_acquire(held, job->admission))
+    throw ServiceError(Code::ResourceExhausted,
+                       "payload budget full: " + mib(payload_budget_.used()) + " of " + mib(payload_budget_.limit()) +
+                           " held by admitted jobs, this one needs " + mib(held) +
+                           " (limits.payload_budget); retry when jobs finish");
+  job->id = id;
+  job->kind = kind;
+  job->priority = priority == Priority::Unspecified ? default_priority(kind) : priority;
+  job->digest = digest;
+  job->handler = h;
+  job->circuit_id = prepared->circuit_id();
+  job->partitions = parts;
+  job->prepared = std::move(prepared);
+  job->proofs.resize(parts);
+  job->states.assign(parts, PartState::Pending);
+  job->synth_ms.assign(parts, 0);
+  job->gpu_ms.assign(parts, 0);
+  job->submitted = Clock::now();
+
+  SubmitResult res;
+  {
+    std::lock_guard lk(mu_);
+    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
+    if (!req.request_id.empty())  // lost a race with an identical submit
+      if (auto r = existing_locked(req, digest)) return *r;
+    job->seq = next_seq_++;
+    jobs_[id] = job;  // replaces an ended FAILED/CANCELLED job of the same id
+    uint32_t ahead = 0;
+    job_queue_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
+    res = SubmitResult{id, ahead, assigned_device()};
+  }
+  job_queue_.push(job->key(0), job);
+  return res;
+}
+
+void Engine::prune_locked() {
+  const auto now = Clock::now();
+  size_t ended = 0;
+  for (auto& [id, j] : jobs_) ended += j->ended;
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    const Job& j = *it->second;
+    bool old = j.ended && now - j.finished_at > cfg_.result_retention;
+    bool over = j.ended && ended > cfg_.result_retention_count;
+    if (old || over) {
+      ended--;
+      it = jobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,174 @@
+// The per-partition pipeline: synthesis workers (CPU, the synthesis arena),
+// device workers (the device phase under the device's interlock) and
+// finalizers (the CPU tail off the lock). Each stage reads only what its
+// PartitionItem holds, so ending a job never frees memory a stage is using;
+// an ended job's items are dropped at the next stage boundary.
+#include "engine/engine.hpp"
+#include "engine/job.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+std::string part_detail(uint32_t p) { return "partition=" + std::to_string(p); }
+std::string worker_detail(uint32_t w, uint32_t p) {
+  return "worker=" + std::to_string(w) + ",partition=" + std::to_string(p);
+}
+
+}  // namespace
+
+void Engine::synthesis_loop() {
+  auto gate = [this] {
+    if (cfg_.throttle_synthesis_during_tail && tails_running_.load() > 0) return false;
+    if (cfg_.max_gpu_queue_depth == 0) return true;
+    return device_queue_.size() + synthesizing_.load() < cfg_.max_gpu_queue_depth;
+  };
+  while (auto next = synth_queue_.pop_when(gate)) {
+    std::unique_ptr<PartitionItem> item = std::move(*next);
+    auto job = item->job;
+    const uint32_t p = item->partition;
+    if (job->ended) continue;
+    item->reservation = budget_.acquire(item->prepared->partition_bytes(),
+                                        [&] { return stopping_.load() || job->ended.load(); });
+    if (job->ended || stopping_) continue;
+    {
+      std::lock_guard lk(mu_);
+      if (job->ended) continue;
+      job->states[p] = PartState::Synthesizing;
+      if (!job->has_started) {
+        job->has_started = true;
+        job->first_start = Clock::now();
+      }
+      if (++job->started == job->partitions && job->preparing) {
+        job->preparing = false;
+        preparing_jobs_--;
+        job_cv_.notify_all();
+      }
+    }
+    synthesizing_++;
+    tl_.emit("SYNTH_START", job->id, part_detail(p));
+    auto t0 = Clock::now();
+    try {
+      synth_arena_.execute([&] { item->work = item->prepared->synthesize(p, item->srs.resources()); });
+    } catch (const std::exception& e) {
+      synthesizing_--;
+      tl_.emit("SYNTH_END", job->id,
+               part_detail(p) + ",synth_ms=" + std::to_string(ms_between(t0, Clock::now())) + ",error=1");
+      fail_job(job, "partition " + std::to_string(p) + ": synthesis failed: " + e.what());
+      continue;
+    }
+    const uint64_t ms = ms_between(t0, Clock::now());
+    synthesizing_--;
+    tl_.emit("SYNTH_END", job->id, part_detail(p) + ",synth_ms=" + std::to_string(ms));
+    {
+      std::lock_guard lk(mu_);
+      job->synth_ms[p] = ms;
+      if (!job->ended) job->states[p] = PartState::SynthDone;
+    }
+    if (job->ended) {
+      dealloc_.defer(std::move(item->work));
+      continue;
+    }
+    tl_.emit("GPU_QUEUE", job->id, part_detail(p));
+    device_queue_.push(job->key(p), std::move(item));
+  }
+}
+
+std::unique_ptr<PartitionItem> Engine::take_live(std::unique_ptr<PartitionItem> item) {
+  if (!item->job->ended) return item;
+  dealloc_.defer(std::move(item->work));  // freed off the hot path
+  return nullptr;
+}
+
+void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
+  const size_t local = w % slot.workers.size();
+  while (auto next = device_queue_.pop()) {
+    synth_queue_.notify();  // the pacer's gate depends on the device queue
+    std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
+    if (!item) continue;
+    auto job = item->job;
+    const uint32_t p = item->partition;
+    tl_.emit("GPU_PICKUP", job->id, worker_detail(w, p));
+    {
+      std::lock_guard lk(mu_);
+      auto& ws = slot.workers[local];
+      ws.proving = true;
+      ws.job_id = job->id;
+      ws.kind = kind_name(job->kind);
+      ws.partition = int(p);
+      ws.since = Clock::now();
+      if (!job->ended) job->states[p] = PartState::Gpu;
+    }
+    tl_.emit("GPU_START", job->id, worker_detail(w, p));
+    item->gpu_start = Clock::now();
+    item->worker = w;
+    std::string error;
+    {
+      std::lock_guard interlock(slot.interlock);
+      {
+        std::lock_guard lk(mu_);
+        slot.workers[local].on_device = true;
+      }
+      tl_.emit("GPU_LOCK", job->id, worker_detail(w, p));
+      try {
+        if (!job->ended) slot.device->arena().execute([&] { item->work->device_phase(*slot.device); });
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      tl_.emit("GPU_UNLOCK", job->id, worker_detail(w, p));
+      std::lock_guard lk(mu_);
+      slot.workers[local].on_device = false;
+    }
+    {
+      std::lock_guard lk(mu_);
+      auto& ws = slot.workers[local];
+      ws.busy_secs += std::chrono::duration<double>(Clock::now() - ws.since).count();
+      ws.proving = false;
+      ws.job_id.clear();
+      ws.kind.clear();
+      ws.partition = -1;
+    }
+    if (!error.empty()) {
+      fail_job(job, "partition " + std::to_string(p) + ": device phase failed: " + error);
+      dealloc_.defer(std::move(item->work));
+      continue;
+    }
+    item->reservation.release_part(item->work->bytes_freed_after_device());
+    slot.final_queue.push(job->key(p), std::move(item));
+  }
+}
+
+void Engine::finalizer_loop(DeviceSlot& slot) {
+  while (auto next = slot.final_queue.pop()) {
+    std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
+    if (!item) continue;
+    auto job = item->job;
+    const uint32_t p = item->partition;
+    tails_running_++;
+    std::string proof, error;
+    try {
+      slot.device->arena().execute([&] { proof = item->work->finish(*slot.device); });
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    tails_running_--;
+    synth_queue_.notify();  // the throttle's gate
+    const uint64_t gpu_ms = ms_between(item->gpu_start, Clock::now());
+    tl_.emit("GPU_END", job->id,
+             worker_detail(item->worker, p) + ",gpu_ms=" + std::to_string(gpu_ms) +
+                 (error.empty() ? "" : ",error=1"));
+    dealloc_.defer(std::move(item->work));
+    item->reservation.release();
+    if (!error.empty()) {
+      fail_job(job, "partition " + std::to_string(p) + ": proof finalization failed: " + error);
+      continue;
+    }
+    {
+      std::lock_guard lk(mu_);
+      job->gpu_ms[p] = gpu_ms;
+    }
+    partition_done(std::move(item), std::move(proof), *slot.device);
+  }
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,172 @@
+// Results: assembling a job's partitions (with the self-check), ending jobs
+// (completed, failed, cancelled), and the queries on them: await, cancel,
+// preload and evict. An ended job keeps only its result; everything it held
+// (payload, parameters pin, admission bytes) goes when it ends.
+#include "engine/engine.hpp"
+#include "engine/job.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+// Longer waits are "until the job ends": steady_clock arithmetic overflows
+// somewhere past 290 years, and no caller means a finite wait that long.
+constexpr std::chrono::milliseconds kForever{std::chrono::hours(24 * 365 * 10)};
+
+}  // namespace
+
+void Engine::partition_done(std::unique_ptr<PartitionItem> item, std::string proof, Device& dev) {
+  const std::shared_ptr<Job> job = item->job;
+  std::string all;
+  {
+    std::lock_guard lk(mu_);
+    if (job->ended) return;
+    job->proofs[item->partition] = std::move(proof);
+    job->states[item->partition] = PartState::Done;
+    if (++job->done < job->partitions) return;
+    for (auto& part : job->proofs) all += part;
+    job->proofs.clear();
+  }
+  // Every partition is in: assemble (and self-check) on this finalizer, with
+  // the payload and parameters this item holds.
+  tl_.emit("ASSEMBLE_START", job->id, "partitions=" + std::to_string(job->partitions));
+  std::string verdict;
+  if (cfg_.self_check) {
+    try {
+      dev.arena().execute([&] { verdict = item->prepared->verify(all, item->srs.resources()); });
+    } catch (const std::exception& e) {
+      verdict = e.what();
+    }
+  }
+  tl_.emit("ASSEMBLE_END", job->id,
+           "bytes=" + std::to_string(all.size()) +
+               (cfg_.self_check ? (verdict.empty() ? ",verified=1" : ",verified=0") : ""));
+  if (!verdict.empty()) {
+    fail_job(job, "self-check failed: " + verdict);
+    return;
+  }
+  std::lock_guard lk(mu_);
+  if (job->ended) return;
+  job->proof = std::move(all);
+  finish_locked(*job, JobStatus::Completed, "");
+}
+
+void Engine::fail_job(const std::shared_ptr<Job>& job, const std::string& msg) {
+  {
+    std::lock_guard lk(mu_);
+    if (job->ended) return;
+    finish_locked(*job, JobStatus::Failed, msg);
+  }
+  drop_queued_work(*job);
+}
+
+void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
+  job.status = st;
+  job.error = err;
+  job.finished_at = Clock::now();
+  job.ended = true;
+  for (auto& s : job.states)
+    if (s != PartState::Done) s = PartState::Failed;
+  if (job.preparing) {
+    job.preparing = false;
+    preparing_jobs_--;
+  }
+  const std::string kind = kind_name(job.kind);
+  if (st == JobStatus::Completed) {
+    completed_++;
+    completed_by_kind_[kind]++;
+    const double secs = std::chrono::duration<double>(job.finished_at - job.submitted).count();
+    duration_sum_s_ += secs;
+    for (size_t b = 0; b < kDurationBounds.size(); b++) duration_buckets_[b] += secs <= kDurationBounds[b];
+  } else if (st == JobStatus::Failed) {
+    failed_++;
+    failed_by_kind_[kind]++;
+  }
+  // Keep only the result. Work in flight holds its own references, so these
+  // are freed when the last stage lets go (the payload off this thread).
+  job.proofs.clear();
+  job.proofs.shrink_to_fit();
+  dealloc_.defer(std::move(job.prepared));
+  job.srs.reset();
+  job.admission.release();
+  job_cv_.notify_all();
+}
+
+void Engine::drop_queued_work(const Job& job) {
+  // By identity, not id: a retry may already run under the same request id.
+  const Job* j = &job;
+  auto of_job = [&](const WorkKey&, const auto& item) { return item->job.get() == j; };
+  auto a = synth_queue_.remove_if(of_job);
+  auto b = device_queue_.remove_if(of_job);
+  for (auto& slot : devices_) slot->final_queue.remove_if(of_job);
+  auto same = [&](const WorkKey&, const std::shared_ptr<Job>& q) { return q.get() == j; };
+  job_queue_.remove_if(same);
+  load_queue_.remove_if(same);
+  for (auto& item : b) dealloc_.defer(std::move(item->work));
+}
+
+ProofResult Engine::await(const std::string& id, std::optional<std::chrono::milliseconds> timeout) {
+  std::unique_lock lk(mu_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
+  std::shared_ptr<Job> job = it->second;
+  auto done = [&] { return job->ended.load(); };
+  if (timeout && *timeout < kForever) {
+    job_cv_.wait_for(lk, std::max(*timeout, std::chrono::milliseconds(0)), done);
+  } else {
+    job_cv_.wait(lk, done);
+  }
+  ProofResult r;
+  r.job_id = job->id;
+  const auto now = Clock::now();
+  if (!job->ended) {
+    r.status = JobStatus::Timeout;
+    r.error_message = "timed out after " + std::to_string(timeout->count()) + " ms; job still running";
+  } else {
+    r.status = job->status;
+    r.error_message = job->error;
+    r.proof = job->proof;
+  }
+  const auto end = job->ended ? job->finished_at : now;
+  r.queue_wait_ms = ms_between(job->submitted, job->has_started ? job->first_start : end);
+  r.srs_load_ms = job->srs_load_ms;
+  for (auto v : job->synth_ms) r.synthesis_ms += v;
+  for (auto v : job->gpu_ms) r.gpu_compute_ms += v;
+  r.total_ms = ms_between(job->submitted, end);
+  return r;
+}
+
+bool Engine::cancel(const std::string& id) {
+  bool was_running = false;
+  std::shared_ptr<Job> job;
+  {
+    std::lock_guard lk(mu_);
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
+    job = it->second;
+    if (job->ended) return false;
+    was_running = job->has_started;  // any partition began synthesis
+    finish_locked(*job, JobStatus::Cancelled, "cancelled by request");
+  }
+  tl_.emit("CANCEL", id, was_running ? "was_running=1" : "was_running=0");
+  drop_queued_work(*job);
+  return was_running;
+}
+
+PreloadResult Engine::preload(const std::string& circuit_id) {
+  KindHandler* h = handler_for_circuit(circuit_id);
+  if (!h)
+    throw ServiceError(ServiceError::Code::NotFound,
+                       "no parameters for circuit " + circuit_id + " in " + cfg_.param_cache);
+  try {
+    return srs_.preload(circuit_id, *h);
+  } catch (const ServiceError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ServiceError(ServiceError::Code::FailedPrecondition, "loading " + circuit_id + " failed: " + e.what());
+  }
+}
+
+EvictResult Engine::evict(const std::string& circuit_id) { return srs_.evict(circuit_id); }
+
+}  // namespace cuzk::engine
