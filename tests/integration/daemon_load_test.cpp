@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -282,6 +283,7 @@ TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
   std::map<std::string, Outcome> out;
   std::atomic<int> rpc_errors{0}, retries{0}, evictions{0};
   std::atomic<bool> done{false};
+  std::barrier round_end(kClients);
   // An operator evicting the parameters over and over: refused while jobs
   // hold them, done whenever they are idle.
   std::thread evictor([&] {
@@ -292,7 +294,7 @@ TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
       req.set_circuit_id(circuit);
       pb::EvictSrsResponse res;
       if (stub->EvictSRS(&ctx, req, &res).ok() && res.was_loaded()) evictions++;
-      std::this_thread::sleep_for(15ms);
+      std::this_thread::sleep_for(2ms);
     }
   });
   std::vector<std::thread> clients;
@@ -336,8 +338,14 @@ TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
           if (o.status == pb::AwaitProofResponse::COMPLETED) break;
           retries++;  // FAILED or CANCELLED: retried under the same id
         }
-        std::lock_guard lk(mu);
-        out[id] = o;
+        {
+          std::lock_guard lk(mu);
+          out[id] = o;
+        }
+        // Rounds: all clients pause together, so the evictor finds the
+        // parameters idle and the next round reloads them under load.
+        round_end.arrive_and_wait();
+        std::this_thread::sleep_for(40ms);
       }
     });
   }
@@ -371,6 +379,7 @@ TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
   std::printf("retries %d, evictions %d, daemon peak RSS %.1f MiB (budget 512 MiB)\n", retries.load(),
               evictions.load(), rss / 1048576.0);
   EXPECT_GT(retries.load(), 0);
+  EXPECT_GT(evictions.load(), 0);  // the parameters went and came back while clients worked
   EXPECT_LE(rss, (512ull + 256ull) << 20);
   EXPECT_EQ(d.stop(), 0);
 }
