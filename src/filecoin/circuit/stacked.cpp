@@ -4,6 +4,7 @@
 #include <string>
 
 #include "filecoin/circuit/create_label.hpp"
+#include "filecoin/circuit/merkle.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
 #include "gadgets/constraint.hpp"
 #include "gadgets/poseidon.hpp"
@@ -24,41 +25,12 @@ namespace {
 
 bool is_pow2(uint64_t n) { return n && !(n & (n - 1)); }
 
-const gadgets::PoseidonConstants& constants_for(size_t arity) { return filecoin::poseidon_constants(arity); }
-
-// MerkleTree domain tag 2^arity - 1.
-Fr merkle_tag(size_t arity) { return gadgets::pow2(arity) - Fr::one(); }
-
 std::string str(size_t i) { return std::to_string(i); }
 
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("stacked circuit: " + what); }
 
-// A vanilla Merkle proof as a circuit auth path of the expected shape
-// (same number of levels as MerkleAuthPath::blank for this tree).
 MerkleAuthPath to_auth_path(const MerkleProof& p, const MerkleAuthPath& expected, const std::string& what) {
-  MerkleProofShape shape = expected.top_arity   ? MerkleProofShape::Top
-                           : expected.sub_arity ? MerkleProofShape::Sub
-                                                : MerkleProofShape::Single;
-  if (p.shape != shape) bad(what + ": wrong Merkle proof shape (Single/Sub/Top) for the tree");
-  MerkleAuthPath out = expected;
-  auto convert = [&](const std::vector<MerklePathElement>& in, std::vector<gadgets::MerklePathLevel>& levels,
-                     size_t arity, const char* part) {
-    if (in.size() != levels.size())
-      bad(what + ": " + part + " path has " + str(in.size()) + " levels, expected " + str(levels.size()));
-    for (size_t l = 0; l < in.size(); l++) {
-      if (in[l].hashes.size() != arity - 1)
-        bad(what + ": " + part + " level " + str(l) + " has " + str(in[l].hashes.size()) +
-            " siblings, expected " + str(arity - 1));
-      if (in[l].index >= arity) bad(what + ": " + part + " level " + str(l) + " index out of range");
-      levels[l].index = size_t(in[l].index);
-      for (size_t k = 0; k < arity - 1; k++)
-        levels[l].siblings[k] = domain_to_fr(in[l].hashes[k], what.c_str());
-    }
-  };
-  convert(p.base, out.base, expected.base_arity, "base");
-  convert(p.sub, out.sub, expected.sub_arity, "sub");
-  convert(p.top, out.top, expected.top_arity, "top");
-  return out;
+  return merkle_auth_path(p, expected, "stacked circuit: " + what);
 }
 
 std::vector<std::optional<Fr>> to_column(const ColumnProof& cp, size_t layers, const std::string& what) {
@@ -127,12 +99,6 @@ AllocatedNum column_hash(ConstraintSystem& cs, const std::vector<AllocatedNum>& 
   return gadgets::poseidon_hash(cs, col, constants_for(col.size()), merkle_tag(col.size()));
 }
 
-// enforce_inclusion: PoR with an allocated leaf and a private allocated root.
-void inclusion_poseidon(ConstraintSystem& cs, const MerkleAuthPath& path, const AllocatedNum& root,
-                        const AllocatedNum& leaf) {
-  gadgets::por_poseidon(cs, PorValue{leaf, std::nullopt}, path, PorValue{root, std::nullopt}, true,
-                        &constants_for);
-}
 
 // Proof::synthesize of params.rs for one challenge.
 void synthesize_challenge(ConstraintSystem& cs, const StackedCircuit::Challenge& ch, size_t layers,
@@ -292,12 +258,7 @@ void StackedCircuit::synthesize(ConstraintSystem& cs) const {
   AllocatedNum comm_r_last = in_ns(cs, "comm_r_last", [&] { return AllocatedNum::alloc(cs, comm_r_last_); });
   AllocatedNum comm_c = in_ns(cs, "comm_c", [&] { return AllocatedNum::alloc(cs, comm_c_); });
 
-  // comm_r = H(comm_c, comm_r_last) with the binary MerkleTree Poseidon.
-  AllocatedNum h = in_ns(cs, "H_comm_c_comm_r_last", [&] {
-    const AllocatedNum pre[2] = {comm_c, comm_r_last};
-    return gadgets::poseidon_hash(cs, pre, constants_for(2), merkle_tag(2));
-  });
-  gadgets::enforce_equal(cs, "enforce comm_r = H(comm_c || comm_r_last)", comm_r, h);
+  enforce_comm_r(cs, comm_r, comm_c, comm_r_last);
 
   for (size_t i = 0; i < challenges_.size(); i++) {
     Namespace ns(cs, [&] { return "challenge_" + str(i); });

@@ -1,0 +1,84 @@
+#include "filecoin/post/post_config.hpp"
+
+#include <array>
+
+#include "filecoin/hash/sha256.hpp"
+#include "filecoin/porep/param_names.hpp"
+#include "platform/hex.hpp"
+
+namespace cuzk::filecoin {
+namespace {
+
+struct SizeRow {
+  uint64_t bytes;
+  const char* tag;   // in the registered names
+  const char* short_tag;  // in circuit ids
+  size_t window_sectors;  // WINDOW_POST_SECTOR_COUNT
+};
+constexpr std::array<SizeRow, 5> kSizes{{
+    {2048, "2KiB", "2k", 2},
+    {8ull << 20, "8MiB", "8m", 2},
+    {512ull << 20, "512MiB", "512m", 2},
+    {32ull << 30, "32GiB", "32g", 2349},
+    {64ull << 30, "64GiB", "64g", 2300},
+}};
+
+const char* const kNames[15] = {
+    "StackedDrgWinning2KiBV1",   "StackedDrgWinning8MiBV1",   "StackedDrgWinning512MiBV1",
+    "StackedDrgWinning32GiBV1",  "StackedDrgWinning64GiBV1",  "StackedDrgWindow2KiBV1",
+    "StackedDrgWindow8MiBV1",    "StackedDrgWindow512MiBV1",  "StackedDrgWindow32GiBV1",
+    "StackedDrgWindow64GiBV1",   "StackedDrgWindow2KiBV1_1",  "StackedDrgWindow8MiBV1_1",
+    "StackedDrgWindow512MiBV1_1", "StackedDrgWindow32GiBV1_1", "StackedDrgWindow64GiBV1_1",
+};
+
+std::string shape_text(const TreeShape& s) {
+  return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
+}
+
+}  // namespace
+
+std::optional<PostConfig> post_config(uint64_t id) {
+  if (id >= 15) return std::nullopt;
+  const SizeRow& row = kSizes[id % 5];
+  PostConfig c;
+  c.id = id;
+  c.name = kNames[id];
+  c.kind = id < 5 ? PostKind::Winning : PostKind::Window;
+  c.sector_size = row.bytes;
+  c.nodes = row.bytes / 32;
+  c.shape = porep_config_for_size(row.bytes)->shape;  // TreeR has the sealed sector's shape
+  c.challenge_count = c.kind == PostKind::Winning ? 1 : 10;
+  c.sector_count = c.kind == PostKind::Winning ? kWinningPostChallenges : row.window_sectors;
+  c.api = id >= 10 ? ApiVersion::V1_2_0 : ApiVersion::V1_0_0;
+  return c;
+}
+
+std::string post_circuit_id(const PostConfig& c) {
+  for (const auto& row : kSizes)
+    if (row.bytes == c.sector_size)
+      return std::string(c.kind == PostKind::Winning ? "winning-post-" : "window-post-") + row.short_tag;
+  return "post-unknown";
+}
+
+std::optional<PostConfig> post_config_for_circuit_id(std::string_view id) {
+  for (uint64_t p = 0; p < 10; p++) {  // V1_1 window ids share V1's circuits
+    auto c = post_config(p);
+    if (post_circuit_id(*c) == id) return c;
+  }
+  return std::nullopt;
+}
+
+std::string post_parameter_identifier(const PostConfig& c) {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(c.sector_size) +
+         ", challenge_count: " + std::to_string(c.challenge_count) + ", sector_count: " +
+         std::to_string(c.sector_count) + "}";
+}
+
+std::string post_parameter_stem(const PostConfig& c) {
+  std::string id = post_parameter_identifier(c);
+  Digest32 d = sha256(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
+  return "v" + std::to_string(kParameterVersion) + "-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" +
+         shape_text(c.shape) + "-" + platform::to_hex(d);
+}
+
+}  // namespace cuzk::filecoin
