@@ -1,0 +1,150 @@
+#include "engine/post_handler.hpp"
+
+#include <filesystem>
+
+#include "engine/groth16_work.hpp"
+#include "filecoin/bincode/bincode.hpp"
+#include "filecoin/post/circuit.hpp"
+
+namespace cuzk::engine {
+
+namespace fs = std::filesystem;
+using Code = ServiceError::Code;
+using filecoin::PostConfig;
+using filecoin::PostKind;
+
+namespace {
+
+[[noreturn]] void invalid(const std::string& msg) { throw ServiceError(Code::InvalidArgument, msg); }
+
+class PostJob final : public PreparedJob {
+ public:
+  PostJob(PostConfig cfg, std::vector<filecoin::FallbackPoStSectorProof> proofs, filecoin::Domain randomness,
+          uint64_t first_index, uint64_t payload_bytes)
+      : cfg_(cfg), proofs_(std::move(proofs)), randomness_(randomness), first_index_(first_index),
+        resident_(payload_bytes) {
+    for (const auto& p : proofs_) public_.push_back({p.sector_id, p.comm_r});
+  }
+
+  std::string circuit_id() const override { return filecoin::post_circuit_id(cfg_); }
+  uint32_t num_partitions() const override { return 1; }
+  uint64_t partition_bytes() const override {
+    // Witness and a/b/c (about one entry per row each), H over the domain twice.
+    auto level = [](size_t arity) -> uint64_t { return arity == 2 ? 314 : arity == 4 ? 387 : 530; };
+    const auto& s = cfg_.shape;
+    uint64_t por = 2 + (s.sub_arity ? level(s.sub_arity) : 0) + (s.top_arity ? level(s.top_arity) : 0);
+    for (uint64_t n = cfg_.nodes / s.base_tree_count(); n > 1; n /= s.base_arity) por += level(s.base_arity);
+    const uint64_t rows = cfg_.sector_count * (313 + cfg_.challenge_count * por + 1 + cfg_.challenge_count) + 1;
+    uint64_t m = 1;
+    while (m < rows) m <<= 1;
+    return 32 * (4 * rows + 2 * m);
+  }
+  uint64_t resident_bytes() const override { return resident_; }
+  std::unique_ptr<PartitionWork> synthesize(uint32_t, CircuitResources& res) override {
+    auto& r = static_cast<Groth16Resources&>(res);
+    groth16::Assignment a = groth16::synthesize(filecoin::FallbackPostCircuit(cfg_, proofs_));
+    return std::make_unique<Groth16Work>(std::move(a), r.params);
+  }
+  std::string verify(const std::string& proof, CircuitResources& res) override {
+    std::vector<std::vector<ff::Fr>> inputs{
+        filecoin::post_partition_public_inputs(cfg_, randomness_, public_, first_index_)};
+    return verify_partitions(static_cast<Groth16Resources&>(res).pvk, proof, inputs);
+  }
+
+ private:
+  PostConfig cfg_;
+  std::vector<filecoin::FallbackPoStSectorProof> proofs_;
+  std::vector<filecoin::PostPublicSector> public_;
+  filecoin::Domain randomness_;
+  uint64_t first_index_;
+  uint64_t resident_;
+};
+
+}  // namespace
+
+PostHandler::PostHandler(ProofKind kind, std::string dir) : kind_(kind), dir_(std::move(dir)) {}
+
+std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
+  const bool winning = kind_ == ProofKind::WinningPost;
+  auto cfg = filecoin::post_config(req.registered_proof);
+  if (!cfg || (cfg->kind == PostKind::Winning) != winning)
+    invalid("registered_proof " + std::to_string(req.registered_proof) + (cfg ? " (" + std::string(cfg->name) + ")" : "") +
+            " is not a " + (winning ? "WinningPoSt proof (0-4)" : "WindowPoSt proof (5-14)"));
+  if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
+    invalid("request says sector_size " + std::to_string(req.sector_size) + ", " + std::string(cfg->name) +
+            " proves sectors of " + std::to_string(cfg->sector_size) + " bytes");
+  if (req.randomness.size() != 32)
+    invalid("randomness must be 32 bytes, got " + std::to_string(req.randomness.size()));
+  filecoin::Domain randomness;
+  std::copy(req.randomness.begin(), req.randomness.end(), randomness.begin());
+  if (randomness[31] & 0xc0) invalid("randomness[31] has its top two bits set: mask it with & 0x3f");
+  if (req.vanilla_proofs.empty()) invalid("vanilla_proofs is empty: one FallbackPoStSectorProof per sector");
+  if (winning && req.vanilla_proofs.size() != filecoin::kWinningPostSectorCount)
+    invalid("WinningPoSt proves one sector, got " + std::to_string(req.vanilla_proofs.size()) + " vanilla proofs");
+  if (!winning && req.vanilla_proofs.size() > cfg->sector_count)
+    invalid(std::to_string(req.vanilla_proofs.size()) + " sectors in one partition, " + std::string(cfg->name) +
+            " takes at most " + std::to_string(cfg->sector_count));
+  std::vector<filecoin::FallbackPoStSectorProof> proofs;
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < req.vanilla_proofs.size(); i++) {
+    const std::string& v = req.vanilla_proofs[i];
+    bytes += v.size();
+    try {
+      proofs.push_back(filecoin::read_post_sector_proof(
+          std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(v.data()), v.size()),
+          "vanilla_proofs[" + std::to_string(i) + "]"));
+    } catch (const filecoin::BincodeError& e) {
+      invalid(e.what());
+    }
+  }
+  std::vector<std::string>().swap(req.vanilla_proofs);  // parsed: the bytes are not kept
+  const uint64_t first_index = winning ? 0 : uint64_t(req.partition_index) * cfg->sector_count;
+  try {
+    filecoin::verify_post_vanilla(*cfg, randomness, proofs, first_index);
+  } catch (const std::invalid_argument& e) {
+    invalid(e.what());
+  }
+  const std::string id = filecoin::post_circuit_id(*cfg);
+  if (!fs::exists(param_path(id)))
+    throw ServiceError(Code::NotFound, "no parameters for " + id + ": " + param_path(id) +
+                                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
+                                           " --param-dir " + dir_ + "`)");
+  return std::make_unique<PostJob>(*cfg, std::move(proofs), randomness, first_index, bytes);
+}
+
+std::string PostHandler::param_path(const std::string& id) {
+  auto cfg = filecoin::post_config_for_circuit_id(id);
+  if (!cfg || (cfg->kind == PostKind::Winning) != (kind_ == ProofKind::WinningPost))
+    throw ServiceError(Code::NotFound, "unknown PoSt circuit '" + id + "'");
+  return (fs::path(dir_) / (filecoin::post_parameter_stem(*cfg) + ".params")).string();
+}
+
+std::shared_ptr<CircuitResources> PostHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
+  auto cfg = filecoin::post_config_for_circuit_id(id);
+  const std::string path = param_path(id);
+  auto res = std::make_shared<Groth16Resources>();
+  res->load_params(mapped, path);
+  const size_t want = 1 + cfg->sector_count * (1 + cfg->challenge_count);
+  if (res->params.vk.num_inputs() != want)
+    throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
+                             " inputs, " + id + " has " + std::to_string(want));
+  return res;
+}
+
+uint64_t PostHandler::estimate_size(const std::string& id) {
+  std::error_code ec;
+  uint64_t n = fs::file_size(param_path(id), ec);
+  return ec ? 0 : n * 11 / 10;
+}
+
+std::vector<std::string> PostHandler::list_circuits() {
+  std::vector<std::string> out;
+  const uint64_t first = kind_ == ProofKind::WinningPost ? 0 : 5;
+  for (uint64_t p = first; p < first + 5; p++) {
+    std::string c = filecoin::post_circuit_id(*filecoin::post_config(p));
+    if (fs::exists(param_path(c))) out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace cuzk::engine
