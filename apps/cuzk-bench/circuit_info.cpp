@@ -17,6 +17,7 @@
 #include "filecoin/circuit/hashing_cs.hpp"
 #include "filecoin/circuit/stacked.hpp"
 #include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/post/circuit.hpp"
 #include "r1cs/counting_cs.hpp"
 
 namespace cuzk::bench_cli {
@@ -44,15 +45,23 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-void run_info(const InfoOpts& o) {
-  auto it = porep_circuits().find(o.circuit);
-  if (it == porep_circuits().end()) throw std::invalid_argument("unknown circuit: " + o.circuit);
-  auto cfg = filecoin::porep_config(uint64_t(it->second));
-  if (!cfg) throw std::runtime_error("no PoRep config for " + o.circuit);
-  auto params = filecoin::circuit::StackedCircuitParams::from_config(*cfg);
+// The blank circuit of a PoRep or PoSt circuit id, and its proof's name.
+std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_circuit(const std::string& id) {
+  if (auto it = porep_circuits().find(id); it != porep_circuits().end()) {
+    auto cfg = filecoin::porep_config(uint64_t(it->second));
+    auto params = filecoin::circuit::StackedCircuitParams::from_config(*cfg);
+    return {std::make_unique<filecoin::circuit::StackedCircuit>(params), std::string(cfg->name)};
+  }
+  if (auto post = filecoin::post_config_for_circuit_id(id))
+    return {std::make_unique<filecoin::FallbackPostCircuit>(*post), std::string(post->name)};
+  throw std::invalid_argument("unknown circuit: " + id +
+                              " (porep-, winning-post-, window-post- with 2k, 8m, 512m, 32g, 64g)");
+}
 
+void run_info(const InfoOpts& o) {
   auto t0 = std::chrono::steady_clock::now();
-  filecoin::circuit::StackedCircuit circuit(params);
+  auto [circuit_ptr, proof_name] = blank_circuit(o.circuit);
+  const r1cs::Circuit& circuit = *circuit_ptr;
   r1cs::CountingCS cs;
   circuit.synthesize(cs);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -70,7 +79,7 @@ void run_info(const InfoOpts& o) {
   size_t domain = 1;
   while (domain < rows) domain <<= 1;
   nlohmann::json j = {{"circuit", o.circuit},
-                      {"proof", std::string(cfg->name)},
+                      {"proof", proof_name},
                       {"constraints", cs.num_constraints()},
                       {"inputs", cs.num_inputs()},
                       {"aux", cs.num_aux()},
@@ -93,7 +102,7 @@ void run_info(const InfoOpts& o) {
     std::printf("%s\n", j.dump().c_str());
     return;
   }
-  std::printf("%s (%s)\n", o.circuit.c_str(), std::string(cfg->name).c_str());
+  std::printf("%s (%s)\n", o.circuit.c_str(), proof_name.c_str());
   std::printf("  constraints      %zu\n  inputs           %zu (with ONE)\n  aux              %zu\n",
               cs.num_constraints(), cs.num_inputs(), cs.num_aux());
   std::printf("  groth16 rows     %zu (constraints + inputs), domain 2^%d\n", rows, __builtin_ctzll(domain));

@@ -1,4 +1,4 @@
-// cuzk-bench gen-vanilla porep: seals a test sector (PreCommit + commit
+// cuzk-bench gen-vanilla porep|winning-post|window-post: seals a test sector (PreCommit + commit
 // phase 1) and writes the C1 output as Curio / lotus-bench do, the
 // {"SectorNum", "Phase1Out", "SectorSize"} wrapper (or the raw c1.json with
 // --raw). Defaults are fixed so that the output is reproducible.
@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"
+#include "filecoin/post/prove.hpp"
 #include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
@@ -71,6 +72,53 @@ void run_gen_vanilla_porep(const VanillaOpts& o) {
               platform::to_hex(s.replica_id).c_str(), o.out.c_str(), text.size(), o.raw ? "c1.json" : "C1 wrapper");
 }
 
+// WinningPoSt / WindowPoSt vanilla proofs of freshly sealed test sectors,
+// written as Curio keeps them: a JSON array of base64 bincode buffers.
+struct PostVanillaOpts {
+  std::string sector_size = "2KiB", randomness = std::string(62, '3') + "0a", out;
+  int64_t registered_proof = -1;  // -1: the size's Winning (V1) or Window (V1_1) proof
+  uint64_t sectors = 2, first_sector = 1, miner_id = 1000;
+  uint32_t partition = 0;
+};
+
+void run_gen_vanilla_post(const PostVanillaOpts& o, bool winning) {
+  auto size = fc::parse_sector_size(o.sector_size);
+  if (!size) throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
+  uint64_t id = uint64_t(o.registered_proof);
+  if (o.registered_proof < 0)
+    for (uint64_t p = winning ? 0 : 10; p < (winning ? 5 : 15); p++)
+      if (fc::post_config(p)->sector_size == *size) id = p;
+  auto c = fc::post_config(id);
+  if (!c || c->sector_size != *size || (c->kind == fc::PostKind::Winning) != winning)
+    throw std::runtime_error("no " + std::string(winning ? "WinningPoSt" : "WindowPoSt") + " proof " +
+                             std::to_string(o.registered_proof) + " for sector size " + o.sector_size);
+  if (c->sector_size > (uint64_t(512) << 20)) throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
+  const uint64_t count = winning ? 1 : o.sectors;
+  if (count == 0 || count > c->sector_count)
+    throw std::runtime_error("--sectors: 1.." + std::to_string(c->sector_count) + " per partition");
+  const fc::Domain rnd = domain_opt(o.randomness, "randomness");
+  if (rnd[31] & 0xc0) throw std::runtime_error("--randomness: byte 31 must be masked with 0x3f");
+  std::vector<std::string> blobs;
+  std::string listing;
+  for (uint64_t i = 0; i < count; i++) {
+    fc::SealInputs in;
+    in.config = *fc::porep_config_for_size(*size);
+    in.miner_id = o.miner_id;
+    in.sector_num = o.first_sector + i;
+    in.ticket.fill(uint8_t(in.sector_num));
+    fc::SealedSector s = fc::seal_precommit(in);
+    const uint64_t index = winning ? 0 : uint64_t(o.partition) * c->sector_count + i;
+    blobs.push_back(fc::write_post_sector_proof(fc::post_vanilla_proof(*c, s, rnd, index)));
+    listing += "  sector " + std::to_string(s.sector_num) + " comm_r " + platform::to_hex(s.comm_r) + "\n";
+  }
+  std::string text = fc::vanilla_proofs_to_json(blobs);
+  std::ofstream f(o.out, std::ios::binary);
+  if (!f.write(text.data(), std::streamsize(text.size()))) throw std::runtime_error("cannot write " + o.out);
+  std::printf("%s (registered_proof %llu), randomness %s\n%swrote %s (%zu vanilla proof(s), %zu bytes)\n",
+              std::string(c->name).c_str(), (unsigned long long)c->id, o.randomness.c_str(), listing.c_str(),
+              o.out.c_str(), blobs.size(), text.size());
+}
+
 void register_gen_vanilla(CLI::App& app) {
   auto o = std::make_shared<VanillaOpts>();
   auto* gv = app.add_subcommand("gen-vanilla", "test inputs: seal a sector and write its vanilla proofs");
@@ -86,6 +134,25 @@ void register_gen_vanilla(CLI::App& app) {
   p->add_flag("--raw", o->raw, "write the bare c1.json instead of the wrapper");
   p->add_option("-o,--out", o->out, "output file")->required();
   p->callback([o] { run_gen_vanilla_porep(*o); });
+
+  for (bool winning : {true, false}) {
+    auto po = std::make_shared<PostVanillaOpts>();
+    auto* sc = gv->add_subcommand(winning ? "winning-post" : "window-post",
+                                  winning ? "WinningPoSt vanilla proof of one sealed test sector (66 openings)"
+                                          : "WindowPoSt vanilla proofs of sealed test sectors (one partition)");
+    sc->add_option("--sector-size", po->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
+    sc->add_option("--registered-proof", po->registered_proof,
+                   winning ? "0-4 (default: the size's)" : "5-14 (default: the size's V1_1, 10-14)");
+    sc->add_option("--randomness", po->randomness, "32 bytes hex, byte 31 masked")->capture_default_str();
+    if (!winning) {
+      sc->add_option("--sectors", po->sectors, "sectors in the partition")->capture_default_str();
+      sc->add_option("--partition", po->partition, "partition index (V1 challenges depend on it)");
+    }
+    sc->add_option("--first-sector", po->first_sector, "number of the first sector")->capture_default_str();
+    sc->add_option("--miner-id", po->miner_id, "miner actor id (f0<N>)")->capture_default_str();
+    sc->add_option("-o,--out", po->out, "output: JSON array of base64 vanilla proofs")->required();
+    sc->callback([po, winning] { run_gen_vanilla_post(*po, winning); });
+  }
 }
 
 RegisterCommand reg(61, register_gen_vanilla);

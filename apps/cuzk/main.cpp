@@ -7,9 +7,11 @@
 //   cuzk info   C.r1cs|C.cuzk-r1cs|C.zkey
 //   cuzk export --from C.zkey|C.vk|C.params --to VK.json|VK.vk
 //   cuzk setup  --r1cs C.r1cs --params OUT.params --vk OUT.vk [--vk-json OUT.json]
-//   cuzk setup  --circuit porep-2k [--param-dir DIR]          (Filecoin file names)
+//   cuzk setup  --circuit porep-2k|winning-post-2k|window-post-2k|... [--param-dir DIR]  (Filecoin file names)
 //   cuzk porep-prove --c1 c1.json [--param-dir DIR] --proof OUT
 //   cuzk verify-seal --proof P (--c1 c1.json | --comm-r .. --comm-d .. --seed .. ...) [--param-dir DIR]
+//   cuzk post-prove --registered-proof N --randomness HEX --vanilla V.json [--partition K] --proof OUT
+//   cuzk verify-post --registered-proof N --randomness HEX (--vanilla V.json | --sector ID:COMM_R ...) --proof P
 //
 // `setup` makes DEVELOPMENT parameters from local randomness: not a trusted
 // setup ceremony (whoever runs it can forge proofs).
@@ -41,6 +43,7 @@
 #include "groth16/verifier.hpp"
 #include "r1cs/evaluate.hpp"
 #include "porep_cmds.hpp"
+#include "post_cmds.hpp"
 #include "progress.hpp"
 
 namespace fmt_ = cuzk::formats;
@@ -286,6 +289,8 @@ int main(int argc, char** argv) {
 
   cuzk::cli::PorepCommands porep;
   porep.add(app, setup);
+  cuzk::cli::PostCommands post;
+  post.add(app);
 
   CLI11_PARSE(app, argc, argv);
   Progress pr;
@@ -301,6 +306,7 @@ int main(int argc, char** argv) {
     if (*info) return cmd_info(info_path);
     if (*exp) return cmd_export(from, to, pr);
     if (int rc = porep.run(pr); rc >= 0) return rc;
+    if (int rc = post.run(pr); rc >= 0) return rc;
     if (*setup) {
       if (r1cs.empty() || params.empty())
         throw CLI::ValidationError("setup: give --r1cs and --params, or --circuit [--param-dir]");

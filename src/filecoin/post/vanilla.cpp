@@ -1,6 +1,10 @@
 #include "filecoin/post/vanilla.hpp"
 
+#include <cctype>
+#include <stdexcept>
+
 #include "filecoin/bincode/bincode.hpp"
+#include "filecoin/porep/c1_json.hpp"
 
 namespace cuzk::filecoin {
 
@@ -34,6 +38,57 @@ std::string write_post_sector_proof(const FallbackPoStSectorProof& p) {
     w.domain(s.comm_r_last);
   }
   return w.take();
+}
+
+std::string vanilla_proofs_to_json(const std::vector<std::string>& blobs) {
+  std::string out = "[";
+  for (size_t i = 0; i < blobs.size(); i++) {
+    if (i) out += ",";
+    out += "\"" +
+           base64_encode(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(blobs[i].data()), blobs[i].size())) +
+           "\"";
+  }
+  return out + "]";
+}
+
+std::vector<std::string> vanilla_proofs_from_json(std::string_view t) {
+  size_t i = 0;
+  auto ws = [&] {
+    while (i < t.size() && std::isspace(uint8_t(t[i]))) i++;
+  };
+  auto bad = [&](const std::string& msg) {
+    throw std::invalid_argument("vanilla proofs JSON at byte " + std::to_string(i) + ": " + msg);
+  };
+  std::vector<std::string> out;
+  ws();
+  if (i >= t.size() || t[i] != '[') bad("expected '[' (an array of base64 strings)");
+  i++;
+  ws();
+  if (i < t.size() && t[i] == ']') return out;
+  for (;;) {
+    ws();
+    if (i >= t.size() || t[i] != '"') bad("expected a base64 string");
+    size_t end = t.find('"', i + 1);
+    if (end == std::string_view::npos) bad("unterminated string");
+    try {
+      auto bytes = base64_decode(t.substr(i + 1, end - i - 1));
+      out.emplace_back(bytes.begin(), bytes.end());
+    } catch (const std::exception& e) {
+      bad("element " + std::to_string(out.size()) + ": " + e.what());
+    }
+    i = end + 1;
+    ws();
+    if (i < t.size() && t[i] == ',') {
+      i++;
+      continue;
+    }
+    if (i < t.size() && t[i] == ']') break;
+    bad("expected ',' or ']'");
+  }
+  i++;
+  ws();
+  if (i != t.size()) bad("trailing characters after the array");
+  return out;
 }
 
 }  // namespace cuzk::filecoin

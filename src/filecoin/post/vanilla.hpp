@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "filecoin/porep/vanilla.hpp"
@@ -29,5 +30,11 @@ struct FallbackPoStSectorProof {
 // Throws BincodeError naming `what`, the field and the byte offset.
 FallbackPoStSectorProof read_post_sector_proof(std::span<const uint8_t> bytes, const std::string& what);
 std::string write_post_sector_proof(const FallbackPoStSectorProof& p);
+
+// Curio's file of vanilla proofs: a JSON array of standard-base64 strings,
+// one bincode buffer each (Go's json.Marshal([][]byte)). The reader throws
+// std::invalid_argument naming the element.
+std::string vanilla_proofs_to_json(const std::vector<std::string>& blobs);
+std::vector<std::string> vanilla_proofs_from_json(std::string_view text);
 
 }  // namespace cuzk::filecoin
