@@ -13,6 +13,11 @@
 # only, cached in .cache/cuzk-demo/params), proves CUZK_DEMO_PROOFS C2 jobs
 # through the daemon and checks one proof with `cuzk verify-seal`.
 #
+# CUZK_DEMO_KIND=winning-post / window-post: 2 KiB WinningPoSt (one sector,
+# 66 challenges, CRITICAL) or WindowPoSt (a partition of 2 sectors, V1_1)
+# from vanilla proofs of sealed test sectors (cuzk-bench gen-vanilla), with
+# development parameters (seconds); one proof is checked with cuzk verify-post.
+#
 # CUZK_DEMO_KIND=r1cs: a cube-chain GENERIC_R1CS circuit instead
 # (CUZK_DEMO_ROUNDS, 2 constraints each; CUZK_DEMO_PARTITIONS).
 # Both: CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY.
@@ -47,6 +52,16 @@ case $kind in
     "$bench" gen-vanilla porep --sector-size 2KiB --sector-num 1 -o "$work/c1.json"
     job_args=(-t porep --c1 "$work/c1.json")
     ;;
+  winning-post | window-post)
+    circuit=$kind-2k
+    randomness=${CUZK_DEMO_RANDOMNESS:-5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a1a}
+    if [ "$kind" = winning-post ]; then rp=0 t=winning; else rp=10 t=wpost; fi
+    "$cli" setup --circuit "$circuit" --param-dir "$params" 2>&1 | tail -1
+    echo "== sealing test sectors and writing their vanilla proofs =="
+    "$bench" gen-vanilla "$kind" --sector-size 2KiB --registered-proof "$rp" --randomness "$randomness" \
+      -o "$work/$kind-vanilla.json"
+    job_args=(-t "$t" --vanilla "$work/$kind-vanilla.json" --randomness "$randomness" --registered-proof "$rp")
+    ;;
   r1cs)
     "$bench" gen-circuit --param-cache "$params" --rounds "$rounds" --extra-inputs 2
     circuit="cube-${rounds}r-2i"
@@ -56,7 +71,7 @@ case $kind in
       job_args+=(--witness "$work/w$p.cuzk-wtns")
     done
     ;;
-  *) echo "CUZK_DEMO_KIND must be porep or r1cs" >&2; exit 2 ;;
+  *) echo "CUZK_DEMO_KIND must be porep, winning-post, window-post or r1cs" >&2; exit 2 ;;
 esac
 
 sed -e "s|@SOCKET@|$PWD/$sock|" -e "s|@PARAMS@|$PWD/$params|" config/cuzk-demo.toml > "$work/cuzk.toml"
@@ -75,6 +90,11 @@ if [ "$kind" = porep ]; then
   echo "== one more proof, checked outside the daemon with cuzk verify-seal =="
   "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"
   "$cli" verify-seal --c1 "$work/c1.json" --proof "$work/proof.bin" --param-dir "$params"
+elif [ "$kind" != r1cs ]; then
+  echo "== one more proof, checked outside the daemon with cuzk verify-post =="
+  "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"
+  "$cli" verify-post --registered-proof "$rp" --randomness "$randomness" --vanilla "$work/$kind-vanilla.json" \
+    --param-dir "$params" --proof "$work/proof.bin"
 fi
 "$bench" -a "unix://$PWD/$sock" status
 
