@@ -142,10 +142,8 @@ SubmitResult Engine::submit(ProofRequest req) {
     prune_locked();
     if (!req.request_id.empty())
       if (auto r = existing_locked(req, digest)) return *r;
-    uint32_t live = 0;
-    for (auto& [id, j] : jobs_) live += !j->ended;
-    if (live >= cfg_.max_queued_jobs)
-      throw ServiceError(Code::ResourceExhausted, "queue full: " + std::to_string(live) +
+    if (live_jobs_ >= cfg_.max_queued_jobs)
+      throw ServiceError(Code::ResourceExhausted, "queue full: " + std::to_string(live_jobs_) +
                                                       " jobs admitted and not finished (limits.max_queued_jobs)");
   }
   const std::string id = req.request_id.empty() ? make_uuid() : req.request_id;
@@ -205,6 +203,7 @@ SubmitResult Engine::submit(ProofRequest req) {
       if (auto r = existing_locked(req, digest)) return *r;
     job->seq = next_seq_++;
     jobs_[id] = job;  // replaces an ended FAILED/CANCELLED job of the same id
+    live_jobs_++;
     uint32_t ahead = 0;
     job_queue_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
     res = SubmitResult{id, ahead, assigned_device()};
@@ -214,19 +213,14 @@ SubmitResult Engine::submit(ProofRequest req) {
 }
 
 void Engine::prune_locked() {
+  // Oldest ended first: drop while over the count or past the age.
   const auto now = Clock::now();
-  size_t ended = 0;
-  for (auto& [id, j] : jobs_) ended += j->ended;
-  for (auto it = jobs_.begin(); it != jobs_.end();) {
-    const Job& j = *it->second;
-    bool old = j.ended && now - j.finished_at > cfg_.result_retention;
-    bool over = j.ended && ended > cfg_.result_retention_count;
-    if (old || over) {
-      ended--;
-      it = jobs_.erase(it);
-    } else {
-      ++it;
-    }
+  while (!ended_order_.empty()) {
+    const Ended& e = ended_order_.front();
+    if (ended_order_.size() <= cfg_.result_retention_count && now - e.at <= cfg_.result_retention) break;
+    auto it = jobs_.find(e.id);
+    if (it != jobs_.end() && it->second->seq == e.seq) jobs_.erase(it);  // not if a retry took the id
+    ended_order_.pop_front();
   }
 }
 

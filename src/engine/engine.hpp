@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -119,6 +120,15 @@ class Engine final : public ProvingService {
   mutable std::mutex mu_;
   std::condition_variable job_cv_;  // job state changes (await, pipeline-off dispatch)
   std::map<std::string, std::shared_ptr<Job>> jobs_;
+  uint32_t live_jobs_ = 0;  // admitted, not ended
+  // Ended jobs in the order they ended, for retention (prune_locked): id,
+  // the job's unique seq (a retry may hold the id by now) and its end.
+  struct Ended {
+    std::string id;
+    uint64_t seq;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::deque<Ended> ended_order_;
   uint64_t next_seq_ = 1;
   uint64_t completed_ = 0, failed_ = 0;
   std::map<std::string, uint64_t> completed_by_kind_, failed_by_kind_;

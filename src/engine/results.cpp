@@ -86,9 +86,15 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   // are freed when the last stage lets go (the payload off this thread).
   job.proofs.clear();
   job.proofs.shrink_to_fit();
-  dealloc_.defer(std::move(job.prepared));
+  // Large payloads are freed by the deallocator, small ones here.
+  if (job.prepared && job.prepared->resident_bytes() >= (1u << 20))
+    dealloc_.defer(std::move(job.prepared));
+  else
+    job.prepared.reset();
   job.srs.reset();
   job.admission.release();
+  live_jobs_--;
+  ended_order_.push_back({job.id, job.seq, job.finished_at});
   job_cv_.notify_all();
 }
 
