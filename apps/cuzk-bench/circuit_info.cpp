@@ -120,7 +120,9 @@ void register_circuit_info(CLI::App& app) {
   auto* cmd = app.add_subcommand("circuit-info", "size of a blank Filecoin circuit (CountingCS)");
   std::vector<std::string> names;
   for (const auto& [k, v] : porep_circuits()) names.push_back(k);
-  cmd->add_option("--circuit", o->circuit, "porep-2k | porep-8m | porep-512m | porep-32g | porep-64g")
+  for (uint64_t p = 0; p < 10; p++) names.push_back(filecoin::post_circuit_id(*filecoin::post_config(p)));
+  cmd->add_option("--circuit", o->circuit,
+                  "porep-, winning-post- or window-post- with 2k, 8m, 512m, 32g, 64g")
       ->required()
       ->check(CLI::IsMember(names));
   cmd->add_flag("--json", o->json, "one JSON object");

@@ -7,6 +7,7 @@
 // proofs of both kinds verified and rejected.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "filecoin/bincode/bincode.hpp"
@@ -71,6 +72,18 @@ TEST(PostCircuit, CountsOfEveryProductionSize) {
     EXPECT_EQ(got.inputs, r.want.inputs) << c.name;
     EXPECT_EQ(got.aux, r.want.aux) << c.name;
   }
+}
+
+// 125 M and 130 M constraints: minutes of counting on 2 cores.
+TEST(PostCircuit, CountsOfWindow32And64GiBSlow) {
+  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (minutes of counting)";
+  Count a = count(*post_config(8)), b = count(*post_config(9));
+  EXPECT_EQ(a.constraints, 125279217u);
+  EXPECT_EQ(a.inputs, 25840u);
+  EXPECT_EQ(a.aux, 126902376u);
+  EXPECT_EQ(b.constraints, 129887900u);
+  EXPECT_EQ(b.inputs, 25301u);
+  EXPECT_EQ(b.aux, 131500200u);
 }
 
 TEST(PostCircuit, CountsOfUpstreamTestShapes) {
