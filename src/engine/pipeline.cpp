@@ -82,7 +82,13 @@ std::unique_ptr<PartitionItem> Engine::take_live(std::unique_ptr<PartitionItem> 
 
 void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
   const size_t local = w % slot.workers.size();
-  while (auto next = device_queue_.pop()) {
+  for (;;) {
+    // The interlock first, then the best partition waiting at that moment: a
+    // worker that picked one before waiting for the device would run it
+    // even if a CRITICAL partition arrived meanwhile.
+    std::unique_lock interlock(slot.interlock);
+    auto next = device_queue_.pop();
+    if (!next) break;  // closed
     synth_queue_.notify();  // the pacer's gate depends on the device queue
     std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
     if (!item) continue;
@@ -93,6 +99,7 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
       std::lock_guard lk(mu_);
       auto& ws = slot.workers[local];
       ws.proving = true;
+      ws.on_device = true;
       ws.job_id = job->id;
       ws.kind = kind_name(job->kind);
       ws.partition = int(p);
@@ -103,27 +110,20 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     item->gpu_start = Clock::now();
     item->worker = w;
     std::string error;
-    {
-      std::lock_guard interlock(slot.interlock);
-      {
-        std::lock_guard lk(mu_);
-        slot.workers[local].on_device = true;
-      }
-      tl_.emit("GPU_LOCK", job->id, worker_detail(w, p));
-      try {
-        if (!job->ended) slot.device->arena().execute([&] { item->work->device_phase(*slot.device); });
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      tl_.emit("GPU_UNLOCK", job->id, worker_detail(w, p));
-      std::lock_guard lk(mu_);
-      slot.workers[local].on_device = false;
+    tl_.emit("GPU_LOCK", job->id, worker_detail(w, p));
+    try {
+      if (!job->ended) slot.device->arena().execute([&] { item->work->device_phase(*slot.device); });
+    } catch (const std::exception& e) {
+      error = e.what();
     }
+    tl_.emit("GPU_UNLOCK", job->id, worker_detail(w, p));
+    interlock.unlock();
     {
       std::lock_guard lk(mu_);
       auto& ws = slot.workers[local];
       ws.busy_secs += std::chrono::duration<double>(Clock::now() - ws.since).count();
       ws.proving = false;
+      ws.on_device = false;
       ws.job_id.clear();
       ws.kind.clear();
       ws.partition = -1;

@@ -114,3 +114,22 @@ TEST(Lifetime, BudgetFollowsCgroupLimits) {
   EXPECT_LE(usable_memory_bytes(), physical_memory_bytes());
   EXPECT_GT(usable_memory_bytes(), 0u);
 }
+
+// A worker takes the device first and the best waiting partition second: a
+// CRITICAL partition that arrives while NORMAL ones wait for the device goes
+// next, not after the partitions other workers had picked up.
+TEST(Lifetime, CriticalPartitionIsNextOnTheDevice) {
+  EngineConfig c = small_config();
+  c.gpu_workers_per_device = 2;
+  c.max_parallel_synthesis = 2;
+  Fixture f(c);
+  f.engine->submit(req({"1,150", "1,150", "1,150"}, "normal", Priority::Normal));
+  for (int i = 0; i < 200 && f.events.of("GPU_LOCK").empty(); i++) std::this_thread::sleep_for(2ms);
+  std::this_thread::sleep_for(30ms);  // partitions 1 and 2 are synthesized and waiting
+  f.engine->submit(req({"1,1"}, "crit", Priority::Critical));
+  ASSERT_EQ(f.engine->await("normal", std::nullopt).status, JobStatus::Completed);
+  auto locks = f.events.of("GPU_LOCK");
+  ASSERT_EQ(locks.size(), 4u);
+  EXPECT_NE(locks[0].find(",normal,"), std::string::npos) << locks[0];
+  EXPECT_NE(locks[1].find(",crit,"), std::string::npos) << "second on the device: " << locks[1];
+}

@@ -1,0 +1,129 @@
+// The platform layer: CPU feature detection against the kernel's own view
+// (/proc/cpuinfo flags), the kernel switches and their environment
+// variables, memory-mapped files and uninitialised aligned arrays.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "platform/cpu_features.hpp"
+#include "platform/hex.hpp"
+#include "platform/mapped_file.hpp"
+#include "platform/raw_array.hpp"
+
+using namespace cuzk::platform;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The flags Linux reports for the first CPU.
+std::set<std::string> cpuinfo_flags() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line.substr(line.find(':') + 1));
+    std::set<std::string> out;
+    for (std::string w; words >> w;) out.insert(w);
+    return out;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(CpuFeatures, AgreeWithProcCpuinfo) {
+  auto flags = cpuinfo_flags();
+  if (flags.empty()) GTEST_SKIP() << "no /proc/cpuinfo flags";
+  const CpuFeatures& f = cpu_features();
+  EXPECT_EQ(f.bmi2, flags.count("bmi2") == 1);
+  EXPECT_EQ(f.adx, flags.count("adx") == 1);
+  EXPECT_EQ(f.avx2, flags.count("avx2") == 1);
+  EXPECT_EQ(f.sha, flags.count("sha_ni") == 1);
+  // IFMA needs the whole AVX-512 set the kernels use (the OS's ZMM state is
+  // implied when the kernel lists the flags).
+  const bool ifma = flags.count("avx512f") && flags.count("avx512vl") && flags.count("avx512bw") &&
+                    flags.count("avx512dq") && flags.count("avx512ifma") && flags.count("avx512_vbmi2");
+  EXPECT_EQ(f.ifma, ifma);
+}
+
+TEST(CpuFeatures, SwitchesFollowTheCpuAndTheEnvironment) {
+  const CpuFeatures& f = cpu_features();
+  const bool env_no_asm = env_flag("CUZK_NO_ASM"), env_no_ifma = env_flag("CUZK_NO_IFMA");
+  if (!env_no_asm) EXPECT_EQ(use_adx(), f.bmi2 && f.adx);
+  if (!env_no_asm && !env_no_ifma) EXPECT_EQ(use_ifma(), f.ifma);
+  set_use_adx(false);
+  EXPECT_FALSE(use_adx());
+  set_use_adx(true);
+  EXPECT_EQ(use_adx(), f.bmi2 && f.adx);  // ignored where the CPU lacks it
+  set_use_ifma(false);
+  EXPECT_FALSE(use_ifma());
+  set_use_ifma(true);
+  EXPECT_EQ(use_ifma(), f.ifma);
+  ::setenv("CUZK_TEST_FLAG", "0", 1);
+  EXPECT_FALSE(env_flag("CUZK_TEST_FLAG"));
+  ::setenv("CUZK_TEST_FLAG", "", 1);
+  EXPECT_FALSE(env_flag("CUZK_TEST_FLAG"));
+  ::setenv("CUZK_TEST_FLAG", "1", 1);
+  EXPECT_TRUE(env_flag("CUZK_TEST_FLAG"));
+  ::unsetenv("CUZK_TEST_FLAG");
+  EXPECT_FALSE(env_flag("CUZK_TEST_FLAG"));
+}
+
+TEST(MappedFile, MapsContentsAndNamesThePathOnErrors) {
+  const fs::path p = fs::temp_directory_path() / ("cuzk-map-" + std::to_string(::getpid()));
+  std::string text(100000, '\0');
+  for (size_t i = 0; i < text.size(); i++) text[i] = char(i * 7 + 3);
+  std::ofstream(p, std::ios::binary) << text;
+  for (bool populate : {false, true}) {
+    MappedFile m(p.string(), populate);
+    ASSERT_TRUE(m.is_open());
+    ASSERT_EQ(m.size(), text.size());
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(m.bytes().data()), m.size()), text);
+    MappedFile moved = std::move(m);
+    EXPECT_EQ(moved.size(), text.size());
+    EXPECT_EQ(moved.path(), p.string());
+  }
+  std::ofstream(p, std::ios::binary | std::ios::trunc);  // empty files map to nothing, still open
+  MappedFile empty(p.string());
+  EXPECT_EQ(empty.size(), 0u);
+  EXPECT_TRUE(empty.is_open());
+  fs::remove(p);
+  try {
+    MappedFile missing(p.string());
+    ADD_FAILURE() << "a missing file was mapped";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(MappedFile().is_open());
+}
+
+TEST(RawArray, SizesAlignmentAndMoves) {
+  RawArray<uint64_t> small(10);
+  EXPECT_EQ(small.size(), 10u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.data()) % 64, 0u);
+  for (size_t i = 0; i < small.size(); i++) small[i] = i * i;
+  uint64_t sum = 0;
+  for (uint64_t v : small) sum += v;
+  EXPECT_EQ(sum, 285u);
+  RawArray<uint64_t> big(1 << 20);  // 8 MiB: 2 MiB aligned for huge pages
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.data()) % (2 << 20), 0u);
+  big[big.size() - 1] = 42;
+  RawArray<uint64_t> moved = std::move(big);
+  EXPECT_EQ(moved[moved.size() - 1], 42u);
+  EXPECT_EQ(moved.span().size(), size_t(1) << 20);
+  moved.reset(0);
+  EXPECT_TRUE(moved.empty());
+  EXPECT_EQ(moved.data(), nullptr);
+}
+
+TEST(Hex, RoundTripsAndRejects) {
+  std::vector<uint8_t> bytes = {0x00, 0x7f, 0x80, 0xff, 0x12};
+  EXPECT_EQ(to_hex(std::span<const uint8_t>(bytes)), "007f80ff12");
+  EXPECT_EQ(*from_hex("007F80ff12"), bytes);
+  EXPECT_FALSE(from_hex("abc"));
+  EXPECT_FALSE(from_hex("zz"));
+}
