@@ -2,6 +2,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include <filesystem>
+
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"
 
@@ -16,6 +18,12 @@ uint64_t Groth16Resources::size_bytes() const {
   const auto& p = params;
   return extra_bytes + sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
          sizeof(ec::G2Affine) * p.b_g2.size();
+}
+
+uint64_t estimate_params_bytes(const std::string& path) {
+  std::error_code ec;
+  uint64_t n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : n * 11 / 10;
 }
 
 groth16::ProverOptions arena_prover_options() {

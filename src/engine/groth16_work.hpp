@@ -27,6 +27,10 @@ struct Groth16Resources : CircuitResources {
   uint64_t size_bytes() const override;  // decoded points + extra_bytes
 };
 
+// Resident size of a parameter file once decoded (for budget planning):
+// its size plus 10%, 0 when it is missing.
+uint64_t estimate_params_bytes(const std::string& path);
+
 // Prover options that stay inside the calling arena (the device's pool).
 groth16::ProverOptions arena_prover_options();
 

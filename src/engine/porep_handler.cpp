@@ -147,11 +147,7 @@ std::shared_ptr<CircuitResources> PorepHandler::load(const std::string& id, std:
   return res;
 }
 
-uint64_t PorepHandler::estimate_size(const std::string& id) {
-  std::error_code ec;
-  uint64_t n = fs::file_size(param_path(id), ec);
-  return ec ? 0 : n * 11 / 10;
-}
+uint64_t PorepHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }
 
 std::vector<std::string> PorepHandler::list_circuits() {
   std::vector<std::string> out;

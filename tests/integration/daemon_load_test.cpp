@@ -117,6 +117,30 @@ pb::SubmitProofRequest make_request(const std::string& id, const std::vector<uin
   return r;
 }
 
+// Checks every COMPLETED outcome: one proof per partition, each verifying
+// with the circuit's .vk and none seen twice. Returns how many completed.
+int verify_completed(const Daemon& d, const std::map<std::string, Outcome>& out) {
+  auto vk = cuzk::groth16::read_verifying_key_file(
+      (d.dir / "params" / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
+  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
+  int completed = 0;
+  std::set<std::string> all_proofs;
+  for (auto& [id, o] : out) {
+    if (o.status != pb::AwaitProofResponse::COMPLETED) continue;
+    completed++;
+    EXPECT_EQ(o.proof.size(), 192 * o.xs.size()) << id;
+    if (o.proof.size() != 192 * o.xs.size()) continue;
+    auto proofs = cuzk::groth16::decode_proofs(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()));
+    for (size_t p = 0; p < proofs.size(); p++) {
+      auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(o.xs[p]));
+      EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, proofs[p], pub)) << id << " partition " << p;
+      EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
+    }
+  }
+  return completed;
+}
+
 }  // namespace
 
 TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
@@ -186,26 +210,13 @@ TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
   EXPECT_EQ(rpc_errors.load(), 0);
   ASSERT_EQ(out.size(), size_t(kClients * kJobsPerClient));
 
-  auto vk = cuzk::groth16::read_verifying_key_file((d.dir / "params" / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
-  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
-  int completed = 0, cancelled = 0;
-  std::set<std::string> all_proofs;
+  const int completed = verify_completed(d, out);
+  int cancelled = 0;
   for (auto& [id, o] : out) {
     EXPECT_EQ(o.finals, 1) << id;
-    if (o.status == pb::AwaitProofResponse::COMPLETED) {
-      completed++;
-      ASSERT_EQ(o.proof.size(), 192 * o.xs.size()) << id;
-      auto proofs = cuzk::groth16::decode_proofs(
-          std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()));
-      for (size_t p = 0; p < proofs.size(); p++) {
-        auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(o.xs[p]));
-        EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, proofs[p], pub)) << id << " partition " << p;
-        EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
-      }
-    } else {
-      EXPECT_EQ(o.status, pb::AwaitProofResponse::CANCELLED) << id << ": " << o.error;
-      cancelled++;
-    }
+    if (o.status == pb::AwaitProofResponse::COMPLETED) continue;
+    EXPECT_EQ(o.status, pb::AwaitProofResponse::CANCELLED) << id << ": " << o.error;
+    cancelled++;
   }
   EXPECT_GT(completed, 80);
   EXPECT_GT(cancelled, 0);
@@ -354,20 +365,8 @@ TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
   evictor.join();
   EXPECT_EQ(rpc_errors.load(), 0);
   ASSERT_EQ(out.size(), size_t(kClients * kJobsPerClient));
-  auto vk = cuzk::groth16::read_verifying_key_file((d.dir / "params" / (circuit + ".vk")).string());
-  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
-  std::set<std::string> all_proofs;
-  for (auto& [id, o] : out) {
-    ASSERT_EQ(o.status, pb::AwaitProofResponse::COMPLETED) << id << ": " << o.error;
-    ASSERT_EQ(o.proof.size(), 192 * o.xs.size()) << id;
-    auto proofs = cuzk::groth16::decode_proofs(
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(o.proof.data()), o.proof.size()));
-    for (size_t p = 0; p < proofs.size(); p++) {
-      auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(o.xs[p]));
-      EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, proofs[p], pub)) << id << " partition " << p;
-      EXPECT_TRUE(all_proofs.insert(o.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
-    }
-  }
+  for (auto& [id, o] : out) EXPECT_EQ(o.status, pb::AwaitProofResponse::COMPLETED) << id << ": " << o.error;
+  EXPECT_EQ(verify_completed(d, out), kClients * kJobsPerClient);
   auto stub = d.stub();
   grpc::ClientContext sctx;
   pb::GetStatusResponse st;

@@ -12,6 +12,11 @@ namespace cuzk::filecoin {
 
 constexpr int kParameterVersion = 28;
 
+// "8-8-0": a tree shape as Tree::display() writes it.
+std::string tree_shape_text(const TreeShape& s);
+// v<version>-<cache_prefix>-<sha256 hex of identifier>: parameter_cache.rs's file stem.
+std::string parameter_file_stem(const std::string& cache_prefix, const std::string& identifier);
+
 // layered_drgporep::PublicParams{ ... } exactly as Rust's parameter cache
 // formats it.
 std::string porep_parameter_identifier(const PorepConfig& cfg);

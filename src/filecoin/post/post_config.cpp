@@ -2,9 +2,7 @@
 
 #include <array>
 
-#include "filecoin/hash/sha256.hpp"
 #include "filecoin/porep/param_names.hpp"
-#include "platform/hex.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -30,10 +28,6 @@ const char* const kNames[15] = {
     "StackedDrgWindow64GiBV1",   "StackedDrgWindow2KiBV1_1",  "StackedDrgWindow8MiBV1_1",
     "StackedDrgWindow512MiBV1_1", "StackedDrgWindow32GiBV1_1", "StackedDrgWindow64GiBV1_1",
 };
-
-std::string shape_text(const TreeShape& s) {
-  return std::to_string(s.base_arity) + "-" + std::to_string(s.sub_arity) + "-" + std::to_string(s.top_arity);
-}
 
 }  // namespace
 
@@ -75,10 +69,8 @@ std::string post_parameter_identifier(const PostConfig& c) {
 }
 
 std::string post_parameter_stem(const PostConfig& c) {
-  std::string id = post_parameter_identifier(c);
-  Digest32 d = sha256(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
-  return "v" + std::to_string(kParameterVersion) + "-proof-of-spacetime-fallback-merkletree-poseidon_hasher-" +
-         shape_text(c.shape) + "-" + platform::to_hex(d);
+  return parameter_file_stem("proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + tree_shape_text(c.shape),
+                             post_parameter_identifier(c));
 }
 
 }  // namespace cuzk::filecoin
