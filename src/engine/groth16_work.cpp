@@ -20,6 +20,16 @@ uint64_t Groth16Resources::size_bytes() const {
          sizeof(ec::G2Affine) * p.b_g2.size();
 }
 
+std::shared_ptr<Groth16Resources> load_circuit_params(std::span<const uint8_t> mapped, const std::string& path,
+                                                      const std::string& id, size_t inputs) {
+  auto res = std::make_shared<Groth16Resources>();
+  res->load_params(mapped, path);
+  if (res->params.vk.num_inputs() != inputs)
+    throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
+                             " inputs, " + id + " has " + std::to_string(inputs));
+  return res;
+}
+
 uint64_t estimate_params_bytes(const std::string& path) {
   std::error_code ec;
   uint64_t n = std::filesystem::file_size(path, ec);

@@ -137,14 +137,7 @@ std::string PorepHandler::param_path(const std::string& id) {
 
 std::shared_ptr<CircuitResources> PorepHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
   auto cfg = filecoin::porep_config_for_circuit_id(id);
-  const std::string path = param_path(id);
-  auto res = std::make_shared<Groth16Resources>();
-  res->load_params(mapped, path);
-  size_t want_inputs = 3 + 18 * cfg->challenges_per_partition + 1;
-  if (res->params.vk.num_inputs() != want_inputs)
-    throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
-                             " inputs, " + id + " has " + std::to_string(want_inputs));
-  return res;
+  return load_circuit_params(mapped, param_path(id), id, 3 + 18 * cfg->challenges_per_partition + 1);
 }
 
 uint64_t PorepHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }

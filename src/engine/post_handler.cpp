@@ -121,14 +121,7 @@ std::string PostHandler::param_path(const std::string& id) {
 
 std::shared_ptr<CircuitResources> PostHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
   auto cfg = filecoin::post_config_for_circuit_id(id);
-  const std::string path = param_path(id);
-  auto res = std::make_shared<Groth16Resources>();
-  res->load_params(mapped, path);
-  const size_t want = 1 + cfg->sector_count * (1 + cfg->challenge_count);
-  if (res->params.vk.num_inputs() != want)
-    throw std::runtime_error(path + ": verifying key has " + std::to_string(res->params.vk.num_inputs()) +
-                             " inputs, " + id + " has " + std::to_string(want));
-  return res;
+  return load_circuit_params(mapped, param_path(id), id, 1 + cfg->sector_count * (1 + cfg->challenge_count));
 }
 
 uint64_t PostHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }
