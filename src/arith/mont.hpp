@@ -10,7 +10,7 @@
 
 namespace cuzk::arith {
 
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
 template <size_t N>
 inline constexpr bool has_asm_kernel = N == 4 || N == 6;
 #else
@@ -48,7 +48,7 @@ template <size_t N, class Fn>
 template <size_t N>
 [[gnu::always_inline]] inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                             const uint64_t* p, uint64_t inv) {
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::mont_mul<N>(r, a, b, p, inv);
@@ -64,7 +64,7 @@ template <size_t N>
 template <size_t N>
 [[gnu::always_inline]] inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p,
                                             uint64_t inv) {
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::mont_sqr<N>(r, a, p, inv);
@@ -80,7 +80,7 @@ template <size_t N>
 template <size_t N>
 [[gnu::always_inline]] inline void add_mod(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                            const uint64_t* p) {
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::add_mod<N>(r, a, b, p);
@@ -95,7 +95,7 @@ template <size_t N>
 template <size_t N>
 [[gnu::always_inline]] inline void sub_mod(uint64_t* r, const uint64_t* a, const uint64_t* b,
                                            const uint64_t* p) {
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
     if (__builtin_expect(platform::detail::g_use_adx, 1))
       x86::sub_mod<N>(r, a, b, p);

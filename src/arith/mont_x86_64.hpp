@@ -28,7 +28,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__x86_64__)
+// AddressSanitizer builds cannot give these kernels the registers they ask
+// for; they define CUZK_NO_INLINE_ASM and use the portable kernels.
+#if defined(__x86_64__) && !defined(CUZK_NO_INLINE_ASM)
+#define CUZK_HAVE_MULX_ASM 1
+#else
+#define CUZK_HAVE_MULX_ASM 0
+#endif
+
+#if CUZK_HAVE_MULX_ASM
 
 namespace cuzk::arith::x86 {
 

@@ -112,7 +112,7 @@ class MontKernels : public ::testing::Test {
     L port, sq;
     portable::mont_mul<N>(port.data(), a.data(), b.data(), M::p.data(), inv);
     ASSERT_EQ(to_mpz<N>(port), want) << "portable";
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
     if (have_adx()) {
       L viaasm, asm_sq, port_sq;
       x86::mont_mul<N>(viaasm.data(), a.data(), b.data(), M::p.data(), inv);
@@ -132,7 +132,7 @@ class MontKernels : public ::testing::Test {
       portable::sub_mod<N>(pd.data(), a.data(), b.data(), M::p.data());
       ASSERT_EQ(to_mpz<N>(ps), sum) << "portable add";
       ASSERT_EQ(to_mpz<N>(pd), diff) << "portable sub";
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
       L as, ad;
       x86::add_mod<N>(as.data(), a.data(), b.data(), M::p.data());
       x86::sub_mod<N>(ad.data(), a.data(), b.data(), M::p.data());
@@ -206,7 +206,7 @@ TYPED_TEST(MontKernels, LongChainsStayReduced) {
 
 // The asm kernels read all of a and b before writing r, so in-place use
 // (r aliasing a and/or b) works; the portable twin promises no such thing.
-#if defined(__x86_64__)
+#if CUZK_HAVE_MULX_ASM
 TYPED_TEST(MontKernels, AsmAliasing) {
   using L = typename TestFixture::L;
   constexpr size_t N = TestFixture::N;

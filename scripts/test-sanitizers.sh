@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Sanitizer stage of the test command (scripts/test.sh): two more builds, in
+# build-tsan and build-asan (or $CUZK_TSAN_DIR / $CUZK_ASAN_DIR):
+#   ThreadSanitizer  — the engine's scheduler, admission and lifetime tests
+#                      (threads, queues, locks, job table, budgets; the fake
+#                      proof kind, as real proofs take minutes under TSan).
+#                      Not the server suite: gRPC is not instrumented, and
+#                      under TSan its suite ran > 13 min with only gRPC-internal
+#                      reports;
+#   Address+UB       — the unit suites of the arithmetic, curve, MSM, NTT,
+#                      R1CS, gadget, Groth16, format, timeline and platform
+#                      layers (every report fails the run).
+# Suppressions (with their reasons) are in tests/tsan.supp. CUZK_SANITIZERS
+# picks the stages ("thread address"), empty or "none" skips them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stages=${CUZK_SANITIZERS-thread address}
+jobs=$(nproc)
+run_suites() {  # build dir, suites (each "name" or "name:gtest_filter")...
+  local dir=$1 rc=0
+  shift
+  for spec in "$@"; do
+    local s=${spec%%:*} filter='*' t0=$SECONDS
+    [ "$spec" != "$s" ] && filter=${spec#*:}
+    if "$dir/tests/test_$s" --gtest_brief=1 --gtest_filter="$filter" > "$dir/test_$s.log" 2>&1; then
+      echo "  test_$s: passed ($((SECONDS - t0)) s)"
+    else
+      rc=1
+      echo "  test_$s: FAILED ($((SECONDS - t0)) s); the end of $dir/test_$s.log:"
+      tail -n 60 "$dir/test_$s.log"
+    fi
+  done
+  return $rc
+}
+rc=0
+for stage in $stages; do
+  case $stage in
+    thread)
+      dir=${CUZK_TSAN_DIR:-build-tsan}
+      suites=("engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*")
+      echo "== ThreadSanitizer: ${suites[*]} =="
+      t0=$SECONDS
+      cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=thread -DCUZK_BUILD_BENCH=OFF >/dev/null
+      cmake --build "$dir" -j "$jobs" --target test_engine > "$dir.build.log" 2>&1 ||
+        { tail -n 40 "$dir.build.log"; exit 1; }
+      echo "  built in $((SECONDS - t0)) s"
+      TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp history_size=7 halt_on_error=0 exitcode=66" \
+        run_suites "$dir" "${suites[@]}" || rc=1
+      ;;
+    address)
+      dir=${CUZK_ASAN_DIR:-build-asan}
+      suites=(platform arith ff ec pairing msm ntt r1cs gadgets groth16 formats timeline)
+      echo "== AddressSanitizer + UndefinedBehaviorSanitizer: ${suites[*]} =="
+      t0=$SECONDS
+      cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=address,undefined \
+        -DCUZK_BUILD_BENCH=OFF >/dev/null
+      cmake --build "$dir" -j "$jobs" --target "${suites[@]/#/test_}" > "$dir.build.log" 2>&1 ||
+        { tail -n 40 "$dir.build.log"; exit 1; }
+      echo "  built in $((SECONDS - t0)) s"
+      ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1" \
+        run_suites "$dir" "${suites[@]}" || rc=1
+      ;;
+    none | "") ;;
+    *) echo "unknown sanitizer stage '$stage' (thread, address)" >&2; exit 2 ;;
+  esac
+done
+exit $rc
