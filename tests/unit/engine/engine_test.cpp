@@ -229,14 +229,16 @@ TEST(Engine, ShutdownAnswersEveryWaiter) {
   EngineConfig c = small_config();
   c.max_parallel_synthesis = 1;
   Fixture f(c);
-  f.engine->submit(req({"100,1", "100,1"}, "a"));
+  // "b" cannot start before "a"'s second partition does (300 ms on): the
+  // shutdown comes well before, even on a loaded machine.
+  f.engine->submit(req({"300,1", "300,1"}, "a"));
   f.engine->submit(req({"100,1"}, "b"));
   std::this_thread::sleep_for(20ms);
   std::vector<JobStatus> got(2);
   std::thread wa([&] { got[0] = f.engine->await("a", std::nullopt).status; });
   std::thread wb([&] { got[1] = f.engine->await("b", std::nullopt).status; });
   std::this_thread::sleep_for(10ms);
-  f.engine->shutdown(1000ms);
+  f.engine->shutdown(5000ms);
   wa.join();
   wb.join();
   EXPECT_EQ(got[0], JobStatus::Completed);  // running: finished within grace
