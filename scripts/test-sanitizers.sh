@@ -41,8 +41,8 @@ for stage in $stages; do
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
       cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=thread -DCUZK_BUILD_BENCH=OFF >/dev/null
-      cmake --build "$dir" -j "$jobs" --target test_engine > "$dir.build.log" 2>&1 ||
-        { tail -n 40 "$dir.build.log"; exit 1; }
+      cmake --build "$dir" -j "$jobs" --target test_engine > "$dir/build.log" 2>&1 ||
+        { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp history_size=7 halt_on_error=0 exitcode=66" \
         run_suites "$dir" "${suites[@]}" || rc=1
@@ -54,8 +54,8 @@ for stage in $stages; do
       t0=$SECONDS
       cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=address,undefined \
         -DCUZK_BUILD_BENCH=OFF >/dev/null
-      cmake --build "$dir" -j "$jobs" --target "${suites[@]/#/test_}" > "$dir.build.log" 2>&1 ||
-        { tail -n 40 "$dir.build.log"; exit 1; }
+      cmake --build "$dir" -j "$jobs" --target "${suites[@]/#/test_}" > "$dir/build.log" 2>&1 ||
+        { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1" \
         run_suites "$dir" "${suites[@]}" || rc=1

@@ -53,8 +53,12 @@ TEST(CpuFeatures, AgreeWithProcCpuinfo) {
 TEST(CpuFeatures, SwitchesFollowTheCpuAndTheEnvironment) {
   const CpuFeatures& f = cpu_features();
   const bool env_no_asm = env_flag("CUZK_NO_ASM"), env_no_ifma = env_flag("CUZK_NO_IFMA");
-  if (!env_no_asm) EXPECT_EQ(use_adx(), f.bmi2 && f.adx);
-  if (!env_no_asm && !env_no_ifma) EXPECT_EQ(use_ifma(), f.ifma);
+  if (!env_no_asm) {
+    EXPECT_EQ(use_adx(), f.bmi2 && f.adx);
+  }
+  if (!env_no_asm && !env_no_ifma) {
+    EXPECT_EQ(use_ifma(), f.ifma);
+  }
   set_use_adx(false);
   EXPECT_FALSE(use_adx());
   set_use_adx(true);
