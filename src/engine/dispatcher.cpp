@@ -43,22 +43,27 @@ void Engine::dispatcher_loop() {
 void Engine::loader_loop() {
   while (auto next = load_queue_.pop()) {
     std::shared_ptr<Job> job = std::move(*next);
-    if (job->ended) continue;
     SrsManager::Handle handle;
-    try {
-      handle = srs_.acquire(job->circuit_id, *job->handler, job->id);
-    } catch (const std::exception& e) {
-      fail_job(job, "loading parameters for circuit " + job->circuit_id + ": " + e.what());
-      continue;
+    std::string error;
+    if (!job->ended) {
+      try {
+        handle = srs_.acquire(job->circuit_id, *job->handler, job->id);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
     }
     {
       std::lock_guard lk(mu_);
       job->loading = false;
-      if (job->ended) continue;  // the handle is released on the way out
-      job->srs_load_ms = handle.load_ms();
-      job->srs = std::move(handle);
+      // Back to the dispatcher (in priority order) before the circuit counts as loaded.
+      if (error.empty() && !job->ended) {
+        job->srs_load_ms = handle.load_ms();
+        job->srs = std::move(handle);
+        job_queue_.push(job->key(0), job);
+      }
+      loading_circuits_[job->circuit_id]--;
     }
-    job_queue_.push(job->key(0), job);  // back to the dispatcher, in priority order
+    if (!error.empty()) fail_job(job, "loading parameters for circuit " + job->circuit_id + ": " + error);
   }
 }
 
@@ -70,7 +75,14 @@ bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
     hot = bool(job->srs);  // a loader pinned them
   }
   if (hot) return true;
-  SrsManager::Handle handle = srs_.acquire_if_hot(job->circuit_id);
+  // Behind a job still loading the same circuit, wait in the load queue too,
+  // so that the older job starts first.
+  SrsManager::Handle handle;
+  {
+    std::lock_guard lk(mu_);
+    if (loading_circuits_[job->circuit_id] == 0) hot = true;
+  }
+  if (hot) handle = srs_.acquire_if_hot(job->circuit_id);
   if (!handle && !cfg_.pipeline_enabled) {
     // One job at a time: nothing else could run meanwhile anyway.
     try {
@@ -84,6 +96,7 @@ bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
   if (job->ended) return false;
   if (!handle) {
     job->loading = true;
+    loading_circuits_[job->circuit_id]++;
     load_queue_.push(job->key(0), job);
     return false;
   }

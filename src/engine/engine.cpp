@@ -12,7 +12,7 @@ namespace cuzk::engine {
 
 namespace {
 
-constexpr uint32_t kLoaderThreads = 2;  // parameter loads that may run at once
+constexpr uint32_t kLoaderThreads = 1;  // loads run one at a time, in priority order
 
 // The budget for parameters and partitions; payloads get their own pool
 // (limits.payload_budget) carved out of the same total.

@@ -121,6 +121,7 @@ class Engine final : public ProvingService {
   std::condition_variable job_cv_;  // job state changes (await, pipeline-off dispatch)
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   uint32_t live_jobs_ = 0;  // admitted, not ended
+  std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
   // Ended jobs in the order they ended, for retention (prune_locked): id,
   // the job's unique seq (a retry may hold the id by now) and its end.
   struct Ended {

@@ -58,7 +58,6 @@ void Engine::synthesis_loop() {
       continue;
     }
     const uint64_t ms = ms_between(t0, Clock::now());
-    synthesizing_--;
     tl_.emit("SYNTH_END", job->id, part_detail(p) + ",synth_ms=" + std::to_string(ms));
     {
       std::lock_guard lk(mu_);
@@ -66,11 +65,16 @@ void Engine::synthesis_loop() {
       if (!job->ended) job->states[p] = PartState::SynthDone;
     }
     if (job->ended) {
+      synthesizing_--;
+      synth_queue_.notify();
       dealloc_.defer(std::move(item->work));
       continue;
     }
     tl_.emit("GPU_QUEUE", job->id, part_detail(p));
     device_queue_.push(job->key(p), std::move(item));
+    // Only now: the pacer's gate counts this partition until it is queued.
+    synthesizing_--;
+    synth_queue_.notify();
   }
 }
 

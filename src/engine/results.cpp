@@ -107,7 +107,10 @@ void Engine::drop_queued_work(const Job& job) {
   for (auto& slot : devices_) slot->final_queue.remove_if(of_job);
   auto same = [&](const WorkKey&, const std::shared_ptr<Job>& q) { return q.get() == j; };
   job_queue_.remove_if(same);
-  load_queue_.remove_if(same);
+  if (!load_queue_.remove_if(same).empty()) {
+    std::lock_guard lk(mu_);
+    loading_circuits_[job.circuit_id]--;
+  }
   for (auto& item : b) dealloc_.defer(std::move(item->work));
 }
 
