@@ -52,6 +52,7 @@ void Engine::synthesis_loop() {
       synth_arena_.execute([&] { item->work = item->prepared->synthesize(p, item->srs.resources()); });
     } catch (const std::exception& e) {
       synthesizing_--;
+      synth_queue_.notify();  // the pacer's gate
       tl_.emit("SYNTH_END", job->id,
                part_detail(p) + ",synth_ms=" + std::to_string(ms_between(t0, Clock::now())) + ",error=1");
       fail_job(job, "partition " + std::to_string(p) + ": synthesis failed: " + e.what());

@@ -11,20 +11,31 @@ void BincodeReader::need(size_t n, const char* field) const {
     fail(field, "truncated (needs " + std::to_string(n) + " bytes, " + std::to_string(b_.size() - pos_) + " left)");
 }
 
+namespace {
+
+// Little-endian unsigned of `bytes` bytes.
+uint64_t read_le(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; i++) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+void write_le(std::string& out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) out.push_back(char((v >> (8 * i)) & 0xff));
+}
+
+}  // namespace
+
 uint32_t BincodeReader::u32(const char* field) {
   need(4, field);
-  uint32_t v = 0;
-  for (int i = 0; i < 4; i++) v |= uint32_t(b_[pos_ + i]) << (8 * i);
   pos_ += 4;
-  return v;
+  return uint32_t(read_le(b_.data() + pos_ - 4, 4));
 }
 
 uint64_t BincodeReader::u64(const char* field) {
   need(8, field);
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= uint64_t(b_[pos_ + i]) << (8 * i);
   pos_ += 8;
-  return v;
+  return read_le(b_.data() + pos_ - 8, 8);
 }
 
 Domain BincodeReader::domain(const char* field) {
@@ -95,13 +106,9 @@ void BincodeReader::expect_end() {
   if (pos_ != b_.size()) fail("end", std::to_string(b_.size() - pos_) + " trailing bytes");
 }
 
-void BincodeWriter::u32(uint32_t v) {
-  for (int i = 0; i < 4; i++) out_.push_back(char((v >> (8 * i)) & 0xff));
-}
+void BincodeWriter::u32(uint32_t v) { write_le(out_, v, 4); }
 
-void BincodeWriter::u64(uint64_t v) {
-  for (int i = 0; i < 8; i++) out_.push_back(char((v >> (8 * i)) & 0xff));
-}
+void BincodeWriter::u64(uint64_t v) { write_le(out_, v, 8); }
 
 void BincodeWriter::domain(const Domain& d) { out_.append(reinterpret_cast<const char*>(d.data()), d.size()); }
 

@@ -59,7 +59,7 @@ FallbackPostCircuit::FallbackPostCircuit(const PostConfig& c, std::span<const Fa
   if (c.kind == PostKind::Winning) {
     if (proofs.size() != kWinningPostSectorCount)
       throw std::invalid_argument("WinningPoSt proves 1 sector, got " + str(proofs.size()));
-    const auto& inc = proofs[0].sectors.empty() ? 0 : proofs[0].sectors[0].inclusion_proofs.size();
+    const size_t inc = proofs[0].sectors.empty() ? 0 : proofs[0].sectors[0].inclusion_proofs.size();
     if (inc != kWinningPostChallenges)
       throw std::invalid_argument("vanilla_proofs[0]: " + str(inc) + " inclusion proofs, WinningPoSt needs 66");
     for (size_t slot = 0; slot < c.sector_count; slot++) sectors_.push_back(convert(proofs[0], slot, 1, "vanilla_proofs[0]"));
@@ -138,6 +138,7 @@ std::vector<ff::Fr> post_public_inputs(const PostConfig& c, const Domain& random
 
 void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::span<const FallbackPoStSectorProof> proofs,
                          uint64_t first_index) {
+  const size_t base_levels = blank_path(c).base.size();
   for (size_t i = 0; i < proofs.size(); i++) {
     const FallbackPoStSectorProof& fp = proofs[i];
     const std::string at = "vanilla_proofs[" + str(i) + "] (sector " + str(fp.sector_id) + ")";
@@ -166,10 +167,9 @@ void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::spa
         fail(field, e.what());
       }
       // The path must also have the tree's full depth (check_poseidon_proof checks arities).
-      const MerkleAuthPath blank = blank_path(c);
-      if (p.base.size() != blank.base.size())
+      if (p.base.size() != base_levels)
         fail(field, str(p.base.size()) + " base levels, the " + str(c.sector_size) + "-byte tree has " +
-                        str(blank.base.size()));
+                        str(base_levels));
       const uint64_t leaf = merkle_proof_leaf_index(p);
       if (leaf != want[n])
         fail(field, "opens leaf " + str(leaf) + ", the randomness challenges leaf " + str(want[n]));
