@@ -108,6 +108,21 @@ struct Scratch {
 // lambda < 3p (per component); lambda^2 < 4p; x3 < 6p; xa - x3 < 9p;
 // y3 < 8p; both canonicalised before the store. For Fp every product is
 // below 2p, so x3 and y3 stay below 4p.
+// Lanes of group g (jobs 8g..8g+7 of n) whose a or b is negated, that
+// double, and that hold a job. (A function, not a lambda: clang does not give
+// lambdas their enclosing function's target features.)
+struct GroupMasks {
+  __mmask8 nega, negb, dbl, live;
+};
+CUZK_IFMA_TARGET inline GroupMasks group_masks(const uint8_t* flags, size_t g, size_t n) {
+  uint64_t f8;
+  std::memcpy(&f8, flags + 8 * g, 8);
+  const __m128i f = _mm_cvtsi64_si128(int64_t(f8));
+  return {__mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_A))), __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_B))),
+          __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(DBL))),
+          8 * g + 8 <= n ? __mmask8(0xff) : __mmask8((1u << (n - 8 * g)) - 1)};
+}
+
 template <class F>
 CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
   constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
@@ -120,15 +135,6 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
   const uint64_t* const* pb = jobs.b_data() + first;
   uint64_t* const* pout = jobs.out_data() + first;
   const uint8_t* pfl = jobs.flags_data() + first;
-  const auto masks = [&](size_t g, __mmask8& nega, __mmask8& negb, __mmask8& dbl, __mmask8& live) {
-    uint64_t f8;
-    std::memcpy(&f8, pfl + 8 * g, 8);
-    const __m128i f = _mm_cvtsi64_si128(int64_t(f8));
-    nega = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_A)));
-    negb = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_B)));
-    dbl = __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(DBL)));
-    live = 8 * g + 8 <= n ? __mmask8(0xff) : __mmask8((1u << (n - 8 * g)) - 1);
-  };
   const F zero{};
   const V8 one = splat(ONE);
   size_t nspecial = 0;
@@ -136,8 +142,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
   for (size_t g = 0; g < groups; g++) {
     const uint64_t* const* a = pa + 8 * g;
     const uint64_t* const* b = pb + 8 * g;
-    __mmask8 nega, negb, dbl, live;
-    masks(g, nega, negb, dbl, live);
+    auto [nega, negb, dbl, live] = group_masks(pfl, g, n);
     // Operands two groups ahead into L1, and eight groups ahead into L2: the
     // first summation rounds read entries at random from tens of MB, and the
     // far prefetch cut their cost per addition by about a tenth (TSC cycles
@@ -183,8 +188,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
   V8 inv = invert(acc);
   for (size_t g = groups; g-- > 0;) {
     uint64_t* const* out = pout + 8 * g;
-    __mmask8 nega, negb, dbl, live;
-    masks(g, nega, negb, dbl, live);
+    auto [nega, negb, dbl, live] = group_masks(pfl, g, n);
     const Group<F>& s = sg[g];
     if (nspecial) live &= ~(fequal(s.xa, s.xb) & ~dbl);
     const F inv_i = inv_from_norm(s.denominator(), mul(inv, s.pre, MOD));
@@ -237,11 +241,27 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
   check_batch(jobs, first, n);
   return add_batch_impl<V2>(jobs, first, n, special);
 }
+// The exported entry points are compiled for the baseline target (the
+// build may not use -march=native); only these helpers enable AVX-512, so
+// no vector value crosses a function compiled without it.
+CUZK_IFMA_TARGET static void convert_by(uint64_t* elems, size_t n, const std::array<uint64_t, K>& k) {
+  convert_impl(elems, n, splat(k));
+}
+CUZK_IFMA_TARGET static void convert_glv_pairs(uint64_t* elems, size_t elems_n, size_t fp_per_point,
+                                               const std::array<uint64_t, K>& cb) {
+  // A pair is 2 * fp_per_point elements; phi(P)'s x is the first half of its
+  // second point: lanes 2 (and 6) for G1, 4 and 5 for G2.
+  const __mmask8 xphi = fp_per_point == 2 ? 0x44 : 0x30;
+  V8 c;
+  for (size_t j = 0; j < K; j++) c.l[j] = _mm512_mask_blend_epi64(xphi, bcast(TO[j]), bcast(cb[j]));
+  convert_impl(elems, elems_n, c);
+}
+
 void fp_to_domain(uint64_t* elems, size_t n) {
-  if (n) convert_impl(elems, n, splat(TO));
+  if (n) convert_by(elems, n, TO);
 }
 void fp_from_domain(uint64_t* elems, size_t n) {
-  if (n) convert_impl(elems, n, splat(FROM));
+  if (n) convert_by(elems, n, FROM);
 }
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta) {
   if (!pairs) return;
@@ -249,13 +269,7 @@ void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, con
   // beta * 2^448 (the integer): mont(x * 2^384, it) = beta x * 2^416. It is
   // the Montgomery form of beta * 2^64.
   const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);
-  const auto cb = to_radix52<K>((beta * two32.square()).v);
-  // A pair is 2 * fp_per_point elements; phi(P)'s x is the first half of its
-  // second point: lanes 2 (and 6) for G1, 4 and 5 for G2.
-  const __mmask8 xphi = fp_per_point == 2 ? 0x44 : 0x30;
-  V8 c;
-  for (size_t j = 0; j < K; j++) c.l[j] = _mm512_mask_blend_epi64(xphi, bcast(TO[j]), bcast(cb[j]));
-  convert_impl(elems, pairs * 2 * fp_per_point, c);
+  convert_glv_pairs(elems, pairs * 2 * fp_per_point, fp_per_point, to_radix52<K>((beta * two32.square()).v));
 }
 
 #else  // not x86-64: available() is false and these are never called
