@@ -1,0 +1,53 @@
+#include "server/request.hpp"
+
+#include <string>
+
+namespace cuzk::server {
+
+namespace pb = ::cuzk::v1;
+
+namespace {
+
+grpc::Status invalid(const std::string& msg) { return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg); }
+
+}  // namespace
+
+grpc::Status to_request(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
+  const int kind = static_cast<int>(in.proof_kind());
+  switch (kind) {
+    case pb::POREP_SEAL_COMMIT:
+    case pb::SNAP_DEALS_UPDATE:
+    case pb::WINDOW_POST_PARTITION:
+    case pb::WINNING_POST:
+    case pb::GENERIC_R1CS:
+      break;
+    case pb::PROOF_KIND_UNSPECIFIED:
+      return invalid("proof_kind is required");
+    default:
+      return invalid("unknown proof_kind " + std::to_string(kind));
+  }
+  const int prio = static_cast<int>(in.priority());
+  if (prio < pb::PRIORITY_UNSPECIFIED || prio > pb::CRITICAL)
+    return invalid("unknown priority " + std::to_string(prio));
+  if (kind == pb::GENERIC_R1CS && in.circuit_id().empty())
+    return invalid("circuit_id is required for GENERIC_R1CS");
+
+  out.request_id = in.request_id();
+  out.kind = static_cast<engine::ProofKind>(kind);
+  out.sector_size = in.sector_size();
+  out.registered_proof = in.registered_proof();
+  out.priority = static_cast<engine::Priority>(prio);
+  out.vanilla_proof = in.vanilla_proof();
+  out.vanilla_proofs.assign(in.vanilla_proofs().begin(), in.vanilla_proofs().end());
+  out.sector_number = in.sector_number();
+  out.miner_id = in.miner_id();
+  out.randomness = in.randomness();
+  out.partition_index = in.partition_index();
+  out.comm_r_old = in.comm_r_old();
+  out.comm_r_new = in.comm_r_new();
+  out.comm_d_new = in.comm_d_new();
+  out.circuit_id = in.circuit_id();
+  return grpc::Status::OK;
+}
+
+}  // namespace cuzk::server

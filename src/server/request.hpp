@@ -1,0 +1,16 @@
+#pragma once
+// A wire SubmitProofRequest converted to the engine's ProofRequest (the
+// server's SubmitProof/Prove and the admission fuzz target share it).
+#include <grpcpp/support/status.h>
+
+#include "cuzk/v1/proving.pb.h"
+#include "engine/service.hpp"
+
+namespace cuzk::server {
+
+// Returns INVALID_ARGUMENT for values the engine's enums cannot represent
+// (unknown kind or priority) and for a GENERIC_R1CS request without a
+// circuit_id; everything else is the engine's to judge.
+grpc::Status to_request(const ::cuzk::v1::SubmitProofRequest& in, engine::ProofRequest& out);
+
+}  // namespace cuzk::server
