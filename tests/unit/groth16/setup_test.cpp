@@ -5,6 +5,7 @@
 #include <random>
 
 #include "groth16/domain.hpp"
+#include "groth16/fixed_base.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/shape.hpp"
 #include "unit/r1cs/test_circuits.hpp"
@@ -100,3 +101,21 @@ TEST(Setup, RejectsUnconstrainedVariable) {
   EXPECT_THROW(generate_parameters(Loose(), ToxicWaste::random(rng)), r1cs::SynthesisError);
 }
 
+
+// Every window size the setup picks, against plain scalar multiplication, on
+// random scalars and the edge digits (0, 1, r - 1, all-ones windows).
+TEST(FixedBase, EveryWindowMatchesScalarMultiplication) {
+  std::mt19937_64 rng(99);
+  std::vector<Fr> ks = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(0xffff), Fr::from_u64(0x10000)};
+  for (int i = 0; i < 12; i++) ks.push_back(Fr::random(rng));
+  for (size_t count : {size_t(100), size_t(1) << 16, size_t(1) << 18, size_t(1) << 20}) {
+    const unsigned w = fixed_base_window(count);
+    FixedBaseTable<ec::G1Curve> t1(ec::G1Curve::generator(), w);
+    for (const Fr& k : ks) EXPECT_EQ(t1.mul(k).to_affine(), g1_times(k)) << "G1, window " << w;
+    if (w > 12) continue;  // the 2^16-entry G2 table adds seconds and no new code path
+    FixedBaseTable<ec::G2Curve> t2(ec::G2Curve::generator(), w);
+    for (const Fr& k : ks) EXPECT_EQ(t2.mul(k).to_affine(), g2_times(k)) << "G2, window " << w;
+  }
+  EXPECT_EQ(fixed_base_window(100), 4u);
+  EXPECT_EQ(fixed_base_window(size_t(1) << 20), 16u);
+}
