@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Sanitizer stage of the test command (scripts/test.sh): two more builds, in
-# build-tsan and build-asan (or $CUZK_TSAN_DIR / $CUZK_ASAN_DIR):
+# build-tsan and build-asan (or $CUZK_TSAN_DIR / $CUZK_ASAN_DIR), both
+# without -march=native (scripts/sanitizer-builds.sh):
 #   ThreadSanitizer  — the engine's scheduler, admission and lifetime tests
 #                      (threads, queues, locks, job table, budgets; the fake
 #                      proof kind, as real proofs take minutes under TSan).
 #                      Not the server suite: gRPC is not instrumented, and
 #                      under TSan its suite ran > 13 min with only gRPC-internal
 #                      reports;
-#   Address+UB       — the unit suites of the arithmetic, curve, MSM, NTT,
-#                      R1CS, gadget, Groth16, format, timeline and platform
-#                      layers (every report fails the run).
+#   Address+UB       — (clang) the unit suites of the arithmetic, curve, MSM,
+#                      NTT, R1CS, gadget, Groth16, format, timeline and
+#                      platform layers (every report fails the run);
+#   fuzz             — every libFuzzer target of tests/fuzz in the Address+UB
+#                      build, $CUZK_FUZZ_SECONDS (20) each from its committed
+#                      corpus, two at a time (scripts/fuzz.sh runs one longer).
 # Suppressions (with their reasons) are in tests/tsan.supp. CUZK_SANITIZERS
-# picks the stages ("thread address"), empty or "none" skips them.
+# picks the stages ("thread address fuzz"), empty or "none" skips them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-stages=${CUZK_SANITIZERS-thread address}
+source scripts/sanitizer-builds.sh
+stages=${CUZK_SANITIZERS-thread address fuzz}
 jobs=$(nproc)
 run_suites() {  # build dir, suites (each "name" or "name:gtest_filter")...
   local dir=$1 rc=0
@@ -40,7 +45,7 @@ for stage in $stages; do
       suites=("engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
-      cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=thread -DCUZK_BUILD_BENCH=OFF >/dev/null
+      tsan_configure "$dir"
       cmake --build "$dir" -j "$jobs" --target test_engine > "$dir/build.log" 2>&1 ||
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
@@ -52,16 +57,38 @@ for stage in $stages; do
       suites=(platform arith ff ec pairing msm ntt r1cs gadgets groth16 formats timeline)
       echo "== AddressSanitizer + UndefinedBehaviorSanitizer: ${suites[*]} =="
       t0=$SECONDS
-      cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=address,undefined \
-        -DCUZK_BUILD_BENCH=OFF >/dev/null
-      cmake --build "$dir" -j "$jobs" --target "${suites[@]/#/test_}" > "$dir/build.log" 2>&1 ||
+      asan_configure "$dir"
+      cmake --build "$dir" -j "$jobs" --target "${suites[@]/#/test_}" fuzz_targets > "$dir/build.log" 2>&1 ||
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1" \
         run_suites "$dir" "${suites[@]}" || rc=1
       ;;
+    fuzz)
+      dir=${CUZK_ASAN_DIR:-build-asan}
+      seconds=${CUZK_FUZZ_SECONDS:-20}
+      targets=$(bash scripts/fuzz.sh list)
+      echo "== libFuzzer + Address/UB sanitizers, ${seconds} s per target: $targets =="
+      t0=$SECONDS
+      asan_configure "$dir"
+      cmake --build "$dir" -j "$jobs" --target fuzz_targets > "$dir/fuzz-build.log" 2>&1 ||
+        { tail -n 40 "$dir/fuzz-build.log"; exit 1; }
+      echo "  built in $((SECONDS - t0)) s"
+      # Two at a time (libFuzzer runs one thread); each prints its own line.
+      set -- $targets
+      while [ $# -gt 0 ]; do
+        pids=()
+        for _ in $(seq "$jobs"); do
+          [ $# -gt 0 ] || break
+          CUZK_FUZZ_NO_BUILD=1 bash scripts/fuzz.sh "$1" "$seconds" | sed 's/^/  /' &
+          pids+=($!)
+          shift
+        done
+        for p in "${pids[@]}"; do wait "$p" || rc=1; done
+      done
+      ;;
     none | "") ;;
-    *) echo "unknown sanitizer stage '$stage' (thread, address)" >&2; exit 2 ;;
+    *) echo "unknown sanitizer stage '$stage' (thread, address, fuzz)" >&2; exit 2 ;;
   esac
 done
 exit $rc

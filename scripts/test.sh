@@ -12,7 +12,7 @@ bash scripts/build.sh
 echo "build: $((SECONDS - t0)) s"
 t0=$SECONDS
 set +e
-(cd build && ctest --output-on-failure -j "$(nproc)") | tee build/ctest-last.log
+(cd build && ctest --output-on-failure -j "$(nproc)" -LE slow) | tee build/ctest-last.log
 ctest_rc=${PIPESTATUS[0]}
 set -e
 echo "ctest: $((SECONDS - t0)) s"

@@ -1,28 +1,64 @@
 // PoRep C2 end to end on the real 2 KiB circuit (and the 8 MiB circuit
-// satisfied on a sealed 8 MiB sector): development parameters
-// (minutes on 2 cores: labelled slow, CUZK_SLOW_TESTS=1), a Groth16 proof of
-// our own sealed sector, verify_seal from public data only, and the
-// rejections: other public data, a flipped byte, a proof for another sector.
+// satisfied on a sealed 8 MiB sector): development parameters (generated
+// once per build tree, minutes on 2 cores, then read from test-cache/), a
+// Groth16 proof of our own sealed sector, verify_seal from public data only,
+// and the rejections: other public data, a flipped byte, a proof for another
+// sector.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
+#include <string>
 
 #include "filecoin/porep/c2.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/tree/fr32.hpp"
+#include "groth16/io.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
+#include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
+namespace fs = std::filesystem;
 
-TEST(PorepProveSlow, ProveAndVerifySeal2KiB) {
-  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (parameter generation takes minutes)";
-  const PorepConfig cfg = *porep_config(5);
+namespace {
+
+// Development parameters of `cfg`'s circuit, cached in the build tree under
+// a name that carries the circuit's counts (a circuit whose counts change
+// gets new parameters; after changing only coefficients, delete
+// test-cache/). Our own file, so its points are checked on the curve only.
+groth16::Parameters cached_dev_parameters(const PorepConfig& cfg) {
+  r1cs::CountingCS counts;
+  porep_blank_circuit(cfg).synthesize(counts);
+  const fs::path file = fs::path(CUZK_TEST_CACHE) /
+                        ("porep-" + std::to_string(cfg.sector_size) + "-" + std::to_string(counts.num_constraints()) +
+                         "c-" + std::to_string(counts.num_inputs()) + "i-dev.params");
+  if (fs::exists(file)) {
+    try {
+      return groth16::read_parameters_file(file.string(), ec::Check::SkipSubgroup);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "regenerating %s: %s\n", file.c_str(), e.what());
+    }
+  }
   groth16::SecureRng rng;
   groth16::Parameters params = groth16::generate_parameters(porep_blank_circuit(cfg), groth16::ToxicWaste::random(rng));
+  fs::create_directories(file.parent_path());
+  const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
+  groth16::write_file(tmp.string(), groth16::encode_parameters(params));
+  fs::rename(tmp, file);  // whole files only, even with two runs at once
+  return params;
+}
+
+}  // namespace
+
+TEST(PorepProve, ProveAndVerifySeal2KiB) {
+  const PorepConfig cfg = *porep_config(5);
+  groth16::Parameters params = cached_dev_parameters(cfg);
   auto pvk = groth16::prepare_verifying_key(params.vk);
 
   auto seal = [&](uint64_t sector, uint64_t data_seed) {
@@ -66,8 +102,7 @@ TEST(PorepProveSlow, ProveAndVerifySeal2KiB) {
 
 // The 8 MiB circuit (3,844,929 constraints) on a sealed 8 MiB sector of
 // random data: satisfied, with the public inputs verify_seal recomputes.
-TEST(PorepProveSlow, Satisfied8MiB) {
-  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (seals an 8 MiB sector)";
+TEST(PorepProve, Satisfied8MiB) {
   const PorepConfig cfg = *porep_config(6);
   SealInputs in;
   in.config = cfg;

@@ -18,6 +18,7 @@
 #include "platform/hex.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/test_cs.hpp"
+#include "slow.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
@@ -76,7 +77,7 @@ TEST(PostCircuit, CountsOfEveryProductionSize) {
 
 // 125 M and 130 M constraints: minutes of counting on 2 cores.
 TEST(PostCircuit, CountsOfWindow32And64GiBSlow) {
-  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (minutes of counting)";
+  CUZK_SLOW_TEST("minutes of counting");
   Count a = count(*post_config(8)), b = count(*post_config(9));
   EXPECT_EQ(a.constraints, 125279217u);
   EXPECT_EQ(a.inputs, 25840u);

@@ -20,6 +20,7 @@
 #include "filecoin/sdr/parent_cache.hpp"
 #include "filecoin/sdr/parents.hpp"
 #include "platform/hex.hpp"
+#include "slow.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
@@ -29,11 +30,6 @@ namespace {
 PorepConfig config(uint64_t id) { return *porep_config(id); }
 
 std::string hex(std::span<const uint8_t> b) { return platform::to_hex(b); }
-
-bool slow_tests() {
-  const char* v = std::getenv("CUZK_SLOW_TESTS");
-  return v && std::string(v) == "1";
-}
 
 // One "## ..." section of sdr-parents.txt: the porep id and node -> 14 parents.
 struct ParentTable {
@@ -250,8 +246,8 @@ TEST(SdrParentCache, FileRoundTrip) {
 }
 
 // 512 MiB: a 940 MB table and ~10^9 BLAKE2b calls; CUZK_SLOW_TESTS=1 only.
-TEST(SdrParentCache, Digest512MiB_Slow) {
-  if (!slow_tests()) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1";
+TEST(SdrParentCache, Digest512MiBSlow) {
+  CUZK_SLOW_TEST("a 940 MB table");
   for (auto [id, digest] : {std::pair<uint64_t, const char*>{2, "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
                             {7, "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"}}) {
     auto cache = ParentCache::build(SdrGraph(config(id)));

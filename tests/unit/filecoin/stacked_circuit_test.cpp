@@ -12,17 +12,13 @@
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_cs.hpp"
 #include "stacked_synthetic.hpp"
+#include "slow.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
 using namespace cuzk::filecoin::circuit;
 
 namespace {
-
-bool slow_tests() {
-  const char* v = std::getenv("CUZK_SLOW_TESTS");
-  return v && std::string(v) == "1";
-}
 
 // spp/tests/stacked_circuit.rs: nodes = 8 × base_tree_count, 2 layers, 1 challenge.
 StackedCircuitParams upstream_test_params(TreeShape s) {
@@ -97,12 +93,11 @@ TEST(StackedCircuit, Production512MiBCounts) {
   expect_production_row({RegisteredSealProof::StackedDrg512MiBV1_1, 4423433, 40, 4420837});
 }
 // 130,278,541 constraints (+ 328 input constraints = cuzk's 130,278,869 rows).
-TEST(StackedCircuit, Production32GiBCountsSlow) {
-  if (!slow_tests()) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1";
+TEST(StackedCircuit, Production32GiBCounts) {
   expect_production_row({RegisteredSealProof::StackedDrg32GiBV1_1, 130278541, 328, 130169893});
 }
 TEST(StackedCircuit, Production64GiBCountsSlow) {
-  if (!slow_tests()) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1";
+  CUZK_SLOW_TEST("counts 131 M constraints, like the 32 GiB test");
   expect_production_row({RegisteredSealProof::StackedDrg64GiBV1_1, 131185849, 328, 131076643});
 }
 
@@ -177,7 +172,7 @@ TEST(StackedCircuit, CsHashIsRecorded2KiB) {
 // TestConstraintSystem (which needs values) on a witnessed circuit gives the
 // recorded hash of the blank one (~2 GB and ~15 s CPU in TestCS, hence slow).
 TEST(StackedCircuit, TestCsHashOfWitnessedCircuitSlow) {
-  if (!slow_tests()) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1";
+  CUZK_SLOW_TEST("hashes every constraint of a witnessed circuit");
   auto p = upstream_test_params({8, 0, 0});
   auto syn = stacked_synth::make_synthetic(p, {3}, 304);
   r1cs::TestConstraintSystem cs;

@@ -12,6 +12,7 @@
 #include "fr_util.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/tree/commitments.hpp"
+#include "slow.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;
@@ -143,8 +144,8 @@ void build_trees_and_time(size_t log8_nodes, const char* label) {
 TEST(TreeCommitments, Build1MiBTrees) { build_trees_and_time(5, "1MiB"); }
 
 // 8MiB (2^18 nodes): about 7 s of CPU, so only with CUZK_SLOW_TESTS.
-TEST(TreeCommitments, Slow8MiBTreeBuildTime) {
-  if (!std::getenv("CUZK_SLOW_TESTS")) GTEST_SKIP() << "set CUZK_SLOW_TESTS=1 (about 7 s of CPU)";
+TEST(TreeCommitments, TreeBuildTime8MiBSlow) {
+  CUZK_SLOW_TEST("about 7 s of CPU");
   build_trees_and_time(6, "8MiB");
 }
 
