@@ -23,9 +23,9 @@ using ff::Fr;
 using test::kCircuits;
 using test::kDir;
 using test::load;
+using test::section_offset;
 
 namespace {
-
 
 // Evaluations f_i at x_i = w^i (i < n) -> f(x) by the barycentric formula
 // f(x) = (x^n - 1)/n · Σ f_i x_i / (x - x_i); x is never a domain point here.
@@ -37,19 +37,6 @@ Fr lagrange_eval(const std::vector<Fr>& f, const Fr& w, const Fr& x) {
     xi *= w;
   }
   return (x.pow_vartime(uint64_t(n)) - Fr::one()) * Fr::from_u64(n).inverse() * sum;
-}
-
-// Payload offset of the first section of `type` in an iden3 binfile.
-size_t section_offset(const std::vector<uint8_t>& b, uint32_t type) {
-  size_t at = 12;
-  for (;;) {
-    uint32_t t;
-    uint64_t size;
-    std::memcpy(&t, &b[at], 4);
-    std::memcpy(&size, &b[at + 4], 8);
-    if (t == type) return at + 12;
-    at += 12 + size;
-  }
 }
 
 }  // namespace

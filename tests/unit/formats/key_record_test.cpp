@@ -1,0 +1,147 @@
+// The record of fully checked keys (formats/key_record.hpp): a key is checked
+// in full once, later reads of the same bytes skip the subgroup checks, and
+// any change to the bytes (a point outside the subgroup) is checked again.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "circuits/cube_chain.hpp"
+#include "ec/subgroup.hpp"
+#include "fixtures.hpp"
+#include "formats/key_record.hpp"
+#include "groth16/io.hpp"
+#include "groth16/setup.hpp"
+
+using namespace cuzk;
+using namespace cuzk::formats;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("cuzk-key-record-" + std::to_string(::getpid()) + "-" +
+                                               std::to_string(std::random_device{}()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string file(const std::string& name, const std::vector<uint8_t>& bytes) const {
+    std::string p = (path / name).string();
+    write_binary_file(p, bytes);
+    return p;
+  }
+  size_t records() const {
+    size_t n = 0;
+    if (fs::exists(path / "rec"))
+      for ([[maybe_unused]] auto& e : fs::directory_iterator(path / "rec")) n++;
+    return n;
+  }
+};
+
+// cubic.zkey with H[1] replaced by a point on the curve outside the subgroup.
+std::vector<uint8_t> zkey_with_bad_point(const std::vector<uint8_t>& good) {
+  std::mt19937_64 rng(3);
+  auto p = ec::random_curve_point<ec::G1Curve>(rng);
+  auto b = good;
+  const size_t h = test::section_offset(good, 9);
+  std::memcpy(&b[h + 96], p.x.v.data(), 48);  // Montgomery form, as snarkjs writes points
+  std::memcpy(&b[h + 96 + 48], p.y.v.data(), 48);
+  return b;
+}
+
+}  // namespace
+
+TEST(KeyRecord, ZkeyIsCheckedInFullOnceThenFromTheRecord) {
+  TempDir d;
+  const auto good = test::load("cubic.zkey");
+  const std::string path = d.file("cubic.zkey", good);
+  CheckedKeys rec(d.path / "rec");
+  KeyCheckDone done{};
+  Zkey first = read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullNow);
+  EXPECT_TRUE(rec.contains(key_digest(good)));
+  EXPECT_EQ(d.records(), 1u);
+  Zkey second = read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBefore);
+  ASSERT_EQ(second.h.size(), first.h.size());
+  for (size_t i = 0; i < first.h.size(); i++) ASSERT_EQ(second.h[i], first.h[i]);
+  EXPECT_EQ(second.vk.ic, first.vk.ic);
+  // A vk-only read neither needs nor makes a record.
+  TempDir d2;
+  CheckedKeys rec2(d2.path / "rec");
+  read_zkey_file_checked(path, {ec::Check::Full, true}, rec2, &done);
+  EXPECT_EQ(d2.records(), 0u);
+}
+
+TEST(KeyRecord, AChangedKeyIsCheckedAgainAndNeverRecordedWhenBad) {
+  TempDir d;
+  const auto good = test::load("cubic.zkey");
+  CheckedKeys rec(d.path / "rec");
+  read_zkey_file_checked(d.file("good.zkey", good), {}, rec);
+  ASSERT_EQ(d.records(), 1u);
+  // Same file name, one point changed: the digest differs, the full check runs and fails.
+  const std::string path = d.file("good.zkey", zkey_with_bad_point(good));
+  for (int run = 0; run < 2; run++) {
+    try {
+      read_zkey_file_checked(path, {}, rec);
+      FAIL() << "a point outside the subgroup was accepted on run " << run;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("not in the prime-order subgroup"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(d.records(), 1u);
+  // --check curve accepts it (a trusted key), and records nothing.
+  KeyCheckDone done{};
+  EXPECT_NO_THROW(read_zkey_file_checked(path, {ec::Check::SkipSubgroup}, rec, &done));
+  EXPECT_EQ(done, KeyCheckDone::CurveOnly);
+  EXPECT_EQ(d.records(), 1u);
+}
+
+TEST(KeyRecord, DisabledRecordChecksEveryRun) {
+  TempDir d;
+  const std::string path = d.file("cubic.zkey", test::load("cubic.zkey"));
+  CheckedKeys none(std::nullopt);
+  KeyCheckDone done{};
+  for (int run = 0; run < 2; run++) {
+    read_zkey_file_checked(path, {}, none, &done);
+    EXPECT_EQ(done, KeyCheckDone::FullNow);
+  }
+  EXPECT_EQ(d.records(), 0u);
+}
+
+TEST(KeyRecord, BellpersonParamsUseTheSameRecord) {
+  TempDir d;
+  std::mt19937_64 rng(8);
+  circuits::CubeChain::Shape shape{16, 1, 1};
+  auto params = groth16::generate_parameters(circuits::CubeChain(shape), groth16::ToxicWaste::random(rng));
+  const auto bytes = groth16::encode_parameters(params);
+  const std::string path = d.file("c.params", bytes);
+  CheckedKeys rec(d.path / "rec");
+  KeyCheckDone done{};
+  auto first = read_parameters_file_checked(path, ec::Check::Full, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullNow);
+  auto second = read_parameters_file_checked(path, ec::Check::Full, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBefore);
+  EXPECT_EQ(groth16::encode_parameters(second), bytes);
+}
+
+TEST(KeyRecord, FolderFromTheEnvironment) {
+  const char* old = std::getenv("CUZK_KEY_RECORDS");
+  const std::string saved = old ? old : "";
+  ::setenv("CUZK_KEY_RECORDS", "off", 1);
+  EXPECT_FALSE(CheckedKeys::default_dir().has_value());
+  ::setenv("CUZK_KEY_RECORDS", "/some/where", 1);
+  EXPECT_EQ(CheckedKeys::default_dir(), fs::path("/some/where"));
+  ::unsetenv("CUZK_KEY_RECORDS");
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const std::string saved_xdg = xdg ? xdg : "";
+  ::setenv("XDG_CACHE_HOME", "/cache", 1);
+  EXPECT_EQ(CheckedKeys::default_dir(), fs::path("/cache/cuzk/checked-keys"));
+  if (xdg) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  else ::unsetenv("XDG_CACHE_HOME");
+  if (old) ::setenv("CUZK_KEY_RECORDS", saved.c_str(), 1);
+}
