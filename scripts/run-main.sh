@@ -18,6 +18,11 @@
 # from vanilla proofs of sealed test sectors (cuzk-bench gen-vanilla), with
 # development parameters (seconds); one proof is checked with cuzk verify-post.
 #
+# CUZK_DEMO_KIND=snap: 2 KiB SnapDeals (EmptySectorUpdate) proofs of a
+# sealed CC sector updated with random data (cuzk-bench gen-vanilla snap),
+# with development parameters (about two minutes, first run only); one proof
+# is checked with cuzk verify-update.
+#
 # CUZK_DEMO_KIND=r1cs: a cube-chain GENERIC_R1CS circuit instead
 # (CUZK_DEMO_ROUNDS, 2 constraints each; CUZK_DEMO_PARTITIONS).
 # Both: CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY.
@@ -62,6 +67,19 @@ case $kind in
       -o "$work/$kind-vanilla.json"
     job_args=(-t "$t" --vanilla "$work/$kind-vanilla.json" --randomness "$randomness" --registered-proof "$rp")
     ;;
+  snap)
+    circuit=snap-2k
+    if ! ls "$params"/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095b*.params >/dev/null 2>&1; then
+      echo "generating development parameters for the 2 KiB update circuit (first run only, about two minutes)"
+      "$cli" setup --circuit snap-2k --param-dir "$params"
+    fi
+    echo "== sealing a 2 KiB CC sector and updating it with new data =="
+    "$bench" gen-vanilla snap --sector-size 2KiB -o "$work/snap-vanilla.json" | tee "$work/snap-update.txt"
+    commitment() { awk -F': ' -v k="$1" '$1 == k { print $2 }' "$work/snap-update.txt"; }
+    snap_args=(--registered-proof 0 --comm-r-old "$(commitment comm_r_old)" --comm-r-new "$(commitment comm_r_new)"
+      --comm-d-new "$(commitment comm_d_new)")
+    job_args=(-t snap --vanilla "$work/snap-vanilla.json" "${snap_args[@]}")
+    ;;
   r1cs)
     "$bench" gen-circuit --param-cache "$params" --rounds "$rounds" --extra-inputs 2
     circuit="cube-${rounds}r-2i"
@@ -71,7 +89,7 @@ case $kind in
       job_args+=(--witness "$work/w$p.cuzk-wtns")
     done
     ;;
-  *) echo "CUZK_DEMO_KIND must be porep, winning-post, window-post or r1cs" >&2; exit 2 ;;
+  *) echo "CUZK_DEMO_KIND must be porep, winning-post, window-post, snap or r1cs" >&2; exit 2 ;;
 esac
 
 sed -e "s|@SOCKET@|$PWD/$sock|" -e "s|@PARAMS@|$PWD/$params|" config/cuzk-demo.toml > "$work/cuzk.toml"
@@ -90,6 +108,10 @@ if [ "$kind" = porep ]; then
   echo "== one more proof, checked outside the daemon with cuzk verify-seal =="
   "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"
   "$cli" verify-seal --c1 "$work/c1.json" --proof "$work/proof.bin" --param-dir "$params"
+elif [ "$kind" = snap ]; then
+  echo "== one more proof, checked outside the daemon with cuzk verify-update =="
+  "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"
+  "$cli" verify-update "${snap_args[@]}" --param-dir "$params" --proof "$work/proof.bin"
 elif [ "$kind" != r1cs ]; then
   echo "== one more proof, checked outside the daemon with cuzk verify-post =="
   "$bench" -a "unix://$PWD/$sock" single "${job_args[@]}" --out "$work/proof.bin" | grep -E "status|proof:"

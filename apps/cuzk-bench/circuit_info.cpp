@@ -18,6 +18,7 @@
 #include "filecoin/circuit/stacked.hpp"
 #include "filecoin/porep/registered_proof.hpp"
 #include "filecoin/post/circuit.hpp"
+#include "filecoin/snap/circuit.hpp"
 #include "r1cs/counting_cs.hpp"
 
 namespace cuzk::bench_cli {
@@ -45,7 +46,7 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// The blank circuit of a PoRep or PoSt circuit id, and its proof's name.
+// The blank circuit of a PoRep, PoSt or SnapDeals circuit id, and its proof's name.
 std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_circuit(const std::string& id) {
   if (auto it = porep_circuits().find(id); it != porep_circuits().end()) {
     auto cfg = filecoin::porep_config(uint64_t(it->second));
@@ -54,8 +55,10 @@ std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_circuit(const std::
   }
   if (auto post = filecoin::post_config_for_circuit_id(id))
     return {std::make_unique<filecoin::FallbackPostCircuit>(*post), std::string(post->name)};
+  if (auto snap = filecoin::snap_config_for_circuit_id(id))
+    return {std::make_unique<filecoin::EmptySectorUpdateCircuit>(*snap), "EmptySectorUpdate " + std::string(snap->name)};
   throw std::invalid_argument("unknown circuit: " + id +
-                              " (porep-, winning-post-, window-post- with 2k, 8m, 512m, 32g, 64g)");
+                              " (porep-, winning-post-, window-post-, snap- with 2k, 8m, 512m, 32g, 64g)");
 }
 
 void run_info(const InfoOpts& o) {
@@ -121,8 +124,9 @@ void register_circuit_info(CLI::App& app) {
   std::vector<std::string> names;
   for (const auto& [k, v] : porep_circuits()) names.push_back(k);
   for (uint64_t p = 0; p < 10; p++) names.push_back(filecoin::post_circuit_id(*filecoin::post_config(p)));
+  for (uint64_t p = 0; p < 5; p++) names.push_back(filecoin::snap_circuit_id(*filecoin::snap_config(p)));
   cmd->add_option("--circuit", o->circuit,
-                  "porep-, winning-post- or window-post- with 2k, 8m, 512m, 32g, 64g")
+                  "porep-, winning-post-, window-post- or snap- with 2k, 8m, 512m, 32g, 64g")
       ->required()
       ->check(CLI::IsMember(names));
   cmd->add_flag("--json", o->json, "one JSON object");

@@ -1,15 +1,19 @@
-// cuzk-bench gen-vanilla porep|winning-post|window-post: seals a test sector (PreCommit + commit
+// cuzk-bench gen-vanilla porep|winning-post|window-post|snap: seals a test sector (PreCommit + commit
 // phase 1) and writes the C1 output as Curio / lotus-bench do, the
 // {"SectorNum", "Phase1Out", "SectorSize"} wrapper (or the raw c1.json with
-// --raw). Defaults are fixed so that the output is reproducible.
+// --raw); or the PoSt / SnapDeals vanilla proofs of sealed sectors as Curio
+// keeps them. Defaults are fixed so that the output is reproducible.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <random>
 
 #include "commands.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/post/prove.hpp"
+#include "filecoin/snap/update.hpp"
+#include "filecoin/tree/fr32.hpp"
 #include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
@@ -119,6 +123,58 @@ void run_gen_vanilla_post(const PostVanillaOpts& o, bool winning) {
               o.out.c_str(), blobs.size(), text.size());
 }
 
+// SnapDeals: a sealed CC sector updated with new data (a file, or seeded
+// random bytes), its partition proofs as Curio keeps them (a JSON array of
+// base64 bincode PartitionProof) and the three commitments to send with them.
+struct SnapVanillaOpts {
+  std::string sector_size = "2KiB", data, out;
+  int64_t registered_proof = -1;  // -1: the size's update proof
+  uint64_t data_seed = 1, sector_num = 1, miner_id = 1000;
+};
+
+void run_gen_vanilla_snap(const SnapVanillaOpts& o) {
+  auto size = fc::parse_sector_size(o.sector_size);
+  if (!size) throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
+  std::optional<fc::SnapConfig> c;
+  for (uint64_t p = 0; p < 5; p++)
+    if (fc::snap_config(p)->sector_size == *size) c = fc::snap_config(p);
+  if (o.registered_proof >= 0) c = fc::snap_config(uint64_t(o.registered_proof));
+  if (!c || c->sector_size != *size)
+    throw std::runtime_error("no update proof " + std::to_string(o.registered_proof) + " for sector size " + o.sector_size);
+  if (c->sector_size > (uint64_t(512) << 20)) throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  fc::SealInputs in;
+  in.config = *fc::porep_config_for_size(*size);
+  in.miner_id = o.miner_id;
+  in.sector_num = o.sector_num;
+  in.ticket.fill(uint8_t(o.sector_num));
+  fc::SealedSector s = fc::seal_precommit(in);
+  std::fprintf(stderr, "sealed a %s CC sector in %.2f s\n", o.sector_size.c_str(), lap());
+  std::vector<uint8_t> data;
+  if (!o.data.empty()) {
+    data = fc::load_sector_data(in.config, o.data);
+  } else {
+    std::mt19937_64 g(o.data_seed);
+    std::vector<uint8_t> raw(c->sector_size / 128 * 127);
+    for (auto& b : raw) b = uint8_t(g());
+    data = fc::fr32_pad(raw);
+  }
+  fc::SnapUpdate u = fc::encode_sector_update(*c, s, data);
+  std::vector<std::string> blobs;
+  for (size_t k = 0; k < c->partitions; k++) blobs.push_back(fc::write_snap_partition_proof(fc::snap_partition_proof(u, k)));
+  std::fprintf(stderr, "encoded the update, vanilla proofs of %zu partition(s), in %.2f s\n", blobs.size(), lap());
+  std::string text = fc::vanilla_proofs_to_json(blobs);
+  std::ofstream f(o.out, std::ios::binary);
+  if (!f.write(text.data(), std::streamsize(text.size()))) throw std::runtime_error("cannot write " + o.out);
+  const fc::SnapPublic pub = u.public_inputs();
+  std::printf("%s (registered_proof %llu), %zu partition(s)\ncomm_r_old: %s\ncomm_r_new: %s\ncomm_d_new: %s\n"
+              "wrote %s (%zu bytes)\n",
+              std::string(c->name).c_str(), (unsigned long long)c->id, c->partitions,
+              platform::to_hex(pub.comm_r_old).c_str(), platform::to_hex(pub.comm_r_new).c_str(),
+              platform::to_hex(pub.comm_d_new).c_str(), o.out.c_str(), text.size());
+}
+
 void register_gen_vanilla(CLI::App& app) {
   auto o = std::make_shared<VanillaOpts>();
   auto* gv = app.add_subcommand("gen-vanilla", "test inputs: seal a sector and write its vanilla proofs");
@@ -153,6 +209,17 @@ void register_gen_vanilla(CLI::App& app) {
     sc->add_option("-o,--out", po->out, "output: JSON array of base64 vanilla proofs")->required();
     sc->callback([po, winning] { run_gen_vanilla_post(*po, winning); });
   }
+
+  auto so = std::make_shared<SnapVanillaOpts>();
+  auto* sn = gv->add_subcommand("snap", "SnapDeals partition proofs of a sealed CC sector updated with new data");
+  sn->add_option("--sector-size", so->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
+  sn->add_option("--registered-proof", so->registered_proof, "update proof 0-4 (default: the size's)");
+  sn->add_option("--data", so->data, "new data: unpadded (size*127/128 bytes) or fr32-padded; default seeded random");
+  sn->add_option("--data-seed", so->data_seed, "seed of the random new data")->capture_default_str();
+  sn->add_option("--sector-num", so->sector_num, "sector number")->capture_default_str();
+  sn->add_option("--miner-id", so->miner_id, "miner actor id (f0<N>)")->capture_default_str();
+  sn->add_option("-o,--out", so->out, "output: JSON array of base64 partition proofs")->required();
+  sn->callback([so] { run_gen_vanilla_snap(*so); });
 }
 
 RegisterCommand reg(61, register_gen_vanilla);

@@ -11,6 +11,7 @@
 #include "filecoin/porep/c2.hpp"
 #include "filecoin/porep/param_names.hpp"
 #include "filecoin/post/circuit.hpp"
+#include "filecoin/snap/circuit.hpp"
 #include "filecoin/sdr/replica_id.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
@@ -40,18 +41,22 @@ std::string param_file(const std::string& dir, const fc::PorepConfig& cfg, const
 int setup_circuit(const std::string& id, const std::string& dir, Progress& pr) {
   auto cfg = fc::porep_config_for_circuit_id(id);
   auto post = fc::post_config_for_circuit_id(id);
-  if (!cfg && !post)
+  auto snap = fc::snap_config_for_circuit_id(id);
+  if (!cfg && !post && !snap)
     throw std::runtime_error("unknown circuit '" + id +
-                             "' (porep-, winning-post-, window-post- with 2k, 8m, 512m, 32g or 64g)");
+                             "' (porep-, winning-post-, window-post-, snap- with 2k, 8m, 512m, 32g or 64g)");
   fs::create_directories(dir);
   pr.step("synthesizing the blank " + id + " circuit, generating DEVELOPMENT parameters (not a ceremony)");
   g16::SecureRng rng;
   auto tw = g16::ToxicWaste::random(rng);
   g16::SetupOptions so;
   so.progress = [&](std::string_view st, size_t d, size_t t) { pr.stage(st, d, t); };
-  g16::Parameters P = cfg ? g16::generate_parameters(fc::porep_blank_circuit(*cfg), tw, so)
-                          : g16::generate_parameters(fc::FallbackPostCircuit(*post), tw, so);
-  const std::string stem = cfg ? fc::porep_parameter_stem(*cfg) : fc::post_parameter_stem(*post);
+  g16::Parameters P = cfg    ? g16::generate_parameters(fc::porep_blank_circuit(*cfg), tw, so)
+                      : post ? g16::generate_parameters(fc::FallbackPostCircuit(*post), tw, so)
+                             : g16::generate_parameters(fc::EmptySectorUpdateCircuit(*snap), tw, so);
+  const std::string stem = cfg    ? fc::porep_parameter_stem(*cfg)
+                           : post ? fc::post_parameter_stem(*post)
+                                  : fc::snap_parameter_stem(*snap);
   const std::string params = (fs::path(dir) / (stem + ".params")).string(), vk = (fs::path(dir) / (stem + ".vk")).string();
   // Write next to the target and rename, so a daemon never maps half a file.
   g16::write_file(params + ".tmp", g16::encode_parameters(P));
@@ -132,7 +137,7 @@ int verify_seal(const PorepCommands& o, Progress& pr) {
 void PorepCommands::add(CLI::App& app, CLI::App* setup_cmd) {
   setup = setup_cmd;
   setup->add_option("--circuit", circuit,
-                    "built-in circuit: porep-, winning-post- or window-post- with 2k, 8m, 512m, 32g, 64g");
+                    "built-in circuit: porep-, winning-post-, window-post- or snap- with 2k, 8m, 512m, 32g, 64g");
   setup->add_option("--param-dir", param_dir, "where --circuit parameters go (Filecoin file names)");
 
   prove = app.add_subcommand("porep-prove", "PoRep C2: prove every partition of a c1.json (or Curio wrapper)");

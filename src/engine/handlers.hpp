@@ -8,8 +8,8 @@
 
 namespace cuzk::engine {
 
-// PoRep C2 and GENERIC_R1CS, both over srs.param_cache. PoSt and SnapDeals
-// join this list as their circuits land.
+// PoRep C2, GENERIC_R1CS, WinningPoSt, WindowPoSt and SnapDeals, all over
+// srs.param_cache.
 std::vector<std::unique_ptr<KindHandler>> default_handlers(const EngineConfig& cfg);
 
 }  // namespace cuzk::engine
