@@ -1,27 +1,32 @@
 // cuzk: Groth16 over BLS12-381 from the command line, for snarkjs/circom and
 // bellperson users.
 //
-//   cuzk prove  --zkey C.zkey --wtns W.wtns --proof proof.json --public public.json [--check full|curve]
+//   cuzk prove  --zkey C.zkey --wtns W.wtns --proof proof.json --public public.json [--check full|full-every-run|curve]
 //   cuzk prove  --params C.params --r1cs C.r1cs --wtns W.wtns --proof proof.bin [--public public.json] [--check ..]
 //   cuzk verify --vk VK.json|VK.vk --proof proof.json|proof.bin --public public.json
 //   cuzk info   C.r1cs|C.cuzk-r1cs|C.zkey
 //   cuzk export --from C.zkey|C.vk|C.params --to VK.json|VK.vk
 //   cuzk setup  --r1cs C.r1cs --params OUT.params --vk OUT.vk [--vk-json OUT.json]
-//   cuzk setup  --circuit porep-2k|winning-post-2k|window-post-2k|... [--param-dir DIR]  (Filecoin file names)
+//   cuzk setup  --circuit porep-2k|winning-post-2k|window-post-2k|snap-2k|... [--param-dir DIR]  (Filecoin file names)
 //   cuzk porep-prove --c1 c1.json [--param-dir DIR] --proof OUT
 //   cuzk verify-seal --proof P (--c1 c1.json | --comm-r .. --comm-d .. --seed .. ...) [--param-dir DIR]
 //   cuzk post-prove --registered-proof N --randomness HEX --vanilla V.json [--partition K] --proof OUT
 //   cuzk verify-post --registered-proof N --randomness HEX (--vanilla V.json | --sector ID:COMM_R ...) --proof P
+//   cuzk update-prove --registered-proof N --comm-r-old H --comm-r-new H --comm-d-new H --vanilla V.json --proof OUT
+//   cuzk verify-update --registered-proof N --comm-r-old H --comm-r-new H --comm-d-new H --proof P
 //
 // `setup` makes DEVELOPMENT parameters from local randomness: not a trusted
 // setup ceremony (whoever runs it can forge proofs).
 //
 // `prove --check`: full (default) checks every key point for curve and
-// prime-order-subgroup membership; curve checks the curve equation only, for
-// keys you trust. snarkjs checks no key point, so `--check curve` is the
-// like-for-like comparison with `snarkjs groth16 prove`. The subgroup checks
-// cost about 40-90 µs of CPU per point (Scott's endomorphism tests, run in
-// parallel): ~25 s for the ~400,000 points of a 2^16-constraint .zkey.
+// prime-order-subgroup membership once per key file: the SHA-256 of a key
+// that passed is recorded (formats/key_record.hpp) and later runs with the
+// same bytes check the curve equation only. full-every-run skips the record;
+// curve checks the curve equation only, for keys you trust. snarkjs checks
+// no key point, so `--check curve` is the like-for-like comparison with
+// `snarkjs groth16 prove`. The subgroup checks cost about 40-90 µs of CPU per
+// point (Scott's endomorphism tests, run in parallel): ~25 s for the ~400,000
+// points of a 2^16-constraint .zkey.
 #include <CLI/CLI.hpp>
 #include <tbb/parallel_invoke.h>
 
@@ -34,6 +39,7 @@
 #include <iostream>
 
 #include "formats/circom.hpp"
+#include "formats/key_record.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "formats/zkey.hpp"
 #include "groth16/io.hpp"
@@ -44,6 +50,7 @@
 #include "r1cs/evaluate.hpp"
 #include "porep_cmds.hpp"
 #include "post_cmds.hpp"
+#include "snap_cmds.hpp"
 #include "progress.hpp"
 
 namespace fmt_ = cuzk::formats;
@@ -74,10 +81,15 @@ bool has_magic(const std::string& path, const char* magic, size_t n) {
   return size_t(in.gcount()) == n && std::memcmp(b.data(), magic, n) == 0;
 }
 
-cuzk::ec::Check parse_check(const std::string& s) {
-  if (s == "full") return cuzk::ec::Check::Full;
-  if (s == "curve") return cuzk::ec::Check::SkipSubgroup;
-  throw CLI::ValidationError("--check must be full or curve (got " + s + ")");
+struct KeyCheck {
+  cuzk::ec::Check check;
+  fmt_::CheckedKeys record;  // disabled for full-every-run and curve
+};
+KeyCheck parse_check(const std::string& s) {
+  if (s == "full") return {cuzk::ec::Check::Full, fmt_::CheckedKeys()};
+  if (s == "full-every-run") return {cuzk::ec::Check::Full, fmt_::CheckedKeys(std::nullopt)};
+  if (s == "curve") return {cuzk::ec::Check::SkipSubgroup, fmt_::CheckedKeys(std::nullopt)};
+  throw CLI::ValidationError("--check must be full, full-every-run or curve (got " + s + ")");
 }
 
 bool ends_with(const std::string& s, const std::string& suf) {
@@ -105,16 +117,15 @@ g16::VerifyingKey load_vk(const std::string& path) {
 }
 
 int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::string& proof_out,
-                   const std::string& public_out, cuzk::ec::Check check, Progress& pr) {
-  pr.step("reading " + zkey + (check == cuzk::ec::Check::Full ? " (checking every point: curve and subgroup)"
-                                                              : " (on-curve checks only: a trusted key)"));
-  pr.step("reading " + wtns);
+                   const std::string& public_out, const KeyCheck& check, Progress& pr) {
+  pr.step("reading " + zkey + " and " + wtns);
   // The witness is read beside the key (mostly one thread's work, which the
   // key's parallel decode fills around); a bad key is reported first.
   fmt_::Zkey zk;
   std::vector<Fr> w;
   std::exception_ptr wtns_error;
-  tbb::parallel_invoke([&] { zk = fmt_::read_zkey_file(zkey, {check}); },
+  fmt_::KeyCheckDone done{};
+  tbb::parallel_invoke([&] { zk = fmt_::read_zkey_file_checked(zkey, {check.check}, check.record, &done); },
                        [&] {
                          try {
                            w = fmt_::read_any_witness_file(wtns);
@@ -123,6 +134,7 @@ int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::
                          }
                        });
   if (wtns_error) std::rethrow_exception(wtns_error);
+  pr.step(std::string("key: ") + fmt_::key_check_text(done));
   pr.step("proving: nVars " + std::to_string(zk.n_vars) + ", nPublic " + std::to_string(zk.n_public) +
           ", domain " + std::to_string(zk.domain_size));
   g16::SecureRng rng;
@@ -136,12 +148,14 @@ int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::
 }
 
 int cmd_prove_params(const std::string& params, const std::string& r1cs_path, const std::string& wtns,
-                     const std::string& proof_out, const std::string& public_out, cuzk::ec::Check check,
+                     const std::string& proof_out, const std::string& public_out, const KeyCheck& check,
                      Progress& pr) {
   pr.step("reading " + r1cs_path);
   auto circ = fmt_::read_any_r1cs_file(r1cs_path);
   pr.step("reading " + params);
-  g16::Parameters P = g16::read_parameters_file(params, check);
+  fmt_::KeyCheckDone done{};
+  g16::Parameters P = fmt_::read_parameters_file_checked(params, check.check, check.record, &done);
+  pr.step(std::string("key: ") + fmt_::key_check_text(done));
   if (P.vk.num_inputs() != circ.r1cs.num_inputs || P.l.size() != circ.r1cs.num_aux)
     throw std::runtime_error(params + ": parameters do not match circuit " + r1cs_path);
   pr.step("reading " + wtns);
@@ -264,10 +278,11 @@ int main(int argc, char** argv) {
   prove->add_option("--proof", proof, "output proof: .json (snarkjs) or binary (192-byte bellperson)")->required();
   prove->add_option("--public", pub, "output public signals (snarkjs JSON)");
   prove->add_option("--check", check,
-                    "key validation: full (default: every point on the curve and in the prime-order subgroup) or "
-                    "curve (on-curve only, for trusted keys; snarkjs checks no key point, so this is the "
-                    "like-for-like setting)")
-      ->check(CLI::IsMember({"full", "curve"}));
+                    "key validation: full (default: every point on the curve and in the prime-order subgroup, "
+                    "once per key file: its SHA-256 is recorded in ~/.cache/cuzk/checked-keys or "
+                    "$CUZK_KEY_RECORDS), full-every-run (no record), or curve (on-curve only, for trusted "
+                    "keys; snarkjs checks no key point, so this is the like-for-like setting)")
+      ->check(CLI::IsMember({"full", "full-every-run", "curve"}));
 
   auto* verify = app.add_subcommand("verify", "verify a proof; exit status 0 iff valid");
   verify->add_option("--vk", vk, "verifying key: snarkjs JSON, bellperson .vk/.params, or .zkey")->required();
@@ -291,6 +306,8 @@ int main(int argc, char** argv) {
   porep.add(app, setup);
   cuzk::cli::PostCommands post;
   post.add(app);
+  cuzk::cli::SnapCommands snap;
+  snap.add(app);
 
   CLI11_PARSE(app, argc, argv);
   Progress pr;
@@ -307,6 +324,7 @@ int main(int argc, char** argv) {
     if (*exp) return cmd_export(from, to, pr);
     if (int rc = porep.run(pr); rc >= 0) return rc;
     if (int rc = post.run(pr); rc >= 0) return rc;
+    if (int rc = snap.run(pr); rc >= 0) return rc;
     if (*setup) {
       if (r1cs.empty() || params.empty())
         throw CLI::ValidationError("setup: give --r1cs and --params, or --circuit [--param-dir]");

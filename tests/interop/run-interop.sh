@@ -20,6 +20,7 @@ if [[ ! -x $snarkjs ]] || ! command -v node >/dev/null; then
 fi
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+export CUZK_KEY_RECORDS="$t/key-records"  # the record of fully checked keys stays in here
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect_invalid() { if "$cuzk" -q verify "$@"; then fail "cuzk accepted: $*"; fi; }
 snark_verify() {  # vk public proof
@@ -43,6 +44,10 @@ expect_invalid --vk "$fx/$c.vk.json" --proof "$t/s.proof.json" --public "$t/wron
 echo "== (b) cuzk proves with the .zkey, snarkjs verifies"
 "$cuzk" prove --zkey "$fx/$c.zkey" --wtns "$fx/$c.wtns" --proof "$t/c.proof.json" --public "$t/c.public.json"
 snark_verify "$fx/$c.vk.json" "$t/c.public.json" "$t/c.proof.json" || fail "snarkjs rejected cuzk's proof"
+# Second run with the same key: the record of its full check is used.
+out=$("$cuzk" prove --zkey "$fx/$c.zkey" --wtns "$fx/$c.wtns" --proof "$t/c2.proof.json" 2>&1)
+grep -q "checked in full on an earlier run" <<<"$out" || fail "the second prove did not use the key record: $out"
+snark_verify "$fx/$c.vk.json" "$t/c.public.json" "$t/c2.proof.json" || fail "snarkjs rejected the second proof"
 if snark_verify "$fx/$c.vk.json" "$t/wrong.public.json" "$t/c.proof.json"; then fail "snarkjs accepted a wrong input"; fi
 "$cuzk" export --from "$fx/$c.zkey" --to "$t/exported.vk.json"
 snark_verify "$t/exported.vk.json" "$t/c.public.json" "$t/c.proof.json" || fail "exported vk rejected by snarkjs"

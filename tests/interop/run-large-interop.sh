@@ -36,6 +36,7 @@ cache=$(realpath -m "${CUZK_INTEROP_CACHE:-interop-cache}")/$name
 mkdir -p "$cache"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+export CUZK_KEY_RECORDS="$t/key-records"  # the record of fully checked keys stays in here
 fail() { echo "FAIL: $*" >&2; exit 1; }
 step() {  # label command...: runs quietly, prints the wall time
   local label=$1 s e
