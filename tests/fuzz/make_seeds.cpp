@@ -20,6 +20,8 @@
 #include "filecoin/post/post_config.hpp"
 #include "filecoin/post/prove.hpp"
 #include "filecoin/post/vanilla.hpp"
+#include "filecoin/snap/update.hpp"
+#include "filecoin/snap/vanilla.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "formats/circom.hpp"
 #include "formats/snarkjs_json.hpp"
@@ -122,6 +124,23 @@ int main(int argc, char** argv) {
     put_tagged("post_vanilla", "window-2kib.bin", 0, window_blobs[0]);
     put_tagged("post_vanilla", "window-2kib.json", 1, fc::vanilla_proofs_to_json(window_blobs));
 
+    // SnapDeals: a CC sector updated with random data; the partition proof
+    // after the update's three commitments.
+    fc::SealInputs cc;
+    cc.config = *fc::porep_config(5);
+    cc.sector_num = 3;
+    const fc::SealedSector cc_sector = fc::seal_precommit(cc);
+    std::mt19937_64 g(17);
+    std::vector<uint8_t> raw(2032);
+    for (auto& b : raw) b = uint8_t(g());
+    const fc::SnapUpdate upd = fc::encode_sector_update(*fc::snap_config(0), cc_sector, fc::fr32_pad(raw));
+    const fc::SnapPublic sp = upd.public_inputs();
+    std::string snap_seed(sp.comm_r_old.begin(), sp.comm_r_old.end());
+    snap_seed.append(sp.comm_d_new.begin(), sp.comm_d_new.end());
+    snap_seed.append(sp.comm_r_new.begin(), sp.comm_r_new.end());
+    const std::string snap_blob = fc::write_snap_partition_proof(fc::snap_partition_proof(upd, 0));
+    put("snap_vanilla", "update-2kib.bin", snap_seed + snap_blob);
+
     // Groth16 files (selector 0: .params, 1: .vk, 2: proofs).
     Tiny t = tiny_groth16();
     put_tagged("groth16_files", "tiny.params", 0, groth16::encode_parameters(t.params));
@@ -193,6 +212,18 @@ int main(int argc, char** argv) {
     wdp.clear_vanilla_proofs();
     for (auto& b : window_blobs) wdp.add_vanilla_proofs(b);
     req("window-2kib.pb", wdp);
+    cuzk::v1::SubmitProofRequest snap;
+    snap.set_request_id("snap-1000-3");
+    snap.set_proof_kind(cuzk::v1::SNAP_DEALS_UPDATE);
+    snap.set_registered_proof(0);
+    snap.set_sector_size(2048);
+    snap.set_sector_number(3);
+    snap.set_miner_id(1000);
+    snap.set_comm_r_old(std::string(sp.comm_r_old.begin(), sp.comm_r_old.end()));
+    snap.set_comm_d_new(std::string(sp.comm_d_new.begin(), sp.comm_d_new.end()));
+    snap.set_comm_r_new(std::string(sp.comm_r_new.begin(), sp.comm_r_new.end()));
+    snap.add_vanilla_proofs(snap_blob);
+    req("snap-2kib.pb", snap);
     cuzk::v1::SubmitProofRequest gen;
     gen.set_request_id("generic-1");
     gen.set_proof_kind(cuzk::v1::GENERIC_R1CS);
