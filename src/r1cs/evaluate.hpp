@@ -2,7 +2,10 @@
 // "Synthesis" of a pre-compiled circuit: a = A·z, b = B·z, c = C·z row by row
 // from the CSR matrices, producing the same ProvingAssignment the circuit's
 // own synthesis would (values, numbering and A/B densities).
+#include <oneapi/tbb/parallel_for.h>
+
 #include <span>
+#include <string>
 
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape.hpp"
@@ -18,5 +21,30 @@ struct ShapeDensities {
 // Throws SynthesisError when z has the wrong length or z[0] != 1.
 // Row evaluation runs in parallel on the caller's oneTBB arena.
 ProvingAssignment evaluate(const R1cs& r, const ShapeDensities& d, std::span<const Fr> z);
+
+// The assignment of witness z (num_inputs inputs, ONE first, then aux) for a
+// system of `rows` constraints whose row i evaluates to row(i) = {a, b, c};
+// shared by the plain and the packed (r1cs/pce.hpp) matrices.
+template <class RowEval>
+ProvingAssignment assign_rows(size_t num_inputs, size_t num_aux, size_t rows, const ShapeDensities& d,
+                              std::span<const Fr> z, const RowEval& row) {
+  if (z.size() != num_inputs + num_aux)
+    throw SynthesisError("witness has " + std::to_string(z.size()) + " values, the circuit needs " +
+                         std::to_string(num_inputs + num_aux) + " (inputs incl. ONE + aux)");
+  if (!z[0].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
+  ProvingAssignment pa;  // holds ONE already
+  pa.input_assignment.assign(z.begin(), z.begin() + num_inputs);
+  pa.aux_assignment.assign(z.begin() + num_inputs, z.end());
+  pa.a_aux_density = d.a_aux;
+  pa.b_input_density = d.b_input;
+  pa.b_aux_density = d.b_aux;
+  pa.a.resize(rows);
+  pa.b.resize(rows);
+  pa.c.resize(rows);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 4096), [&](const tbb::blocked_range<size_t>& rg) {
+    for (size_t i = rg.begin(); i < rg.end(); i++) row(i, pa.a[i], pa.b[i], pa.c[i]);
+  });
+  return pa;
+}
 
 }  // namespace cuzk::r1cs

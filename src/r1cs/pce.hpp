@@ -1,0 +1,61 @@
+#pragma once
+// Pre-compiled constraints (PCE): a circuit's R1CS recorded once, stored
+// compactly, then evaluated per proof against a witness-only synthesis
+// (WitnessCS). Gives exactly the ProvingAssignment of full synthesis (a, b,
+// c, inputs, aux, A/B densities) without building or evaluating the gadgets'
+// linear combinations for each proof.
+//
+// Storage: per term a 32-bit column and a 32-bit index into the matrix's
+// table of distinct coefficients (most are 1, -1 or powers of two), 8 bytes
+// instead of 36; index 0 is 1 and index 1 is -1, which evaluation adds or
+// subtracts without a multiplication.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "r1cs/evaluate.hpp"
+#include "r1cs/proving_assignment.hpp"
+#include "r1cs/shape.hpp"
+
+namespace cuzk::r1cs {
+
+struct PackedCsr {
+  std::vector<uint64_t> row_ptr{0};
+  std::vector<uint32_t> col, coeff;  // coeff: index into table
+  std::vector<Fr> table{Fr::one(), -Fr::one()};
+
+  static PackedCsr pack(const CsrMatrix& m);
+  size_t rows() const { return row_ptr.size() - 1; }
+  size_t nnz() const { return col.size(); }
+  size_t bytes() const;
+  Fr eval_row(size_t i, std::span<const Fr> z) const;
+};
+
+class PrecompiledCircuit {
+ public:
+  // Records `blank` (a circuit without its witness) once.
+  static PrecompiledCircuit record(const Circuit& blank);
+  explicit PrecompiledCircuit(const R1cs& r);
+
+  size_t num_inputs() const { return num_inputs_; }
+  size_t num_aux() const { return num_aux_; }
+  size_t num_constraints() const { return a_.rows(); }
+  size_t nnz() const { return a_.nnz() + b_.nnz() + c_.nnz(); }
+  // Memory held (matrices, tables, densities).
+  size_t bytes() const;
+
+  // Witness-only synthesis of `witnessed` and a = A·z, b = B·z, c = C·z in
+  // parallel over rows (on the caller's oneTBB arena). Throws SynthesisError
+  // when the circuit's allocation or constraint counts differ from the
+  // recorded ones (a stale PCE).
+  ProvingAssignment synthesize(const Circuit& witnessed) const;
+  // The same from a full witness z = (ONE, inputs..., aux...).
+  ProvingAssignment evaluate(std::span<const Fr> z) const;
+
+ private:
+  size_t num_inputs_ = 0, num_aux_ = 0;
+  PackedCsr a_, b_, c_;
+  ShapeDensities densities_;
+};
+
+}  // namespace cuzk::r1cs

@@ -1,0 +1,88 @@
+// Pre-compiled constraints on small circuits: packing keeps every
+// coefficient (1 and -1 at table indices 0 and 1), witness-only synthesis
+// numbers variables as full synthesis does, and the packed evaluation gives
+// the full ProvingAssignment, densities included.
+#include <gtest/gtest.h>
+
+#include "r1cs/pce.hpp"
+#include "r1cs/witness_cs.hpp"
+#include "unit/r1cs/test_circuits.hpp"
+
+using namespace cuzk;
+using namespace cuzk::r1cs;
+using cuzk::test::ChainCircuit;
+using cuzk::test::CubicCircuit;
+using cuzk::test::ManyInputsCircuit;
+using cuzk::test::MixedCircuit;
+
+namespace {
+
+void expect_pce_matches(const Circuit& blank, const Circuit& witnessed) {
+  const auto pce = PrecompiledCircuit::record(blank);
+  ProvingAssignment full;
+  witnessed.synthesize(full);
+  const ProvingAssignment pre = pce.synthesize(witnessed);
+  EXPECT_TRUE(pre == full);
+  EXPECT_EQ(pce.num_constraints(), full.num_constraints());
+}
+
+}  // namespace
+
+TEST(PackedCsr, KeepsEveryCoefficient) {
+  ShapeRecorder rec;
+  MixedCircuit().synthesize(rec);
+  ChainCircuit ch;
+  ch.len = 5;
+  ch.synthesize(rec);
+  const R1cs r = rec.finish();
+  for (const CsrMatrix* m : {&r.a, &r.b, &r.c}) {
+    const PackedCsr p = PackedCsr::pack(*m);
+    ASSERT_EQ(p.row_ptr, m->row_ptr);
+    ASSERT_EQ(p.col, m->col);
+    EXPECT_EQ(p.table[0], Fr::one());
+    EXPECT_EQ(p.table[1], -Fr::one());
+    for (size_t k = 0; k < m->nnz(); k++) EXPECT_EQ(p.table[p.coeff[k]], m->val[k]) << k;
+    // Each distinct coefficient once.
+    for (size_t i = 0; i < p.table.size(); i++)
+      for (size_t j = i + 1; j < p.table.size(); j++) EXPECT_NE(p.table[i], p.table[j]);
+  }
+}
+
+TEST(WitnessCS, NumbersVariablesAsFullSynthesis) {
+  ManyInputsCircuit c;
+  WitnessCS w;
+  c.synthesize(w);
+  ProvingAssignment full;
+  c.synthesize(full);
+  EXPECT_EQ(w.inputs, full.input_assignment);
+  EXPECT_EQ(w.aux, full.aux_assignment);
+  EXPECT_EQ(w.num_constraints(), full.num_constraints());
+}
+
+TEST(PrecompiledCircuit, SameAssignmentAsFullSynthesis) {
+  CubicCircuit cubic_blank, cubic;
+  cubic.x = Fr::from_u64(3);
+  expect_pce_matches(cubic_blank, cubic);
+  expect_pce_matches(MixedCircuit(), MixedCircuit());
+  ManyInputsCircuit many_blank;
+  many_blank.with_witness = false;
+  expect_pce_matches(many_blank, ManyInputsCircuit());
+  ChainCircuit chain_blank, chain;
+  chain_blank.len = chain.len = 300;
+  chain.x0 = Fr::from_u64(7);
+  expect_pce_matches(chain_blank, chain);
+}
+
+TEST(PrecompiledCircuit, RefusesAnotherShapeAndBadWitnesses) {
+  ChainCircuit blank, other;
+  blank.len = 10;
+  other.len = 11;
+  other.x0 = Fr::one();
+  const auto pce = PrecompiledCircuit::record(blank);
+  EXPECT_THROW(pce.synthesize(other), SynthesisError);
+  std::vector<Fr> z(pce.num_inputs() + pce.num_aux(), Fr::one());
+  z[0] = Fr::from_u64(2);
+  EXPECT_THROW(pce.evaluate(z), SynthesisError);  // ONE must be 1
+  z.pop_back();
+  EXPECT_THROW(pce.evaluate(z), SynthesisError);  // wrong length
+}
