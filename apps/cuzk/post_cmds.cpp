@@ -2,11 +2,11 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 
 #include "filecoin/post/prove.hpp"
 #include "filecoin/tree/domain.hpp"
+#include "formats/snarkjs_json.hpp"
 #include "groth16/io.hpp"
 
 namespace cuzk::cli {
@@ -16,12 +16,6 @@ namespace fc = cuzk::filecoin;
 namespace g16 = cuzk::groth16;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 fc::PostConfig config_arg(uint64_t id) {
   auto c = fc::post_config(id);
@@ -37,7 +31,7 @@ fc::Domain randomness_arg(const std::string& hex) {
 
 std::vector<fc::FallbackPoStSectorProof> read_vanilla(const std::string& path) {
   std::vector<fc::FallbackPoStSectorProof> out;
-  auto blobs = fc::vanilla_proofs_from_json(slurp(path));
+  auto blobs = fc::vanilla_proofs_from_json(cuzk::formats::read_text_file(path));
   for (size_t i = 0; i < blobs.size(); i++)
     out.push_back(fc::read_post_sector_proof(
         std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(blobs[i].data()), blobs[i].size()),
@@ -81,7 +75,7 @@ int verify_post(const PostCommands& o, Progress& pr) {
   if (pub.empty()) throw std::runtime_error("give the proved sectors: --vanilla FILE or --sector ID:COMM_R (repeat)");
   const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, c, ".vk") : o.vk;
   auto pvk = g16::prepare_verifying_key(g16::read_verifying_key_file(vk_path));
-  auto proof = slurp(o.proof);
+  auto proof = cuzk::formats::read_text_file(o.proof);
   // --vanilla/--sector list this partition's sectors: index them from partition·sector_count.
   std::vector<fc::PostPublicSector> all(c.kind == fc::PostKind::Winning ? 0 : size_t(o.partition) * c.sector_count,
                                         pub.front());

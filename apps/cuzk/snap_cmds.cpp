@@ -3,12 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 
 #include "filecoin/post/vanilla.hpp"
 #include "filecoin/snap/prove.hpp"
 #include "filecoin/tree/domain.hpp"
+#include "formats/snarkjs_json.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/rng.hpp"
@@ -20,12 +20,6 @@ namespace fc = cuzk::filecoin;
 namespace g16 = cuzk::groth16;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 fc::SnapConfig config_arg(uint64_t id) {
   auto c = fc::snap_config(id);
@@ -49,7 +43,7 @@ std::string param_file(const std::string& dir, const fc::SnapConfig& c, const ch
 int update_prove(const SnapCommands& o, Progress& pr) {
   const fc::SnapConfig c = config_arg(o.registered_proof);
   const fc::SnapPublic pub = public_args(o);
-  auto blobs = fc::vanilla_proofs_from_json(slurp(o.vanilla));
+  auto blobs = fc::vanilla_proofs_from_json(cuzk::formats::read_text_file(o.vanilla));
   if (blobs.size() != c.partitions)
     throw std::runtime_error(o.vanilla + ": " + std::to_string(blobs.size()) + " partition proofs, " +
                              std::string(c.name) + " has " + std::to_string(c.partitions));
@@ -87,7 +81,7 @@ int verify_update(const SnapCommands& o, Progress& pr) {
   const fc::SnapPublic pub = public_args(o);
   const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, c, ".vk") : o.vk;
   auto pvk = g16::prepare_verifying_key(g16::read_verifying_key_file(vk_path));
-  const std::string proof = slurp(o.proof);
+  const std::string proof = cuzk::formats::read_text_file(o.proof);
   const bool ok = fc::verify_empty_sector_update(
       c, pvk, pub, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()));
   std::printf("%s\n", ok ? "OK: update proof verifies" : "INVALID: update proof does not verify");

@@ -5,23 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "engine_fixture.hpp"
+#include "refusal.hpp"
 
 using namespace cuzk::engine;
 using namespace cuzk::engine::test;
 using Code = ServiceError::Code;
 
 namespace {
-
-// The code and message submit() fails with.
-std::pair<Code, std::string> refusal(Engine& e, ProofRequest r) {
-  try {
-    e.submit(std::move(r));
-  } catch (const ServiceError& err) {
-    return {err.code(), err.what()};
-  }
-  ADD_FAILURE() << "submit() accepted the request";
-  return {Code::Internal, ""};
-}
 
 void still_serving(Fixture& f, const std::string& id) {
   f.engine->submit(req({"1,1", "1,1"}, id));

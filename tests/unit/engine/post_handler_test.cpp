@@ -14,6 +14,7 @@
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
+#include "refusal.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -97,15 +98,7 @@ struct PostEngine : ::testing::Test {
         << c.name;
   }
 
-  std::pair<Code, std::string> refusal(ProofRequest r) {
-    try {
-      engine->submit(std::move(r));
-    } catch (const ServiceError& e) {
-      return {e.code(), e.what()};
-    }
-    ADD_FAILURE() << "accepted";
-    return {Code::Internal, ""};
-  }
+  std::pair<Code, std::string> refusal(ProofRequest r) { return cuzk::engine::test::refusal(*engine, std::move(r)); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "dev_params.hpp"
 #include "engine/engine.hpp"
 #include "engine/snap_handler.hpp"
 #include "filecoin/snap/prove.hpp"
@@ -21,6 +22,7 @@
 #include "groth16/setup.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "slow.hpp"
+#include "refusal.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -48,16 +50,9 @@ fc::SnapUpdate make_update(const fc::SnapConfig& c, uint64_t seed) {
 void install_parameters(const fc::SnapConfig& c, const fs::path& dir) {
   r1cs::CountingCS counts;
   fc::EmptySectorUpdateCircuit(c).synthesize(counts);
-  const fs::path cache = fs::path(CUZK_TEST_CACHE) / ("snap-" + std::to_string(c.nodes) + "n-" +
-                                                      std::to_string(counts.num_constraints()) + "c-dev.params");
-  if (!fs::exists(cache)) {
-    groth16::SecureRng rng;
-    auto p = groth16::generate_parameters(fc::EmptySectorUpdateCircuit(c), groth16::ToxicWaste::random(rng));
-    fs::create_directories(cache.parent_path());
-    const fs::path tmp = cache.string() + ".tmp" + std::to_string(::getpid());
-    groth16::write_file(tmp.string(), groth16::encode_parameters(p));
-    fs::rename(tmp, cache);
-  }
+  const fs::path cache = cuzk_test_params::cached_dev_parameters_file(
+      "snap-" + std::to_string(c.nodes) + "n-" + std::to_string(counts.num_constraints()) + "c-dev.params",
+      fc::EmptySectorUpdateCircuit(c));
   auto params = groth16::read_parameters_file(cache.string(), ec::Check::SkipSubgroup);
   const std::string stem = fc::snap_parameter_stem(c);
   fs::create_symlink(fs::absolute(cache), dir / (stem + ".params"));
@@ -117,15 +112,7 @@ struct SnapEngine : ::testing::Test {
                                                std::span<const uint8_t>(bytes, res.proof.size())));
   }
 
-  std::pair<Code, std::string> refusal(ProofRequest r) {
-    try {
-      engine->submit(std::move(r));
-    } catch (const ServiceError& e) {
-      return {e.code(), e.what()};
-    }
-    ADD_FAILURE() << "accepted";
-    return {Code::Internal, ""};
-  }
+  std::pair<Code, std::string> refusal(ProofRequest r) { return cuzk::engine::test::refusal(*engine, std::move(r)); }
 };
 
 }  // namespace

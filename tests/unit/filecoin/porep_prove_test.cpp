@@ -15,6 +15,7 @@
 
 #include "filecoin/porep/c2.hpp"
 #include "filecoin/porep/seal.hpp"
+#include "dev_params.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"
@@ -28,30 +29,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Development parameters of `cfg`'s circuit, cached in the build tree under
-// a name that carries the circuit's counts (a circuit whose counts change
-// gets new parameters; after changing only coefficients, delete
-// test-cache/). Our own file, so its points are checked on the curve only.
+// Development parameters of `cfg`'s circuit, cached under its counts.
 groth16::Parameters cached_dev_parameters(const PorepConfig& cfg) {
   r1cs::CountingCS counts;
   porep_blank_circuit(cfg).synthesize(counts);
-  const fs::path file = fs::path(CUZK_TEST_CACHE) /
-                        ("porep-" + std::to_string(cfg.sector_size) + "-" + std::to_string(counts.num_constraints()) +
-                         "c-" + std::to_string(counts.num_inputs()) + "i-dev.params");
-  if (fs::exists(file)) {
-    try {
-      return groth16::read_parameters_file(file.string(), ec::Check::SkipSubgroup);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "regenerating %s: %s\n", file.c_str(), e.what());
-    }
-  }
-  groth16::SecureRng rng;
-  groth16::Parameters params = groth16::generate_parameters(porep_blank_circuit(cfg), groth16::ToxicWaste::random(rng));
-  fs::create_directories(file.parent_path());
-  const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
-  groth16::write_file(tmp.string(), groth16::encode_parameters(params));
-  fs::rename(tmp, file);  // whole files only, even with two runs at once
-  return params;
+  return cuzk_test_params::cached_dev_parameters("porep-" + std::to_string(cfg.sector_size) + "-" +
+                                                     std::to_string(counts.num_constraints()) + "c-" +
+                                                     std::to_string(counts.num_inputs()) + "i-dev.params",
+                                                 porep_blank_circuit(cfg));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <random>
 
+#include "dev_params.hpp"
 #include "filecoin/bincode/bincode.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/prove.hpp"
@@ -31,27 +32,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Development parameters of an update circuit, generated once per build tree
-// (test-cache/, named by the circuit's counts) and read back afterwards.
+// Development parameters of an update circuit, cached under its counts.
 groth16::Parameters cached_parameters(const SnapConfig& c) {
   r1cs::CountingCS counts;
   EmptySectorUpdateCircuit(c).synthesize(counts);
-  const fs::path file = fs::path(CUZK_TEST_CACHE) / ("snap-" + std::to_string(c.nodes) + "n-" +
-                                                     std::to_string(counts.num_constraints()) + "c-dev.params");
-  if (fs::exists(file)) {
-    try {
-      return groth16::read_parameters_file(file.string(), ec::Check::SkipSubgroup);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "regenerating %s: %s\n", file.c_str(), e.what());
-    }
-  }
-  groth16::SecureRng rng;
-  groth16::Parameters params = groth16::generate_parameters(EmptySectorUpdateCircuit(c), groth16::ToxicWaste::random(rng));
-  fs::create_directories(file.parent_path());
-  const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
-  groth16::write_file(tmp.string(), groth16::encode_parameters(params));
-  fs::rename(tmp, file);  // whole files only, even with two runs at once
-  return params;
+  return cuzk_test_params::cached_dev_parameters(
+      "snap-" + std::to_string(c.nodes) + "n-" + std::to_string(counts.num_constraints()) + "c-dev.params",
+      EmptySectorUpdateCircuit(c));
 }
 
 SealedSector sealed_cc(uint64_t sector_size, uint64_t sector_num) {
