@@ -21,19 +21,29 @@ cd "$(dirname "$0")/.."
 source scripts/sanitizer-builds.sh
 stages=${CUZK_SANITIZERS-thread address fuzz}
 jobs=$(nproc)
-run_suites() {  # build dir, suites (each "name" or "name:gtest_filter")...
-  local dir=$1 rc=0
+run_one() {  # build dir, suite ("name" or "name:gtest_filter"): prints one line
+  local dir=$1 spec=$2 s=${2%%:*} filter='*' t0=$SECONDS
+  [ "$spec" != "$s" ] && filter=${spec#*:}
+  if "$dir/tests/test_$s" --gtest_brief=1 --gtest_filter="$filter" > "$dir/test_$s.log" 2>&1; then
+    echo "  test_$s: passed ($((SECONDS - t0)) s)"
+  else
+    echo "  test_$s: FAILED ($((SECONDS - t0)) s); the end of $dir/test_$s.log:"
+    tail -n 60 "$dir/test_$s.log"
+    return 1
+  fi
+}
+run_suites() {  # build dir, suites...: $jobs at a time, reported in order
+  local dir=$1 rc=0 i
   shift
-  for spec in "$@"; do
-    local s=${spec%%:*} filter='*' t0=$SECONDS
-    [ "$spec" != "$s" ] && filter=${spec#*:}
-    if "$dir/tests/test_$s" --gtest_brief=1 --gtest_filter="$filter" > "$dir/test_$s.log" 2>&1; then
-      echo "  test_$s: passed ($((SECONDS - t0)) s)"
-    else
-      rc=1
-      echo "  test_$s: FAILED ($((SECONDS - t0)) s); the end of $dir/test_$s.log:"
-      tail -n 60 "$dir/test_$s.log"
-    fi
+  local specs=("$@")
+  for ((i = 0; i < ${#specs[@]}; i++)); do
+    run_one "$dir" "${specs[i]}" > "$dir/suite_$i.out" 2>&1 &
+    if (((i + 1) % jobs == 0)); then wait; fi
+  done
+  wait
+  for ((i = 0; i < ${#specs[@]}; i++)); do
+    cat "$dir/suite_$i.out"
+    grep -q ': FAILED (' "$dir/suite_$i.out" && rc=1
   done
   return $rc
 }
