@@ -4,11 +4,13 @@
 // own synthesis would (values, numbering and A/B densities).
 #include <oneapi/tbb/parallel_for.h>
 
+#include <bit>
 #include <span>
 #include <string>
 
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape.hpp"
+#include "r1cs/vec_growth.hpp"
 
 namespace cuzk::r1cs {
 
@@ -34,6 +36,10 @@ ProvingAssignment assign_rows(size_t num_inputs, size_t num_aux, size_t rows, co
   if (!z[0].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
   ProvingAssignment pa;  // holds ONE already
   pa.input_assignment.assign(z.begin(), z.begin() + num_inputs);
+  // Huge-page buffers (vec_growth.hpp); a/b/c to the power of two the prover
+  // resizes them to.
+  reserve_large(pa.aux_assignment, num_aux);
+  for (auto* v : {&pa.a, &pa.b, &pa.c}) reserve_large(*v, std::bit_ceil(rows));
   pa.aux_assignment.assign(z.begin() + num_inputs, z.end());
   pa.a_aux_density = d.a_aux;
   pa.b_input_density = d.b_input;

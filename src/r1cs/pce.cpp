@@ -3,6 +3,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "r1cs/fr_sum.hpp"
 #include "r1cs/witness_cs.hpp"
 
 namespace cuzk::r1cs {
@@ -36,15 +37,29 @@ size_t PackedCsr::bytes() const {
   return row_ptr.size() * sizeof(uint64_t) + (col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
 }
 
-Fr PackedCsr::eval_row(size_t i, std::span<const Fr> z) const {
-  Fr acc = Fr::zero();
-  for (uint64_t k = row_ptr[i]; k < row_ptr[i + 1]; k++) {
-    const uint32_t t = coeff[k];
-    if (t == 0) acc += z[col[k]];
-    else if (t == 1) acc -= z[col[k]];
-    else acc += table[t] * z[col[k]];
+void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {
+  // As the gadget path evaluates (fr_sum.hpp): a single term needs no sum
+  // (over a third of all rows: the bit gadgets' b = v, a = 2·x), zero values
+  // add nothing (half of all bits), the rest is summed unreduced.
+  const uint64_t lo = row_ptr[i], hi = row_ptr[i + 1];
+  if (hi - lo <= 1) {
+    if (hi == lo) return;  // `out` is a fresh zero
+    const Fr& v = z[col[lo]];
+    if (fr_is_zero(v)) return;
+    const uint32_t t = coeff[lo];
+    out = t == 0 ? v : t == 1 ? -v : FrSum::product(table[t], v);
+    return;
   }
-  return acc;
+  FrSum acc;
+  for (uint64_t k = lo; k < hi; k++) {
+    const Fr& v = z[col[k]];
+    if (fr_is_zero(v)) continue;
+    const uint32_t t = coeff[k];
+    if (t == 0) acc.add(v);
+    else if (t == 1) acc.sub(v);
+    else acc.add_product(table[t], v);
+  }
+  acc.store(out);
 }
 
 PrecompiledCircuit PrecompiledCircuit::record(const Circuit& blank) {
@@ -68,23 +83,23 @@ size_t PrecompiledCircuit::bytes() const {
 }
 
 ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const {
-  WitnessCS w;
+  // The witness lands in one buffer, inputs then aux, sized up front (huge
+  // pages, no regrowth): the z the matrices index.
+  WitnessCS w(num_inputs_, num_aux_);
   witnessed.synthesize(w);
-  if (w.inputs.size() != num_inputs_ || w.aux.size() != num_aux_ || w.num_constraints() != num_constraints())
+  if (w.num_inputs() != num_inputs_ || w.num_aux() != num_aux_ || w.num_constraints() != num_constraints())
     throw SynthesisError("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) + " inputs, " +
                          std::to_string(num_aux_) + " aux, " + std::to_string(num_constraints()) +
-                         " constraints; synthesis gave " + std::to_string(w.inputs.size()) + ", " +
-                         std::to_string(w.aux.size()) + ", " + std::to_string(w.num_constraints()));
-  std::vector<Fr> z = std::move(w.inputs);
-  z.insert(z.end(), w.aux.begin(), w.aux.end());
-  return evaluate(z);
+                         " constraints; synthesis gave " + std::to_string(w.num_inputs()) + ", " +
+                         std::to_string(w.num_aux()) + ", " + std::to_string(w.num_constraints()));
+  return evaluate(w.z());
 }
 
 ProvingAssignment PrecompiledCircuit::evaluate(std::span<const Fr> z) const {
   return assign_rows(num_inputs_, num_aux_, num_constraints(), densities_, z, [&](size_t i, Fr& a, Fr& b, Fr& c) {
-    a = a_.eval_row(i, z);
-    b = b_.eval_row(i, z);
-    c = c_.eval_row(i, z);
+    a_.eval_row(i, z, a);
+    b_.eval_row(i, z, b);
+    c_.eval_row(i, z, c);
   });
 }
 

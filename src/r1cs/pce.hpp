@@ -28,7 +28,7 @@ struct PackedCsr {
   size_t rows() const { return row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
   size_t bytes() const;
-  Fr eval_row(size_t i, std::span<const Fr> z) const;
+  void eval_row(size_t i, std::span<const Fr> z, Fr& out) const;
 };
 
 class PrecompiledCircuit {

@@ -54,8 +54,8 @@ TEST(WitnessCS, NumbersVariablesAsFullSynthesis) {
   c.synthesize(w);
   ProvingAssignment full;
   c.synthesize(full);
-  EXPECT_EQ(w.inputs, full.input_assignment);
-  EXPECT_EQ(w.aux, full.aux_assignment);
+  EXPECT_EQ(w.inputs(), full.input_assignment);
+  EXPECT_EQ(w.aux(), full.aux_assignment);
   EXPECT_EQ(w.num_constraints(), full.num_constraints());
 }
 
