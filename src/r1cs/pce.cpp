@@ -1,5 +1,6 @@
 #include "r1cs/pce.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -20,8 +21,9 @@ struct FrHash {
 }  // namespace
 
 PackedCsr PackedCsr::pack(const CsrMatrix& m) {
+  if (m.nnz() >= (uint64_t(1) << 32)) throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
   PackedCsr p;
-  p.row_ptr = m.row_ptr;
+  p.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
   p.col = m.col;
   p.coeff.resize(m.val.size());
   std::unordered_map<Fr, uint32_t, FrHash> index{{Fr::one(), 0}, {-Fr::one(), 1}};
@@ -34,14 +36,14 @@ PackedCsr PackedCsr::pack(const CsrMatrix& m) {
 }
 
 size_t PackedCsr::bytes() const {
-  return row_ptr.size() * sizeof(uint64_t) + (col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
+  return (row_ptr.size() + col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
 }
 
 void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {
   // As the gadget path evaluates (fr_sum.hpp): a single term needs no sum
   // (over a third of all rows: the bit gadgets' b = v, a = 2·x), zero values
   // add nothing (half of all bits), the rest is summed unreduced.
-  const uint64_t lo = row_ptr[i], hi = row_ptr[i + 1];
+  const uint32_t lo = row_ptr[i], hi = row_ptr[i + 1];
   if (hi - lo <= 1) {
     if (hi == lo) return;  // `out` is a fresh zero
     const Fr& v = z[col[lo]];
@@ -51,7 +53,7 @@ void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {
     return;
   }
   FrSum acc;
-  for (uint64_t k = lo; k < hi; k++) {
+  for (uint32_t k = lo; k < hi; k++) {
     const Fr& v = z[col[k]];
     if (fr_is_zero(v)) continue;
     const uint32_t t = coeff[k];

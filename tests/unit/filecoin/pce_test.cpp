@@ -49,8 +49,8 @@ void expect_same_assignment(const r1cs::Circuit& blank, const r1cs::Circuit& wit
     ASSERT_EQ(pre.c[i], full.c[i]) << "c, row " << i;
   }
   EXPECT_TRUE(pre == full);  // and inputs, aux, densities
-  // Packed: 8 bytes per term instead of 36 (a 32-byte coefficient and a
-  // column), so well under half of the plain CSR.
+  // Packed: 8 bytes per term and 4 per row offset instead of 36 and 8, so
+  // well under half of the plain CSR.
   const size_t plain = 36 * pce.nnz() + 3 * 8 * (pce.num_constraints() + 1);
   EXPECT_LT(2 * pce.bytes(), plain) << pce.bytes() << " bytes packed, " << plain << " plain";
 }
