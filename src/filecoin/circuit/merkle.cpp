@@ -4,6 +4,7 @@
 
 #include "filecoin/circuit/stacked.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "gadgets/constraint.hpp"
 #include "gadgets/poseidon.hpp"
 

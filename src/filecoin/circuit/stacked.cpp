@@ -6,6 +6,7 @@
 #include "filecoin/circuit/create_label.hpp"
 #include "filecoin/circuit/merkle.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "gadgets/constraint.hpp"
 #include "gadgets/poseidon.hpp"
 #include "gadgets/sha256_domain.hpp"
@@ -174,11 +175,6 @@ void synthesize_challenge(ConstraintSystem& cs, const StackedCircuit::Challenge&
 
 }  // namespace
 
-Fr domain_to_fr(const Domain& d, const char* what) {
-  auto f = Fr::from_bytes_le(d);
-  if (!f) throw std::invalid_argument(std::string(what) + ": 32-byte value is not a canonical field element");
-  return *f;
-}
 
 StackedCircuitParams StackedCircuitParams::from_config(const PorepConfig& c) {
   StackedCircuitParams p;

@@ -96,8 +96,4 @@ std::vector<Fr> stacked_public_inputs(const StackedCircuitParams& params, const 
                                       const Domain& comm_d, const Domain& comm_r,
                                       std::span<const ChallengeParents> challenges);
 
-// Domain bytes as Fr (little-endian canonical); throws std::invalid_argument
-// naming `what` if the value is >= r.
-Fr domain_to_fr(const Domain& d, const char* what);
-
 }  // namespace cuzk::filecoin::circuit

@@ -6,11 +6,11 @@
 #include "filecoin/circuit/merkle.hpp"
 #include "filecoin/circuit/stacked.hpp"
 #include "filecoin/hash/poseidon.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 
 namespace cuzk::filecoin {
 
-using circuit::domain_to_fr;
 using gadgets::AllocatedNum;
 using gadgets::in_ns;
 using gadgets::MerkleAuthPath;
@@ -150,11 +150,7 @@ void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::spa
     const auto want = post_vanilla_challenges(c, randomness, fp.sector_id, first_index + i);
     if (sp.inclusion_proofs.size() != want.size())
       fail("inclusion_proofs", str(sp.inclusion_proofs.size()) + " proofs, expected " + str(want.size()));
-    auto fr = [&](const Domain& d, const char* field) {
-      auto v = ff::Fr::from_bytes_le(d);
-      if (!v) fail(field, "not a canonical field element");
-      return *v;
-    };
+    auto fr = [&](const Domain& d, const char* field) { return domain_to_fr(d, at + " " + field); };
     const ff::Fr pre[2] = {fr(sp.comm_c, "comm_c"), fr(sp.comm_r_last, "comm_r_last")};
     if (poseidon_hash(pre) != fr(fp.comm_r, "comm_r")) fail("comm_r", "is not Poseidon2(comm_c, comm_r_last)");
     for (size_t n = 0; n < want.size(); n++) {

@@ -6,6 +6,7 @@
 
 #include "filecoin/circuit/merkle.hpp"
 #include "filecoin/snap/gadgets.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "gadgets/insertion.hpp"
 #include "gadgets/multipack.hpp"
 #include "gadgets/poseidon.hpp"
@@ -38,9 +39,7 @@ std::vector<size_t> tree_r_arities(const SnapConfig& c) {
 }
 
 Fr fr_or_throw(const Domain& d, size_t k, const std::string& field) {
-  auto v = Fr::from_bytes_le(d);
-  if (!v) throw std::invalid_argument("partition " + str(k) + " " + field + ": not a canonical field element");
-  return *v;
+  return domain_to_fr(d, "partition " + str(k) + " " + field);
 }
 
 std::vector<AllocatedNum> alloc_all(ConstraintSystem& cs, const std::vector<std::optional<Fr>>& vals,

@@ -5,6 +5,7 @@
 #include "filecoin/bincode/bincode.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/tree/commitments.hpp"
+#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 #include "filecoin/tree/tree_d.hpp"
 
@@ -63,9 +64,7 @@ void verify_snap_vanilla(const SnapConfig& c, const SnapPublic& pub, const SnapP
   };
   if (k >= c.partitions) fail("k", "a " + str(c.sector_size) + "-byte update has " + str(c.partitions) + " partitions");
   auto fr = [&](const Domain& d, const std::string& field) {
-    auto v = Fr::from_bytes_le(d);
-    if (!v) fail(field, "not a canonical field element");
-    return *v;
+    return domain_to_fr(d, "partition " + str(k) + " " + field);
   };
   const Fr comm_r_old = fr(pub.comm_r_old, "comm_r_old"), comm_r_new = fr(pub.comm_r_new, "comm_r_new");
   const Fr comm_d_new = fr(pub.comm_d_new, "comm_d_new");

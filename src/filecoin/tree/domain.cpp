@@ -23,6 +23,12 @@ Fr domain_to_fr(const Domain& d) {
   return *x;
 }
 
+Fr domain_to_fr(const Domain& d, std::string_view what) {
+  auto x = Fr::from_bytes_le(d);
+  if (!x) throw std::invalid_argument(std::string(what) + ": not a canonical field element (" + hex_le(d) + " >= r)");
+  return *x;
+}
+
 std::optional<Domain> domain_from_hex(std::string_view hex) {
   auto bytes = platform::from_hex(hex);
   if (!bytes || bytes->size() != 32) return std::nullopt;

@@ -17,6 +17,9 @@ using ff::Fr;
 
 // Throws std::invalid_argument ("... is not a canonical Fr") when d >= r.
 Fr domain_to_fr(const Domain& d);
+// The same for outside input: the error names `what` (a field path such as
+// "partition 0 comm_c"): "<what>: not a canonical field element ...".
+Fr domain_to_fr(const Domain& d, std::string_view what);
 Domain fr_to_domain(const Fr& x);
 
 // 64 hex digits (optional 0x), bytes in order; nullopt otherwise.
