@@ -21,8 +21,8 @@ cd "$(dirname "$0")/.."
 source scripts/sanitizer-builds.sh
 stages=${CUZK_SANITIZERS-thread address fuzz}
 jobs=$(nproc)
-run_one() {  # build dir, suite ("name" or "name:gtest_filter"): prints one line
-  local dir=$1 spec=$2 s=${2%%:*} filter='*' t0=$SECONDS
+run_one() {  # suite ("name" or "name:gtest_filter") in $dir: prints one line
+  local spec=$1 s=${1%%:*} filter='*' t0=$SECONDS
   [ "$spec" != "$s" ] && filter=${spec#*:}
   if "$dir/tests/test_$s" --gtest_brief=1 --gtest_filter="$filter" > "$dir/test_$s.log" 2>&1; then
     echo "  test_$s: passed ($((SECONDS - t0)) s)"
@@ -32,18 +32,18 @@ run_one() {  # build dir, suite ("name" or "name:gtest_filter"): prints one line
     return 1
   fi
 }
-run_suites() {  # build dir, suites...: $jobs at a time, reported in order
-  local dir=$1 rc=0 i
-  shift
-  local specs=("$@")
-  for ((i = 0; i < ${#specs[@]}; i++)); do
-    run_one "$dir" "${specs[i]}" > "$dir/suite_$i.out" 2>&1 &
+in_order() {  # out dir, function, items...: `function item`, $jobs at a time; outputs in item order
+  local out=$1 fn=$2 rc=0 i
+  shift 2
+  local items=("$@")
+  for ((i = 0; i < ${#items[@]}; i++)); do
+    (if "$fn" "${items[i]}" > "$out/job_$i.out" 2>&1; then echo 0; else echo 1; fi > "$out/job_$i.rc") &
     if (((i + 1) % jobs == 0)); then wait; fi
   done
   wait
-  for ((i = 0; i < ${#specs[@]}; i++)); do
-    cat "$dir/suite_$i.out"
-    grep -q ': FAILED (' "$dir/suite_$i.out" && rc=1
+  for ((i = 0; i < ${#items[@]}; i++)); do
+    cat "$out/job_$i.out"
+    [ "$(cat "$out/job_$i.rc")" = 0 ] || rc=1
   done
   return $rc
 }
@@ -60,7 +60,7 @@ for stage in $stages; do
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp history_size=7 halt_on_error=0 exitcode=66" \
-        run_suites "$dir" "${suites[@]}" || rc=1
+        in_order "$dir" run_one "${suites[@]}" || rc=1
       ;;
     address)
       dir=${CUZK_ASAN_DIR:-build-asan}
@@ -72,7 +72,7 @@ for stage in $stages; do
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       ASAN_OPTIONS="detect_leaks=1 abort_on_error=0" UBSAN_OPTIONS="print_stacktrace=1 halt_on_error=1" \
-        run_suites "$dir" "${suites[@]}" || rc=1
+        in_order "$dir" run_one "${suites[@]}" || rc=1
       ;;
     fuzz)
       dir=${CUZK_ASAN_DIR:-build-asan}
@@ -84,18 +84,10 @@ for stage in $stages; do
       cmake --build "$dir" -j "$jobs" --target fuzz_targets > "$dir/fuzz-build.log" 2>&1 ||
         { tail -n 40 "$dir/fuzz-build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
-      # Two at a time (libFuzzer runs one thread); each prints its own line.
-      set -- $targets
-      while [ $# -gt 0 ]; do
-        pids=()
-        for _ in $(seq "$jobs"); do
-          [ $# -gt 0 ] || break
-          CUZK_FUZZ_NO_BUILD=1 bash scripts/fuzz.sh "$1" "$seconds" | sed 's/^/  /' &
-          pids+=($!)
-          shift
-        done
-        for p in "${pids[@]}"; do wait "$p" || rc=1; done
-      done
+      # libFuzzer runs one thread: $jobs targets at a time.
+      fuzz_one() { CUZK_FUZZ_NO_BUILD=1 bash scripts/fuzz.sh "$1" "$seconds" | sed 's/^/  /'; }
+      mkdir -p "$dir/fuzz"
+      in_order "$dir/fuzz" fuzz_one $targets || rc=1
       ;;
     none | "") ;;
     *) echo "unknown sanitizer stage '$stage' (thread, address, fuzz)" >&2; exit 2 ;;
