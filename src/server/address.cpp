@@ -1,5 +1,6 @@
 #include "server/address.hpp"
 
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace cuzk::server {
 
@@ -40,7 +42,9 @@ Address parse_address(const std::string& input) {
     return a;
   }
   if (s.rfind("http://", 0) == 0) s = s.substr(7);
-  if (s.rfind("https://", 0) == 0) throw bad("TLS is not supported; use http:// or unix://");
+  if (s.rfind("https://", 0) == 0)
+    throw bad("write host:port without https:// (TLS is set by [daemon.tls] on the daemon and by "
+              "--tls-ca/--tls-cert/--tls-key on clients)");
   if (s.rfind("tcp://", 0) == 0) s = s.substr(6);
   while (!s.empty() && s.back() == '/') s.pop_back();
   std::string port_str;
@@ -98,5 +102,36 @@ void remove_unix_socket(const std::string& path) {
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
 }
+
+gid_t lookup_group(const std::string& name) {
+  std::vector<char> buf(16384);
+  group g{};
+  group* found = nullptr;
+  for (;;) {
+    int rc = ::getgrnam_r(name.c_str(), &g, buf.data(), buf.size(), &found);
+    if (rc == ERANGE && buf.size() < (1u << 24)) {
+      buf.resize(buf.size() * 4);
+      continue;
+    }
+    if (rc != 0)
+      throw std::runtime_error("daemon.socket_group: cannot look up group '" + name +
+                               "': " + std::strerror(rc));
+    break;
+  }
+  if (!found) throw std::runtime_error("daemon.socket_group: group '" + name + "' does not exist");
+  return g.gr_gid;
+}
+
+void set_socket_permissions(const std::string& path, unsigned mode, std::optional<gid_t> group) {
+  if (group && ::chown(path.c_str(), static_cast<uid_t>(-1), *group) != 0)
+    throw std::runtime_error("cannot set the group of socket '" + path + "' (daemon.socket_group): " +
+                             std::strerror(errno));
+  if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0)
+    throw std::runtime_error("cannot set the mode of socket '" + path + "' (daemon.socket_mode): " +
+                             std::strerror(errno));
+}
+
+UmaskGuard::UmaskGuard(mode_t mask) : old_(::umask(mask)) {}
+UmaskGuard::~UmaskGuard() { ::umask(old_); }
 
 }  // namespace cuzk::server

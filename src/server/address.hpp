@@ -2,6 +2,9 @@
 // Listen/connect addresses of the daemon: "unix:///abs/path.sock",
 // "unix:relative.sock", "host:port", "[v6]:port", optionally prefixed with
 // "http://" (as Curio and cuzk-bench write TCP addresses).
+#include <sys/types.h>
+
+#include <optional>
 #include <string>
 
 namespace cuzk::server {
@@ -27,5 +30,26 @@ void prepare_unix_socket_path(const std::string& path);
 
 // Removes the socket file if it is (still) a socket. Never throws.
 void remove_unix_socket(const std::string& path);
+
+// The id of group `name` (daemon.socket_group); throws std::runtime_error
+// naming the key when there is no such group.
+gid_t lookup_group(const std::string& name);
+
+// chmod(path, mode) and, when `group` is set, chown to that group (the
+// owner is kept). Throws std::runtime_error naming the path.
+void set_socket_permissions(const std::string& path, unsigned mode, std::optional<gid_t> group);
+
+// Sets the process umask for its lifetime (process-wide: only around the
+// bind() of a socket, while no other thread creates files).
+class UmaskGuard {
+ public:
+  explicit UmaskGuard(mode_t mask);
+  ~UmaskGuard();
+  UmaskGuard(const UmaskGuard&) = delete;
+  UmaskGuard& operator=(const UmaskGuard&) = delete;
+
+ private:
+  mode_t old_;
+};
 
 }  // namespace cuzk::server

@@ -3,13 +3,18 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <fstream>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "server/address.hpp"
+#include "server/auth.hpp"
 #include "server/request.hpp"
 
 namespace cuzk::server {
@@ -34,6 +39,53 @@ grpc::StatusCode grpc_code(ServiceError::Code c) {
 namespace {
 
 constexpr uint64_t kForeverMs = 10ull * 365 * 24 * 3600 * 1000;
+constexpr const char* kBadToken = "missing or invalid bearer token (authorization metadata)";
+
+// The token check of a TLS listener, run by gRPC on each call's metadata
+// before the request message is read, so an unauthenticated client cannot
+// make the daemon receive a large payload. The metadata stays on the call;
+// the handlers check it again (guarded()).
+class TokenAuthProcessor final : public grpc::AuthMetadataProcessor {
+ public:
+  explicit TokenAuthProcessor(std::shared_ptr<const TokenSet> tokens) : tokens_(std::move(tokens)) {}
+  bool IsBlocking() const override { return false; }  // a few string compares
+  grpc::Status Process(const InputMetadata& md, grpc::AuthContext*, OutputMetadata*,
+                       OutputMetadata*) override {
+    if (tokens_->accepts_metadata(md)) return grpc::Status::OK;
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, kBadToken);
+  }
+
+ private:
+  std::shared_ptr<const TokenSet> tokens_;
+};
+
+// A PEM file named by config key `key`, with a BEGIN line containing `what`.
+std::string read_pem(const std::string& key, const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(key + ": cannot read '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string pem = ss.str();
+  auto begin = pem.find("-----BEGIN ");
+  if (begin == std::string::npos || pem.find(what, begin) == std::string::npos)
+    throw std::runtime_error(key + ": '" + path + "' is not a PEM file with a " + what);
+  return pem;
+}
+
+std::shared_ptr<grpc::ServerCredentials> tls_credentials(const TlsOptions& t) {
+  if (t.cert_file.empty() || t.key_file.empty())
+    throw std::runtime_error(
+        "daemon.tls: cert_file and key_file are both required to enable TLS (client_ca_file alone is "
+        "not enough)");
+  grpc::SslServerCredentialsOptions o(GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
+  o.pem_key_cert_pairs.push_back({read_pem("daemon.tls.key_file", t.key_file, "PRIVATE KEY"),
+                                  read_pem("daemon.tls.cert_file", t.cert_file, "CERTIFICATE")});
+  if (!t.client_ca_file.empty()) {
+    o.pem_root_certs = read_pem("daemon.tls.client_ca_file", t.client_ca_file, "CERTIFICATE");
+    o.client_certificate_request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  return grpc::SslServerCredentials(o);
+}
 
 grpc::Status invalid(const std::string& msg) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
@@ -57,14 +109,15 @@ void to_proto(const engine::ProofResult& r, const std::string& job_id, pb::Await
 
 class ProvingEngineService final : public pb::ProvingEngine::Service {
  public:
-  ProvingEngineService(engine::ProvingService& svc, std::chrono::milliseconds slice)
-      : svc_(svc), slice_(std::max(slice, std::chrono::milliseconds(1))) {}
+  ProvingEngineService(engine::ProvingService& svc, std::chrono::milliseconds slice,
+                       std::shared_ptr<const TokenSet> tokens)
+      : svc_(svc), slice_(std::max(slice, std::chrono::milliseconds(1))), tokens_(std::move(tokens)) {}
 
   void stop_accepting() { accepting_.store(false); }
 
-  grpc::Status SubmitProof(grpc::ServerContext*, const pb::SubmitProofRequest* req,
+  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
                            pb::SubmitProofResponse* resp) override {
-    return guarded("SubmitProof", [&] {
+    return guarded("SubmitProof", ctx, [&] {
       engine::ProofRequest r;
       if (auto st = admit(*req, r); !st.ok()) return st;
       auto res = svc_.submit(std::move(r));
@@ -77,7 +130,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
 
   grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
                           pb::AwaitProofResponse* resp) override {
-    return guarded("AwaitProof", [&] {
+    return guarded("AwaitProof", ctx, [&] {
       if (req->job_id().empty()) return invalid("job_id is required");
       std::optional<std::chrono::milliseconds> timeout;
       // Any uint64 works: beyond ten years means "until the job ends".
@@ -92,7 +145,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
 
   grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req,
                      pb::ProveResponse* resp) override {
-    return guarded("Prove", [&] {
+    return guarded("Prove", ctx, [&] {
       if (!req->has_submit()) return invalid("submit is required");
       engine::ProofRequest r;
       if (auto st = admit(req->submit(), r); !st.ok()) return st;
@@ -104,18 +157,18 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     });
   }
 
-  grpc::Status CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
+  grpc::Status CancelProof(grpc::ServerContext* ctx, const pb::CancelProofRequest* req,
                            pb::CancelProofResponse* resp) override {
-    return guarded("CancelProof", [&] {
+    return guarded("CancelProof", ctx, [&] {
       if (req->job_id().empty()) return invalid("job_id is required");
       resp->set_was_running(svc_.cancel(req->job_id()));
       return grpc::Status::OK;
     });
   }
 
-  grpc::Status GetStatus(grpc::ServerContext*, const pb::GetStatusRequest*,
+  grpc::Status GetStatus(grpc::ServerContext* ctx, const pb::GetStatusRequest*,
                          pb::GetStatusResponse* resp) override {
-    return guarded("GetStatus", [&] {
+    return guarded("GetStatus", ctx, [&] {
       auto s = svc_.status();
       for (const auto& g : s.devices) {
         auto* o = resp->add_gpus();
@@ -155,17 +208,17 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     });
   }
 
-  grpc::Status GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequest*,
+  grpc::Status GetMetrics(grpc::ServerContext* ctx, const pb::GetMetricsRequest*,
                           pb::GetMetricsResponse* resp) override {
-    return guarded("GetMetrics", [&] {
+    return guarded("GetMetrics", ctx, [&] {
       resp->set_prometheus_text(svc_.metrics_text());
       return grpc::Status::OK;
     });
   }
 
-  grpc::Status PreloadSRS(grpc::ServerContext*, const pb::PreloadSrsRequest* req,
+  grpc::Status PreloadSRS(grpc::ServerContext* ctx, const pb::PreloadSrsRequest* req,
                           pb::PreloadSrsResponse* resp) override {
-    return guarded("PreloadSRS", [&] {
+    return guarded("PreloadSRS", ctx, [&] {
       if (req->circuit_id().empty()) return invalid("circuit_id is required");
       auto r = svc_.preload(req->circuit_id());
       resp->set_already_loaded(r.already_loaded);
@@ -174,9 +227,9 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     });
   }
 
-  grpc::Status EvictSRS(grpc::ServerContext*, const pb::EvictSrsRequest* req,
+  grpc::Status EvictSRS(grpc::ServerContext* ctx, const pb::EvictSrsRequest* req,
                         pb::EvictSrsResponse* resp) override {
-    return guarded("EvictSRS", [&] {
+    return guarded("EvictSRS", ctx, [&] {
       if (req->circuit_id().empty()) return invalid("circuit_id is required");
       auto r = svc_.evict(req->circuit_id());
       resp->set_was_loaded(r.was_loaded);
@@ -187,7 +240,14 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
 
  private:
   template <class F>
-  grpc::Status guarded(const char* rpc, F&& f) {
+  grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, F&& f) {
+    // Every RPC, on every listener: a TLS listener has already refused a bad
+    // token in its AuthMetadataProcessor (before reading the request); this
+    // check also covers unix sockets and plain TCP.
+    if (tokens_ && !tokens_->accepts_metadata(ctx->client_metadata())) {
+      spdlog::debug("{}: refused a call without a valid token from {}", rpc, ctx->peer());
+      return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, kBadToken);
+    }
     try {
       grpc::Status st = f();
       if (!st.ok()) spdlog::debug("{}: {} ({})", rpc, st.error_message(), int(st.error_code()));
@@ -234,6 +294,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
 
   engine::ProvingService& svc_;
   std::chrono::milliseconds slice_;
+  std::shared_ptr<const TokenSet> tokens_;
   std::atomic<bool> accepting_{true};
 };
 
@@ -251,24 +312,73 @@ void GrpcServer::start() {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
-  if (addr.is_unix) prepare_unix_socket_path(addr.path);
 
-  impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice);
+  // Security: everything is checked before anything is bound.
+  const bool tls = opts_.tls.enabled();
+  std::shared_ptr<grpc::ServerCredentials> creds =
+      tls ? tls_credentials(opts_.tls) : grpc::InsecureServerCredentials();
+  tokens_.reset();
+  if (!opts_.token_file.empty()) {
+    tokens_ = std::make_shared<const TokenSet>(read_token_file(opts_.token_file));
+    struct stat st {};
+    if (::stat(opts_.token_file.c_str(), &st) == 0 && (st.st_mode & S_IROTH))
+      spdlog::warn("token file '{}' is readable by every user (chmod o-r)", opts_.token_file);
+  }
+  std::string insecure_warning;  // logged once the real port is known
+  if (!addr.is_unix && !tls) {
+    if (!tokens_ && !opts_.allow_insecure_tcp)
+      throw std::runtime_error(
+          "refusing to serve gRPC on plain TCP " + addr.to_string() +
+          " without TLS or a token: set [daemon.tls] cert_file and key_file and/or daemon.token_file, "
+          "or daemon.allow_insecure_tcp = true to accept unauthenticated plaintext clients");
+    insecure_warning = tokens_ ? "without TLS: tokens travel in clear text (set [daemon.tls])"
+                               : "is plain TCP without TLS or a token (daemon.allow_insecure_tcp = true): "
+                                 "anyone who reaches the port can submit and cancel jobs";
+  }
+  if (tls && tokens_) creds->SetAuthMetadataProcessor(std::make_shared<TokenAuthProcessor>(tokens_));
+  std::optional<gid_t> group;
+  if (addr.is_unix) {
+    if (opts_.socket_mode > 07777)
+      throw std::runtime_error("daemon.socket_mode: " + std::to_string(opts_.socket_mode) +
+                               " is not a permission mode (at most 07777)");
+    if (!opts_.socket_group.empty()) group = lookup_group(opts_.socket_group);
+    prepare_unix_socket_path(addr.path);
+  }
+
+  impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice, tokens_);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(opts_.max_message_bytes);
   b.SetMaxSendMessageSize(opts_.max_message_bytes);
   // Two daemons on one TCP port would silently split the traffic.
   b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   int selected = 0;
-  b.AddListeningPort(addr.grpc_target(), grpc::InsecureServerCredentials(), &selected);
+  b.AddListeningPort(addr.grpc_target(), creds, &selected);
   b.RegisterService(impl_.get());
-  server_ = b.BuildAndStart();
+  {
+    // The socket file is created by bind() inside BuildAndStart: owner-only
+    // until its mode and group are set below, so that it is never reachable
+    // with wider permissions than configured.
+    std::optional<UmaskGuard> umask_guard;
+    if (addr.is_unix) umask_guard.emplace(0177);
+    server_ = b.BuildAndStart();
+  }
   if (!server_ || (!addr.is_unix && selected == 0)) {
     server_.reset();
     impl_.reset();
-    throw std::runtime_error("cannot listen on " + addr.to_string());
+    throw std::runtime_error("cannot listen on " + addr.to_string() +
+                             (tls ? " (check the TLS certificate and key files)" : ""));
   }
   if (addr.is_unix) {
+    try {
+      set_socket_permissions(addr.path, opts_.socket_mode, group);
+    } catch (...) {
+      server_->Shutdown(std::chrono::system_clock::now());
+      server_->Wait();
+      server_.reset();
+      impl_.reset();
+      remove_unix_socket(addr.path);
+      throw;
+    }
     unix_path_ = addr.path;
     bound_ = addr.to_string();
   } else {
@@ -278,7 +388,11 @@ void GrpcServer::start() {
     bound_ = a.grpc_target();
   }
   running_.store(true);
-  spdlog::info("gRPC listening on {}", bound_);
+  if (!insecure_warning.empty()) spdlog::warn("gRPC on {} {}", bound_, insecure_warning);
+  spdlog::info("gRPC listening on {}{}{}", bound_,
+               tls ? (opts_.tls.client_ca_file.empty() ? " (TLS)" : " (TLS, client certificates required)")
+                   : "",
+               tokens_ ? ", " + std::to_string(tokens_->size()) + " token(s) accepted" : std::string());
 }
 
 void GrpcServer::stop_accepting() {

@@ -12,6 +12,10 @@
 // Blocking RPCs (AwaitProof, Prove) wait on the service in short slices so
 // that a client that goes away, or a server shutdown past its deadline,
 // releases the handler thread; the job itself keeps running.
+//
+// Security (GrpcServerOptions): TLS from PEM files, optional client
+// certificates, bearer tokens checked on every RPC (UNAUTHENTICATED), plain
+// TCP refused unless explicitly allowed, unix socket mode and group.
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -28,8 +32,31 @@ class Server;
 
 namespace cuzk::server {
 
+// TLS for the listener ([daemon.tls]): PEM files. cert_file and key_file
+// turn TLS on; client_ca_file additionally requires every client to present
+// a certificate signed by that CA.
+struct TlsOptions {
+  std::string cert_file{};       // server certificate chain
+  std::string key_file{};        // its private key
+  std::string client_ca_file{};  // "" = no client certificates asked for
+  bool enabled() const { return !cert_file.empty() || !key_file.empty() || !client_ca_file.empty(); }
+};
+
+// Designated initializers must follow this order; every member has a
+// default initializer, so any may be left out.
 struct GrpcServerOptions {
   std::string listen = "unix:///run/cuzk/cuzk.sock";  // see address.hpp
+  // TCP without TLS and without tokens is refused by start() unless this is
+  // set (daemon.allow_insecure_tcp); unix sockets are not concerned.
+  bool allow_insecure_tcp = false;
+  TlsOptions tls{};
+  // daemon.token_file: when set, every RPC needs "authorization: Bearer <token>"
+  // with a token of the file (auth.hpp), on any listener; else UNAUTHENTICATED.
+  std::string token_file{};
+  // Unix socket: permission bits (daemon.socket_mode) and group
+  // (daemon.socket_group, "" = the daemon's own) of the socket file.
+  unsigned socket_mode = 0660;
+  std::string socket_group{};
   int max_message_bytes = 256 * 1024 * 1024;
   // Slice length of blocking waits (checks for client cancellation in between).
   std::chrono::milliseconds await_slice{250};
@@ -39,6 +66,7 @@ struct GrpcServerOptions {
 grpc::StatusCode grpc_code(engine::ServiceError::Code c);
 
 class ProvingEngineService;  // the generated-service implementation (grpc_server.cpp)
+class TokenSet;              // auth.hpp
 
 class GrpcServer {
  public:
@@ -47,7 +75,9 @@ class GrpcServer {
   GrpcServer(const GrpcServer&) = delete;
   GrpcServer& operator=(const GrpcServer&) = delete;
 
-  // Binds and starts serving; throws std::runtime_error on failure.
+  // Binds and starts serving; throws std::runtime_error on failure: a bad
+  // address, unreadable TLS or token files, plain TCP without TLS or tokens
+  // (unless allow_insecure_tcp), an unknown socket group.
   void start();
   // New SubmitProof/Prove calls fail with UNAVAILABLE; other RPCs still work.
   void stop_accepting();
@@ -65,6 +95,7 @@ class GrpcServer {
  private:
   engine::ProvingService& service_;
   GrpcServerOptions opts_;
+  std::shared_ptr<const TokenSet> tokens_;  // null = no token required
   std::unique_ptr<ProvingEngineService> impl_;
   std::unique_ptr<grpc::Server> server_;
   std::string unix_path_;

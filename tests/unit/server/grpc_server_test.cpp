@@ -505,7 +505,7 @@ TEST(GrpcServerSocket, RemovesStaleSocketButNotALiveOneOrAFile) {
 
 TEST(GrpcServerTcp, ListensOnAnEphemeralPort) {
   FakeService fake;
-  GrpcServer srv(fake, {.listen = "127.0.0.1:0"});
+  GrpcServer srv(fake, {.listen = "127.0.0.1:0", .allow_insecure_tcp = true});
   srv.start();
   ASSERT_GT(srv.port(), 0);
   EXPECT_EQ(srv.bound_address(), "127.0.0.1:" + std::to_string(srv.port()));
@@ -517,7 +517,7 @@ TEST(GrpcServerTcp, ListensOnAnEphemeralPort) {
   EXPECT_EQ(s.uptime_seconds(), 99u);
 
   // http:// prefix (as cuzk-bench and Curio write addresses) is accepted.
-  GrpcServer srv2(fake, {.listen = "http://127.0.0.1:0"});
+  GrpcServer srv2(fake, {.listen = "http://127.0.0.1:0", .allow_insecure_tcp = true});
   EXPECT_NO_THROW(srv2.start());
   EXPECT_GT(srv2.port(), 0);
 }
@@ -525,7 +525,7 @@ TEST(GrpcServerTcp, ListensOnAnEphemeralPort) {
 TEST(GrpcServerTcp, BadAddressesThrow) {
   FakeService fake;
   for (const char* a : {"nonsense", "127.0.0.1:99999", "unix://", "https://127.0.0.1:1"}) {
-    GrpcServer srv(fake, {.listen = a});
+    GrpcServer srv(fake, {.listen = a, .allow_insecure_tcp = true});
     EXPECT_THROW(srv.start(), std::runtime_error) << a;
   }
 }
