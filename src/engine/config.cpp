@@ -183,6 +183,31 @@ class Parser {
     d["result_retention_count"] = [this](const std::string& k, const toml::node& n) {
       cfg_.result_retention_count = u32(k, n, 1);
     };
+    d["allow_insecure_tcp"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.allow_insecure_tcp = boolean(k, n);
+    };
+    d["token_file"] = [this](const std::string& k, const toml::node& n) { cfg_.token_file = str(k, n); };
+    d["socket_mode"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_mode = mode(k, n); };
+    d["socket_group"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.socket_group = str(k, n);
+    };
+    // [daemon.tls]: a table of its own keys.
+    d["tls"] = [this](const std::string& k, const toml::node& n) {
+      auto* t = n.as_table();
+      if (!t) fail(k, std::string("expected a table ([daemon.tls]), got ") + type_name(n));
+      const std::map<std::string, std::string*> keys = {{"cert_file", &cfg_.tls_cert_file},
+                                                        {"key_file", &cfg_.tls_key_file},
+                                                        {"client_ca_file", &cfg_.tls_client_ca_file}};
+      for (auto&& [kk, v] : *t) {
+        const std::string leaf(kk.str());
+        auto it = keys.find(leaf);
+        if (it == keys.end()) {
+          warn("unknown key '" + k + "." + leaf + "' ignored");
+          continue;
+        }
+        *it->second = str(k + "." + leaf, v);
+      }
+    };
 
     auto& m = sections_["memory"];
     m["total_budget"] = [this](const std::string& k, const toml::node& n) {
@@ -296,6 +321,15 @@ class Parser {
     };
   }
 
+  // Checks across keys, after every key is read.
+  void finish() {
+    const bool cert = !cfg_.tls_cert_file.empty(), key = !cfg_.tls_key_file.empty();
+    if (cert && !key) fail("daemon.tls.key_file", "required when daemon.tls.cert_file is set");
+    if (key && !cert) fail("daemon.tls.cert_file", "required when daemon.tls.key_file is set");
+    if (!cfg_.tls_client_ca_file.empty() && !cert)
+      fail("daemon.tls.client_ca_file", "needs daemon.tls.cert_file and daemon.tls.key_file (TLS)");
+  }
+
   void run(const toml::table& root) {
     for (auto&& [key, node] : root) {
       const std::string name(key.str());
@@ -357,6 +391,29 @@ class Parser {
                   std::to_string(std::numeric_limits<uint32_t>::max()) + "]");
     return static_cast<uint32_t>(v);
   }
+  // A permission mode: a string of octal digits ("0660", "660", "0o660") or
+  // an octal TOML literal (0o660). A decimal integer is refused: 660 is
+  // not 0660.
+  uint32_t mode(const std::string& k, const toml::node& n) const {
+    uint64_t v = 0;
+    if (auto* i = n.as_integer()) {
+      if ((i->flags() & toml::value_flags::format_as_octal) == toml::value_flags::none)
+        fail(k, "write the mode in octal, as a string such as \"0660\" (a decimal " +
+                    std::to_string(i->get()) + " is not an octal mode)");
+      if (i->get() < 0) fail(k, "negative mode");
+      v = static_cast<uint64_t>(i->get());
+    } else if (auto* s = n.as_string()) {
+      std::string t = trim(s->get());
+      if (t.rfind("0o", 0) == 0 || t.rfind("0O", 0) == 0) t = t.substr(2);
+      if (t.empty() || t.size() > 5 || t.find_first_not_of("01234567") != std::string::npos)
+        fail(k, "invalid mode \"" + s->get() + "\" (octal digits, such as \"0660\")");
+      v = std::stoull(t, nullptr, 8);
+    } else {
+      fail(k, std::string("expected a mode such as \"0660\", got ") + type_name(n));
+    }
+    if (v > 07777) fail(k, "mode out of range (at most 07777)");
+    return static_cast<uint32_t>(v);
+  }
   // Strings like "64GiB"; a bare integer is bytes.
   uint64_t size(const std::string& k, const toml::node& n) const {
     if (auto* i = n.as_integer()) {
@@ -398,6 +455,7 @@ LoadedConfig parse_table(const toml::table& root, const std::string& origin) {
   LoadedConfig out;
   Parser p(out.config, out.warnings, origin);
   p.run(root);
+  p.finish();
   return out;
 }
 

@@ -13,6 +13,16 @@ struct EngineConfig {
   // [daemon]
   std::string listen = "unix:///run/cuzk/cuzk.sock";
   std::string status_listen;  // "" = off; "host:port" for GET /status and /metrics
+  // ours: security of the gRPC listener (server/grpc_server.hpp GrpcServerOptions)
+  bool allow_insecure_tcp = false;  // plain TCP without TLS or tokens refused unless set
+  std::string token_file;           // "" = no token; else "authorization: Bearer <token>" required
+  uint32_t socket_mode = 0660;      // unix socket permission bits
+  std::string socket_group;         // "" = the daemon's group; else chown the socket to it
+  // [daemon.tls] ours: PEM files; cert_file + key_file turn TLS on,
+  // client_ca_file requires client certificates signed by that CA.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_client_ca_file;
   // [memory]
   uint64_t total_budget_bytes = 0;  // 0 = auto: MemTotal - safety_margin
   uint64_t safety_margin_bytes = 5ull << 30;

@@ -168,6 +168,95 @@ level = "DEBUG"
   EXPECT_EQ(k.log_level, "debug");
 }
 
+TEST(LoadConfig, DaemonSecurityKeys) {
+  // Defaults: no TLS, no token, TCP refused, socket 0660 in the daemon's group.
+  EngineConfig d;
+  EXPECT_FALSE(d.allow_insecure_tcp);
+  EXPECT_EQ(d.token_file, "");
+  EXPECT_EQ(d.socket_mode, 0660u);
+  EXPECT_EQ(d.socket_group, "");
+  EXPECT_EQ(d.tls_cert_file, "");
+
+  auto c = load_config_string(R"(
+[daemon]
+listen = "0.0.0.0:9820"
+allow_insecure_tcp = true
+token_file = "/etc/cuzk/tokens"
+socket_mode = "0640"
+socket_group = "cuzk"
+
+[daemon.tls]
+cert_file = "/etc/cuzk/server.pem"
+key_file = "/etc/cuzk/server.key"
+client_ca_file = "/etc/cuzk/clients-ca.pem"
+)");
+  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  const auto& k = c.config;
+  EXPECT_EQ(k.listen, "0.0.0.0:9820");
+  EXPECT_TRUE(k.allow_insecure_tcp);
+  EXPECT_EQ(k.token_file, "/etc/cuzk/tokens");
+  EXPECT_EQ(k.socket_mode, 0640u);
+  EXPECT_EQ(k.socket_group, "cuzk");
+  EXPECT_EQ(k.tls_cert_file, "/etc/cuzk/server.pem");
+  EXPECT_EQ(k.tls_key_file, "/etc/cuzk/server.key");
+  EXPECT_EQ(k.tls_client_ca_file, "/etc/cuzk/clients-ca.pem");
+
+  // Inline table form, and the forms of a mode.
+  auto t = load_config_string("[daemon]\ntls = { cert_file = \"c.pem\", key_file = \"k.pem\" }\n");
+  EXPECT_EQ(t.config.tls_cert_file, "c.pem");
+  EXPECT_EQ(t.config.tls_key_file, "k.pem");
+  EXPECT_EQ(t.config.tls_client_ca_file, "");
+  EXPECT_EQ(load_config_string("[daemon]\nsocket_mode = \"600\"").config.socket_mode, 0600u);
+  EXPECT_EQ(load_config_string("[daemon]\nsocket_mode = \"0o660\"").config.socket_mode, 0660u);
+  EXPECT_EQ(load_config_string("[daemon]\nsocket_mode = 0o666").config.socket_mode, 0666u);
+  EXPECT_EQ(load_config_string("[daemon]\nsocket_mode = \"2770\"").config.socket_mode, 02770u);
+
+  // Unknown keys inside [daemon.tls] warn like any other.
+  auto w = load_config_string("[daemon.tls]\ncert_file = \"c\"\nkey_file = \"k\"\nca_file = \"x\"\n");
+  EXPECT_TRUE(has_warning(w, "unknown key 'daemon.tls.ca_file'"));
+  EXPECT_EQ(w.warnings.size(), 1u);
+}
+
+TEST(LoadConfig, RemoteExampleIsValid) {
+  // config/cuzk-remote.toml, the documented example of a daemon on TCP.
+  auto c = load_config_file(std::string(CUZK_TEST_VECTORS) + "/../../config/cuzk-remote.toml");
+  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  EXPECT_FALSE(c.config.allow_insecure_tcp);
+  EXPECT_FALSE(c.config.token_file.empty());
+  EXPECT_FALSE(c.config.tls_cert_file.empty());
+  EXPECT_FALSE(c.config.tls_key_file.empty());
+  EXPECT_FALSE(c.config.tls_client_ca_file.empty());
+}
+
+TEST(LoadConfig, DaemonSecurityErrorsNameTheKey) {
+  struct Case {
+    const char* toml;
+    const char* key;
+  };
+  const Case cases[] = {
+      {"[daemon]\nallow_insecure_tcp = \"yes\"", "daemon.allow_insecure_tcp"},
+      {"[daemon]\ntoken_file = 1", "daemon.token_file"},
+      {"[daemon]\nsocket_mode = 660", "daemon.socket_mode"},  // decimal: not the mode meant
+      {"[daemon]\nsocket_mode = \"0689\"", "daemon.socket_mode"},
+      {"[daemon]\nsocket_mode = \"rw-rw----\"", "daemon.socket_mode"},
+      {"[daemon]\nsocket_mode = \"\"", "daemon.socket_mode"},
+      {"[daemon]\nsocket_mode = \"17777\"", "daemon.socket_mode"},
+      {"[daemon]\nsocket_mode = true", "daemon.socket_mode"},
+      {"[daemon]\nsocket_group = 1000", "daemon.socket_group"},
+      {"[daemon]\ntls = \"on\"", "daemon.tls"},
+      {"[daemon.tls]\ncert_file = 5", "daemon.tls.cert_file"},
+      {"[daemon.tls]\ncert_file = \"c.pem\"", "daemon.tls.key_file"},
+      {"[daemon.tls]\nkey_file = \"k.pem\"", "daemon.tls.cert_file"},
+      {"[daemon.tls]\nclient_ca_file = \"ca.pem\"", "daemon.tls.client_ca_file"},
+  };
+  for (const auto& c : cases) {
+    std::string err = error_of(c.toml);
+    EXPECT_NE(err.find(std::string("'") + c.key + "'"), std::string::npos) << c.toml << " -> " << err;
+    EXPECT_NE(err.find("test.toml"), std::string::npos) << err;
+  }
+  EXPECT_NE(error_of("[daemon]\nsocket_mode = 660").find("octal"), std::string::npos);
+}
+
 TEST(LoadConfig, BudgetForms) {
   EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"auto\"").config.total_budget_bytes, 0u);
   EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"AUTO\"").config.total_budget_bytes, 0u);
