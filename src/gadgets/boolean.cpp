@@ -47,14 +47,16 @@ LC sum_minus(Variable x, Variable y, Variable z) {  // x + y - z
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, std::optional<bool> value) {
   Variable v = cs.alloc("boolean", [&] { return bit_fr(value); });
-  cs.enforce("boolean constraint", one_minus(v), v, LC());
+  cs.enforce_with("boolean constraint", [&] { return one_minus(v); }, [&] { return LC(v); }, [] { return LC(); });
   return {v, value};
 }
 
 AllocatedBit AllocatedBit::alloc_conditionally(ConstraintSystem& cs, std::optional<bool> value,
                                                const AllocatedBit& must_be_false) {
   Variable v = cs.alloc("boolean", [&] { return bit_fr(value); });
-  cs.enforce("boolean constraint", one_minus(must_be_false.var, v), v, LC());
+  cs.enforce_with(
+      "boolean constraint", [&] { return one_minus(must_be_false.var, v); }, [&] { return LC(v); },
+      [] { return LC(); });
   return {v, value};
 }
 
@@ -62,28 +64,32 @@ AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, con
   auto r = op(a.value, b.value, [](bool x, bool y) { return x != y; });
   Variable v = cs.alloc("xor result", [&] { return bit_fr(r); });
   // (a + a)·b = a + b - c: c is 1 exactly when a != b.
-  cs.enforce("xor constraint", twice(a.var), b.var, sum_minus(a.var, b.var, v));
+  cs.enforce_with(
+      "xor constraint", [&] { return twice(a.var); }, [&] { return LC(b.var); },
+      [&] { return sum_minus(a.var, b.var, v); });
   return {v, r};
 }
 
 AllocatedBit AllocatedBit::and_(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return x && y; });
   Variable v = cs.alloc("and result", [&] { return bit_fr(r); });
-  cs.enforce("and constraint", a.var, b.var, v);
+  cs.enforce_with("and constraint", [&] { return LC(a.var); }, [&] { return LC(b.var); }, [&] { return LC(v); });
   return {v, r};
 }
 
 AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return x && !y; });
   Variable v = cs.alloc("and not result", [&] { return bit_fr(r); });
-  cs.enforce("and not constraint", a.var, one_minus(b.var), v);
+  cs.enforce_with(
+      "and not constraint", [&] { return LC(a.var); }, [&] { return one_minus(b.var); }, [&] { return LC(v); });
   return {v, r};
 }
 
 AllocatedBit AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return !x && !y; });
   Variable v = cs.alloc("nor result", [&] { return bit_fr(r); });
-  cs.enforce("nor constraint", one_minus(a.var), one_minus(b.var), v);
+  cs.enforce_with(
+      "nor constraint", [&] { return one_minus(a.var); }, [&] { return one_minus(b.var); }, [&] { return LC(v); });
   return {v, r};
 }
 
@@ -130,11 +136,20 @@ Boolean Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean
   if (is_const(b, true)) return and_(cs, a.not_(), c.not_()).not_();  // = NOT ((NOT a) AND (NOT c))
   // a true or all allocated: a(b - c) = ch - c
   Variable ch = cs.alloc("ch", [&] { return bit_fr(v); });
-  LC lhs, rhs(ch);
-  b.add_to(lhs, Fr::one());
-  c.add_to(lhs, minus_one());
-  c.add_to(rhs, minus_one());
-  cs.enforce("ch computation", std::move(lhs), a.lc(Fr::one()), std::move(rhs));
+  cs.enforce_with(
+      "ch computation",
+      [&] {
+        LC lhs;
+        b.add_to(lhs, Fr::one());
+        c.add_to(lhs, minus_one());
+        return lhs;
+      },
+      [&] { return a.lc(Fr::one()); },
+      [&] {
+        LC rhs(ch);
+        c.add_to(rhs, minus_one());
+        return rhs;
+      });
   return AllocatedBit{ch, v};
 }
 
@@ -153,14 +168,23 @@ Boolean Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolea
   Variable maj = cs.alloc("maj", [&] { return bit_fr(v); });
   Boolean bc = in_ns(cs, "b and c", [&] { return and_(cs, b, c); });
   // (2bc - b - c)·a = bc - maj
-  LC lhs, rhs;
-  bc.add_to(lhs, Fr::one());
-  bc.add_to(lhs, Fr::one());
-  b.add_to(lhs, minus_one());
-  c.add_to(lhs, minus_one());
-  bc.add_to(rhs, Fr::one());
-  rhs.sub(Fr::one(), maj);
-  cs.enforce("maj computation", std::move(lhs), a.lc(Fr::one()), std::move(rhs));
+  cs.enforce_with(
+      "maj computation",
+      [&] {
+        LC lhs;
+        bc.add_to(lhs, Fr::one());
+        bc.add_to(lhs, Fr::one());
+        b.add_to(lhs, minus_one());
+        c.add_to(lhs, minus_one());
+        return lhs;
+      },
+      [&] { return a.lc(Fr::one()); },
+      [&] {
+        LC rhs;
+        bc.add_to(rhs, Fr::one());
+        rhs.sub(Fr::one(), maj);
+        return rhs;
+      });
   return AllocatedBit{maj, v};
 }
 

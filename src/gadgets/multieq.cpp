@@ -17,6 +17,7 @@ const Fr* neg_pow2_table() {
 }
 
 void MultiEq::add_lhs(const Fr& coeff, const Boolean& b) {
+  if (!records_) return;
   switch (b.kind()) {
     case Boolean::Kind::Constant:
       if (b.constant_value()) add_lhs(coeff, Variable::one());
@@ -32,6 +33,7 @@ void MultiEq::add_lhs(const Fr& coeff, const Boolean& b) {
 }
 
 void MultiEq::add_lhs_pow2(unsigned e, const Boolean& b) {
+  if (!records_) return;
   switch (b.kind()) {
     case Boolean::Kind::Constant:
       if (b.constant_value()) lhs_.add_pow2(e, false, Variable::one());
@@ -48,6 +50,7 @@ void MultiEq::add_lhs_pow2(unsigned e, const Boolean& b) {
 
 void MultiEq::enforce_equal(size_t num_bits, const LC& lhs, const LC& rhs) {
   const Fr& k = pow2(reserve(num_bits));
+  if (!records_) return;
   for (const auto& e : lhs.inputs()) add_lhs(k * e.coeff, Variable::input(e.index));
   for (const auto& e : lhs.aux()) add_lhs(k * e.coeff, Variable::aux(e.index));
   for (const auto& e : rhs.inputs()) add_rhs(k * e.coeff, Variable::input(e.index));
@@ -133,7 +136,10 @@ void MultiEq::radix_sort(size_t from, unsigned bits) {
 
 void MultiEq::accumulate() {
   size_t n = ops_;
-  cs_.enforce([&] { return "multieq " + std::to_string(n); }, build(lhs_), Variable::one(), build(rhs_));
+  if (!records_)
+    cs_.skip_constraint();
+  else
+    cs_.enforce([&] { return "multieq " + std::to_string(n); }, build(lhs_), Variable::one(), build(rhs_));
   bits_used_ = 0;
   ops_++;
 }

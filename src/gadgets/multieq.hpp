@@ -24,7 +24,7 @@ class MultiEq {
  public:
   static constexpr size_t kCapacity = 254;  // Fr::CAPACITY
 
-  explicit MultiEq(ConstraintSystem& cs) : cs_(cs) {}
+  explicit MultiEq(ConstraintSystem& cs) : cs_(cs), records_(cs.builds_constraints()) {}
   MultiEq(const MultiEq&) = delete;
   MultiEq& operator=(const MultiEq&) = delete;
 
@@ -40,14 +40,24 @@ class MultiEq {
     bits_used_ += num_bits;
     return off;
   }
+  // False on a witness-only system: the equalities' terms are then not
+  // recorded (callers may skip computing them), only their widths, so the
+  // flushes fall where they would.
+  bool records_terms() const { return records_; }
   // Terms of the reserved equality, already multiplied by 2^offset.
-  void add_lhs(const Fr& coeff, Variable v) { lhs_.add(coeff, v); }
-  void add_rhs(const Fr& coeff, Variable v) { rhs_.add(coeff, v); }
+  void add_lhs(const Fr& coeff, Variable v) {
+    if (records_) lhs_.add(coeff, v);
+  }
+  void add_rhs(const Fr& coeff, Variable v) {
+    if (records_) rhs_.add(coeff, v);
+  }
   void add_lhs(const Fr& coeff, const Boolean& b);
   // The same with the coefficient 2^e (e < 256), as addmany reports them:
   // kept as an exponent rather than a field element until the merge.
   void add_lhs_pow2(unsigned e, const Boolean& b);
-  void add_rhs_pow2(unsigned e, Variable v) { rhs_.add_pow2(e, false, v); }
+  void add_rhs_pow2(unsigned e, Variable v) {
+    if (records_) rhs_.add_pow2(e, false, v);
+  }
 
   // lhs = rhs over num_bits (upstream's enforce_equal).
   void enforce_equal(size_t num_bits, const LC& lhs, const LC& rhs);
@@ -114,6 +124,7 @@ class MultiEq {
   void accumulate();
 
   ConstraintSystem& cs_;
+  bool records_;
   size_t ops_ = 0, bits_used_ = 0;
   Side lhs_, rhs_;
   std::vector<uint64_t> order_, tmp_;  // scratch for build()

@@ -62,10 +62,14 @@ void AllocatedNum::inputize(ConstraintSystem& cs) const {
 
 std::vector<Boolean> AllocatedNum::to_bits_le(ConstraintSystem& cs) const {
   auto bits = field_into_allocated_bits_le(cs, value);
-  LC lc;
-  for (size_t i = 0; i < bits.size(); i++) lc.add(pow2(i), bits[i].var);
-  lc -= var;
-  cs.enforce("unpacking constraint", LC(), LC(), std::move(lc));
+  cs.enforce_with(
+      "unpacking constraint", [] { return LC(); }, [] { return LC(); },
+      [&] {
+        LC lc;
+        for (size_t i = 0; i < bits.size(); i++) lc.add(pow2(i), bits[i].var);
+        lc -= var;
+        return lc;
+      });
   return {bits.begin(), bits.end()};
 }
 
@@ -73,7 +77,9 @@ AllocatedNum AllocatedNum::add(ConstraintSystem& cs, const AllocatedNum& o) cons
   std::optional<Fr> r;
   if (value && o.value) r = *value + *o.value;
   Variable v = cs.alloc("sum num", [&] { return value_or_missing(r); });
-  cs.enforce("addition constraint", LC(var) + o.var, Variable::one(), v);
+  cs.enforce_with(
+      "addition constraint", [&] { return LC(var) + o.var; }, [] { return LC(Variable::one()); },
+      [&] { return LC(v); });
   return {v, r};
 }
 
@@ -81,7 +87,8 @@ AllocatedNum AllocatedNum::mul(ConstraintSystem& cs, const AllocatedNum& o) cons
   std::optional<Fr> r;
   if (value && o.value) r = *value * *o.value;
   Variable v = cs.alloc("product num", [&] { return value_or_missing(r); });
-  cs.enforce("multiplication constraint", var, o.var, v);
+  cs.enforce_with(
+      "multiplication constraint", [&] { return LC(var); }, [&] { return LC(o.var); }, [&] { return LC(v); });
   return {v, r};
 }
 
@@ -89,7 +96,8 @@ AllocatedNum AllocatedNum::square(ConstraintSystem& cs) const {
   std::optional<Fr> r;
   if (value) r = value->square();
   Variable v = cs.alloc("squared num", [&] { return value_or_missing(r); });
-  cs.enforce("squaring constraint", var, var, v);
+  cs.enforce_with(
+      "squaring constraint", [&] { return LC(var); }, [&] { return LC(var); }, [&] { return LC(v); });
   return {v, r};
 }
 

@@ -19,13 +19,15 @@ struct Elt {
   static Elt from(Num x) { return {false, {}, std::move(x)}; }
 
   // acc += s·self (neptune: acc.add(self.scale(s)), an allocated number
-  // counting as 1·var), without materialising the scaled copy.
-  void add_scaled_to(Num& acc, const Fr& s) const {
+  // counting as 1·var), without materialising the scaled copy; the LC only
+  // where the system builds constraints.
+  void add_scaled_to(Num& acc, const Fr& s, bool with_lc) const {
     const std::optional<Fr>& v = allocated ? a.value : n.value;
     if (acc.value && v)
       *acc.value += s * *v;
     else
       acc.value.reset();
+    if (!with_lc) return;
     if (allocated)
       acc.lc.add(s, a.var);
     else
@@ -37,7 +39,10 @@ struct Elt {
   AllocatedNum ensure_allocated(ConstraintSystem& cs, bool enforce) const {
     if (allocated) return a;
     AllocatedNum v = in_ns(cs, "allocate for Elt::Num", [&] { return AllocatedNum::alloc(cs, n.value); });
-    if (enforce) cs.enforce("enforce num allocation preserves lc", n.lc, Variable::one(), v.var);
+    if (enforce)
+      cs.enforce_with(
+          "enforce num allocation preserves lc", [&] { return n.lc; }, [] { return LC(Variable::one()); },
+          [&] { return LC(v.var); });
     return v;
   }
 };
@@ -52,8 +57,8 @@ AllocatedNum square_sum(ConstraintSystem& cs, const Fr& to_add, const AllocatedN
   std::optional<Fr> v;
   if (l.value) v = (*l.value + to_add).square();
   AllocatedNum res = in_ns(cs, "squared sum", [&] { return AllocatedNum::alloc(cs, v); });
-  LC s = LC(l.var).add(to_add, Variable::one());
-  cs.enforce("squared sum constraint", s, s, res.var);
+  const auto s = [&] { return LC(l.var).add(to_add, Variable::one()); };
+  cs.enforce_with("squared sum constraint", s, s, [&] { return LC(res.var); });
   return res;
 }
 
@@ -64,12 +69,21 @@ AllocatedNum mul_sum(ConstraintSystem& cs, const AllocatedNum& a, const Allocate
   if (a.value && b.value) v = *opt_add(b.value, pre) * *a.value;
   v = opt_add(v, post);
   AllocatedNum res = in_ns(cs, "mul_sum", [&] { return AllocatedNum::alloc(cs, v); });
-  LC lhs(b.var), rhs(res.var);
-  if (pre) lhs.add(*pre, Variable::one());
-  if (post) rhs.add(-*post, Variable::one());
   const char* name = post ? (pre ? "mul sum constraint pre-post-add" : "mul sum constraint post-add")
                           : (pre ? "mul sum constraint pre-add" : "mul sum constraint");
-  cs.enforce(name, std::move(lhs), a.var, std::move(rhs));
+  cs.enforce_with(
+      name,
+      [&] {
+        LC lhs(b.var);
+        if (pre) lhs.add(*pre, Variable::one());
+        return lhs;
+      },
+      [&] { return LC(a.var); },
+      [&] {
+        LC rhs(res.var);
+        if (post) rhs.add(-*post, Variable::one());
+        return rhs;
+      });
   return res;
 }
 
@@ -94,6 +108,7 @@ class PoseidonCircuit {
   PoseidonCircuit(std::vector<Elt> elements, const PoseidonConstants& c) : c_(c), e_(std::move(elements)) {}
 
   AllocatedNum hash(ConstraintSystem& cs) {
+    with_lc_ = cs.builds_constraints();
     in_ns(cs, "first round", [&] { full_round(cs, true, false); });
     for (size_t i = 1; i < c_.half_full_rounds; i++)
       in_ns(
@@ -153,7 +168,7 @@ class PoseidonCircuit {
   // Σ_i elements[i]·scalars[i], as neptune's scalar_product fold.
   Num scalar_product(const Fr* scalars, size_t stride) const {
     Num acc = Num::zero();
-    for (size_t i = 0; i < e_.size(); i++) e_[i].add_scaled_to(acc, scalars[i * stride]);
+    for (size_t i = 0; i < e_.size(); i++) e_[i].add_scaled_to(acc, scalars[i * stride], with_lc_);
     return acc;
   }
 
@@ -171,7 +186,7 @@ class PoseidonCircuit {
     for (size_t j = 1; j < e_.size(); j++) {
       if (e_[j].allocated) throw std::logic_error("poseidon: sparse round on an allocated element");
       Num x = std::move(e_[j].n);  // e_ is replaced below
-      e_[0].add_scaled_to(x, m.v_rest[j - 1]);
+      e_[0].add_scaled_to(x, m.v_rest[j - 1], with_lc_);
       r.push_back(Elt::from(std::move(x)));
     }
     e_ = std::move(r);
@@ -180,6 +195,7 @@ class PoseidonCircuit {
   const PoseidonConstants& c_;
   std::vector<Elt> e_;
   size_t offset_ = 0, round_ = 0;
+  bool with_lc_ = true;
 };
 
 }  // namespace

@@ -117,7 +117,8 @@ UInt32 UInt32::addmany(MultiEq& eq, const std::vector<UInt32>& operands) {
   // Σ_ops Σ_i 2^i·bit = Σ_i 2^i·result_i, reported after the result bits
   // exist (a flush it causes comes after their constraints, as upstream).
   const unsigned off = unsigned(eq.reserve(result.size()));  // off + result.size() < 254
-  for (const auto& op : operands)
+  if (eq.records_terms())
+    for (const auto& op : operands)
     for (unsigned i = 0; i < 32; i++) eq.add_lhs_pow2(off + i, op.bits_[i]);
   for (unsigned i = 0; i < result.size(); i++) eq.add_rhs_pow2(off + i, result[i]);
   if (known) r.value_ = uint32_t(sum);

@@ -76,6 +76,20 @@ class ConstraintSystem {
   void enforce(const Name& name, LinearCombination a, LinearCombination b, LinearCombination c) {
     enforce_impl(name, std::move(a), std::move(b), std::move(c));
   }
+  // The same with a, b, c built by callables, which a witness-only system
+  // (builds_constraints() false) never calls: it only counts the constraint.
+  // Hot gadgets use this so that such synthesis builds no linear combination.
+  template <class FA, class FB, class FC>
+  void enforce_with(const Name& name, FA&& a, FB&& b, FC&& c) {
+    if (builds_constraints_)
+      enforce_impl(name, a(), b(), c());
+    else
+      skipped_constraints_++;
+  }
+  bool builds_constraints() const { return builds_constraints_; }
+  // For a gadget that would enforce a constraint it has not built (only
+  // when builds_constraints() is false).
+  void skip_constraint() { skipped_constraints_++; }
   virtual void push_namespace(const Name&) {}
   virtual void pop_namespace() {}
 
@@ -84,6 +98,10 @@ class ConstraintSystem {
   virtual Variable alloc_input_impl(const Name& name, FnRef<Fr()> value) = 0;
   virtual void enforce_impl(const Name& name, LinearCombination&& a, LinearCombination&& b,
                             LinearCombination&& c) = 0;
+
+  // Set by witness-only systems, which then count skipped constraints here.
+  bool builds_constraints_ = true;
+  size_t skipped_constraints_ = 0;
 };
 
 // RAII namespace: { Namespace ns(cs, "sha256"); ... }

@@ -24,9 +24,23 @@ struct ShapeDensities {
 // Row evaluation runs in parallel on the caller's oneTBB arena.
 ProvingAssignment evaluate(const R1cs& r, const ShapeDensities& d, std::span<const Fr> z);
 
+// An assignment of `rows` zero constraints with the circuit's densities,
+// a/b/c in huge-page buffers (vec_growth.hpp) sized for the power of two the
+// prover resizes them to; inputs and aux left empty.
+inline ProvingAssignment start_assignment(size_t rows, const ShapeDensities& d) {
+  ProvingAssignment pa;  // holds ONE already
+  for (auto* v : {&pa.a, &pa.b, &pa.c}) {
+    reserve_large(*v, std::bit_ceil(rows));
+    v->resize(rows);
+  }
+  pa.a_aux_density = d.a_aux;
+  pa.b_input_density = d.b_input;
+  pa.b_aux_density = d.b_aux;
+  return pa;
+}
+
 // The assignment of witness z (num_inputs inputs, ONE first, then aux) for a
-// system of `rows` constraints whose row i evaluates to row(i) = {a, b, c};
-// shared by the plain and the packed (r1cs/pce.hpp) matrices.
+// system of `rows` constraints whose row i evaluates to row(i) = {a, b, c}.
 template <class RowEval>
 ProvingAssignment assign_rows(size_t num_inputs, size_t num_aux, size_t rows, const ShapeDensities& d,
                               std::span<const Fr> z, const RowEval& row) {
@@ -34,19 +48,10 @@ ProvingAssignment assign_rows(size_t num_inputs, size_t num_aux, size_t rows, co
     throw SynthesisError("witness has " + std::to_string(z.size()) + " values, the circuit needs " +
                          std::to_string(num_inputs + num_aux) + " (inputs incl. ONE + aux)");
   if (!z[0].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
-  ProvingAssignment pa;  // holds ONE already
+  ProvingAssignment pa = start_assignment(rows, d);
   pa.input_assignment.assign(z.begin(), z.begin() + num_inputs);
-  // Huge-page buffers (vec_growth.hpp); a/b/c to the power of two the prover
-  // resizes them to.
   reserve_large(pa.aux_assignment, num_aux);
-  for (auto* v : {&pa.a, &pa.b, &pa.c}) reserve_large(*v, std::bit_ceil(rows));
   pa.aux_assignment.assign(z.begin() + num_inputs, z.end());
-  pa.a_aux_density = d.a_aux;
-  pa.b_input_density = d.b_input;
-  pa.b_aux_density = d.b_aux;
-  pa.a.resize(rows);
-  pa.b.resize(rows);
-  pa.c.resize(rows);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 4096), [&](const tbb::blocked_range<size_t>& rg) {
     for (size_t i = rg.begin(); i < rg.end(); i++) row(i, pa.a[i], pa.b[i], pa.c[i]);
   });

@@ -11,6 +11,13 @@
 // subtracts without a multiplication. Row offsets are 32-bit too (a matrix
 // holds fewer than 2^32 terms: 309 M at most for the 32 GiB PoRep), so the
 // 32 GiB PoRep partition takes 8 B x 722 M terms + 12 B x 130 M rows, 6.9 GiB.
+// Columns index w = (aux..., inputs...), the order witness-only synthesis
+// leaves its values in (r1cs/witness_cs.hpp), so the aux assignment is w
+// truncated rather than copied.
+//
+// Per proof, C·w is not evaluated: for a witness that satisfies the circuit
+// (the only kind that can give a valid proof) c_i = a_i·b_i, which is
+// usually a copy or a zero, since b is mostly a bit or ONE.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -26,12 +33,14 @@ struct PackedCsr {
   std::vector<uint32_t> col, coeff;  // coeff: index into table
   std::vector<Fr> table{Fr::one(), -Fr::one()};
 
-  // Throws std::length_error for a matrix of 2^32 terms or more.
-  static PackedCsr pack(const CsrMatrix& m);
+  // `m` with columns moved to w order. Throws std::length_error for a matrix
+  // of 2^32 terms or more.
+  static PackedCsr pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux);
   size_t rows() const { return row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
   size_t bytes() const;
-  void eval_row(size_t i, std::span<const Fr> z, Fr& out) const;
+  // Row i against w, into `out` (zero on entry).
+  void eval_row(size_t i, std::span<const Fr> w, Fr& out) const;
 };
 
 class PrecompiledCircuit {
@@ -47,15 +56,21 @@ class PrecompiledCircuit {
   // Memory held (matrices, tables, densities).
   size_t bytes() const;
 
-  // Witness-only synthesis of `witnessed` and a = A·z, b = B·z, c = C·z in
-  // parallel over rows (on the caller's oneTBB arena). Throws SynthesisError
-  // when the circuit's allocation or constraint counts differ from the
-  // recorded ones (a stale PCE).
+  // Witness-only synthesis of `witnessed`, then a = A·w, b = B·w and
+  // c = a∘b in parallel over rows (on the caller's oneTBB arena): the
+  // assignment of full synthesis whenever the witness satisfies the circuit.
+  // Throws SynthesisError when the circuit's allocation or constraint
+  // counts differ from the recorded ones (a stale PCE).
   ProvingAssignment synthesize(const Circuit& witnessed) const;
-  // The same from a full witness z = (ONE, inputs..., aux...).
+  // From a full witness z = (ONE, inputs..., aux...), with c = C·z
+  // evaluated: exactly full synthesis's assignment, satisfied or not.
   ProvingAssignment evaluate(std::span<const Fr> z) const;
 
  private:
+  // Rows in parallel; c = C·w when exact_c, else a∘b. `w` becomes the aux
+  // assignment.
+  ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const;
+
   size_t num_inputs_ = 0, num_aux_ = 0;
   PackedCsr a_, b_, c_;
   ShapeDensities densities_;

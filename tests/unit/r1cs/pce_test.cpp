@@ -38,9 +38,14 @@ TEST(PackedCsr, KeepsEveryCoefficient) {
   ch.synthesize(rec);
   const R1cs r = rec.finish();
   for (const CsrMatrix* m : {&r.a, &r.b, &r.c}) {
-    const PackedCsr p = PackedCsr::pack(*m);
+    const PackedCsr p = PackedCsr::pack(*m, r.num_inputs, r.num_aux);
     ASSERT_TRUE(std::equal(p.row_ptr.begin(), p.row_ptr.end(), m->row_ptr.begin(), m->row_ptr.end()));
-    ASSERT_EQ(p.col, m->col);
+    // Columns move from z = (inputs, aux) to w = (aux, inputs) order.
+    ASSERT_EQ(p.col.size(), m->col.size());
+    for (size_t k = 0; k < m->nnz(); k++) {
+      const size_t j = m->col[k];
+      EXPECT_EQ(p.col[k], j < r.num_inputs ? r.num_aux + j : j - r.num_inputs) << k;
+    }
     EXPECT_EQ(p.table[0], Fr::one());
     EXPECT_EQ(p.table[1], -Fr::one());
     for (size_t k = 0; k < m->nnz(); k++) EXPECT_EQ(p.table[p.coeff[k]], m->val[k]) << k;
@@ -87,4 +92,30 @@ TEST(PrecompiledCircuit, RefusesAnotherShapeAndBadWitnesses) {
   EXPECT_THROW(pce.evaluate(z), SynthesisError);  // ONE must be 1
   z.pop_back();
   EXPECT_THROW(pce.evaluate(z), SynthesisError);  // wrong length
+}
+
+// Per proof, c is a·b (exact for a satisfying witness); evaluate() keeps
+// C·z, so an unsatisfied witness shows the difference.
+TEST(PrecompiledCircuit, SynthesizeTakesCFromAB) {
+  struct Square : Circuit {
+    uint64_t y = 9;
+    void synthesize(ConstraintSystem& cs) const override {
+      Variable x = cs.alloc("x", [] { return Fr::from_u64(3); });
+      Variable yv = cs.alloc("y", [&] { return Fr::from_u64(y); });
+      cs.enforce("x*x = y", x, x, yv);
+    }
+  };
+  Square good, bad;
+  bad.y = 10;
+  const auto pce = PrecompiledCircuit::record(good);
+  ProvingAssignment full_bad;
+  bad.synthesize(full_bad);
+  const ProvingAssignment fast = pce.synthesize(bad);
+  EXPECT_EQ(fast.c[0], Fr::from_u64(9));
+  EXPECT_EQ(full_bad.c[0], Fr::from_u64(10));
+  std::vector<Fr> z{Fr::one(), Fr::from_u64(3), Fr::from_u64(10)};
+  EXPECT_TRUE(pce.evaluate(z) == full_bad);
+  ProvingAssignment full_good;
+  good.synthesize(full_good);
+  EXPECT_TRUE(pce.synthesize(good) == full_good);
 }
