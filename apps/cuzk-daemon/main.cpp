@@ -2,6 +2,10 @@
 // cuzk.v1.ProvingEngine over gRPC (unix socket or TCP) and, optionally, HTTP
 // GET /status and /metrics.
 //
+// Security: TCP needs [daemon.tls] and/or daemon.token_file, or
+// daemon.allow_insecure_tcp = true (then a warning is logged); the unix
+// socket gets daemon.socket_mode (0660) and daemon.socket_group.
+//
 // SIGINT/SIGTERM: new SubmitProof/Prove calls get UNAVAILABLE, running
 // partitions get --shutdown-grace to finish, every waiter is answered
 // (COMPLETED or CANCELLED), then the listeners close and the socket file is
@@ -77,11 +81,22 @@ int run(const Cli& cli) {
 
   srv::GrpcServerOptions gopts;
   gopts.listen = cfg.listen;
+  gopts.allow_insecure_tcp = cfg.allow_insecure_tcp;
+  gopts.tls = {cfg.tls_cert_file, cfg.tls_key_file, cfg.tls_client_ca_file};
+  gopts.token_file = cfg.token_file;
+  gopts.socket_mode = cfg.socket_mode;
+  gopts.socket_group = cfg.socket_group;
   srv::GrpcServer grpc_server(*engine, gopts);
   grpc_server.start();
 
   std::unique_ptr<srv::HttpStatusServer> http;
   if (!cfg.status_listen.empty()) {
+    // The HTTP endpoint has neither TLS nor tokens (read-only, but it shows
+    // job ids and the queue): say so when gRPC is protected and it is not local.
+    const bool protected_grpc = gopts.tls.enabled() || !gopts.token_file.empty();
+    if (auto a = srv::parse_address(cfg.status_listen);
+        protected_grpc && !a.is_unix && a.host != "127.0.0.1" && a.host != "::1" && a.host != "localhost")
+      spdlog::warn("daemon.status_listen {} serves /status and /metrics without TLS or token", a.to_string());
     http = std::make_unique<srv::HttpStatusServer>(*engine, cfg.status_listen);
     http->start();
   }
