@@ -1,6 +1,7 @@
 #include "client_common.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -8,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "commands.hpp"
 #include "server/address.hpp"
+#include "server/auth.hpp"
 
 namespace cuzk::bench_cli {
 
@@ -17,10 +20,91 @@ std::string& daemon_address() {
   return addr;
 }
 
+ClientSecurity& client_security() {
+  static ClientSecurity s;
+  return s;
+}
+
+std::string client_token() {
+  const auto& s = client_security();
+  if (!s.token_file.empty()) return server::read_token_file(s.token_file).front();
+  const char* env = std::getenv("CUZK_TOKEN");
+  if (!env || !*env) return "";
+  std::vector<std::string> t = server::parse_tokens(env, "environment variable CUZK_TOKEN");
+  if (t.size() != 1) throw std::runtime_error("CUZK_TOKEN: expected one token");
+  return t.front();
+}
+
+// The connection flags on the top-level app too (cuzk-bench --tls-ca X status),
+// after the client commands have added the global -a.
+RegisterCommand reg_security(41, [](CLI::App& app) { add_security_options(&app); });
+
+void add_security_options(CLI::App* app) {
+  auto& s = client_security();
+  const std::string group = "Daemon connection";
+  app->add_option("--tls-ca", s.tls_ca,
+                  "connect with TLS, trusting this CA (PEM) for the daemon's certificate")
+      ->type_name("FILE")
+      ->group(group);
+  app->add_option("--tls-cert", s.tls_cert,
+                  "TLS client certificate (PEM), for a daemon with daemon.tls.client_ca_file")
+      ->type_name("FILE")
+      ->group(group);
+  app->add_option("--tls-key", s.tls_key, "private key (PEM) of --tls-cert")->type_name("FILE")->group(group);
+  app->add_option("--tls-server-name", s.tls_server_name,
+                  "name the daemon's certificate must carry (default: the host of --addr)")
+      ->type_name("NAME")
+      ->group(group);
+  app->add_option("--token-file", s.token_file,
+                  "send the first token of FILE as 'authorization: Bearer' (default: $CUZK_TOKEN)")
+      ->type_name("FILE")
+      ->group(group);
+}
+
 void add_addr_option(CLI::App* sub) {
   sub->add_option("-a,--addr", daemon_address(),
                   "daemon address: unix:///path/to.sock or [http://]host:port");
+  add_security_options(sub);
 }
+
+namespace {
+
+// Adds "authorization: Bearer <token>" to every call of the channel, on any
+// transport (call credentials would need TLS, and tokens also guard unix
+// sockets and plain TCP).
+class TokenInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  explicit TokenInterceptor(const std::string* value) : value_(value) {}
+  void Intercept(grpc::experimental::InterceptorBatchMethods* m) override {
+    if (m->QueryInterceptionHookPoint(grpc::experimental::InterceptionHookPoints::PRE_SEND_INITIAL_METADATA))
+      m->GetSendInitialMetadata()->emplace(server::kAuthorizationKey, *value_);
+    m->Proceed();
+  }
+
+ private:
+  const std::string* value_;
+};
+
+class TokenInterceptorFactory final : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  explicit TokenInterceptorFactory(std::string token) : value_(server::bearer_value(token)) {}
+  grpc::experimental::Interceptor* CreateClientInterceptor(grpc::experimental::ClientRpcInfo*) override {
+    return new TokenInterceptor(&value_);
+  }
+
+ private:
+  std::string value_;  // lives as long as the channel, which owns the factory
+};
+
+std::string read_pem_flag(const char* flag, const std::string& path) {
+  try {
+    return read_file(path);
+  } catch (const std::exception&) {
+    throw std::runtime_error(std::string(flag) + ": cannot read '" + path + "'");
+  }
+}
+
+}  // namespace
 
 std::shared_ptr<grpc::Channel> connect_daemon(const std::string& addr, std::chrono::seconds wait) {
   server::Address a;
@@ -29,12 +113,33 @@ std::shared_ptr<grpc::Channel> connect_daemon(const std::string& addr, std::chro
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
+  const auto& sec = client_security();
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(256 << 20);
   args.SetMaxSendMessageSize(256 << 20);
-  auto ch = grpc::CreateCustomChannel(a.grpc_target(), grpc::InsecureChannelCredentials(), args);
+  std::shared_ptr<grpc::ChannelCredentials> creds = grpc::InsecureChannelCredentials();
+  if (sec.tls()) {
+    if (sec.tls_cert.empty() != sec.tls_key.empty())
+      throw std::runtime_error("--tls-cert and --tls-key go together");
+    grpc::SslCredentialsOptions o;
+    if (!sec.tls_ca.empty()) o.pem_root_certs = read_pem_flag("--tls-ca", sec.tls_ca);
+    if (!sec.tls_cert.empty()) {
+      o.pem_cert_chain = read_pem_flag("--tls-cert", sec.tls_cert);
+      o.pem_private_key = read_pem_flag("--tls-key", sec.tls_key);
+    }
+    creds = grpc::SslCredentials(o);
+    if (!sec.tls_server_name.empty()) args.SetSslTargetNameOverride(sec.tls_server_name);
+  }
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> interceptors;
+  if (std::string token = client_token(); !token.empty())
+    interceptors.push_back(std::make_unique<TokenInterceptorFactory>(std::move(token)));
+  auto ch = grpc::experimental::CreateCustomChannelWithInterceptors(a.grpc_target(), creds, args,
+                                                                    std::move(interceptors));
   if (!ch->WaitForConnected(std::chrono::system_clock::now() + wait))
-    throw std::runtime_error("cannot connect to the daemon at " + addr);
+    throw std::runtime_error("cannot connect to the daemon at " + addr +
+                             (sec.tls() ? " (TLS: check --tls-ca, --tls-cert/--tls-key and the "
+                                          "certificate's names)"
+                                        : ""));
   return ch;
 }
 

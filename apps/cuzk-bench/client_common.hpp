@@ -19,12 +19,34 @@ namespace pb = ::cuzk::v1;
 
 // The global -a/--addr value (default http://127.0.0.1:9820).
 std::string& daemon_address();
-// Adds -a/--addr to a subcommand as well, so it works on either side of the
-// subcommand name.
+
+// How the client proves itself to a daemon and checks the daemon (global,
+// like the address): TLS when any --tls-* file is given, a bearer token from
+// --token-file (its first token) or else the CUZK_TOKEN environment variable.
+struct ClientSecurity {
+  std::string tls_ca;           // --tls-ca: CA of the daemon's certificate ("" + TLS: system roots)
+  std::string tls_cert;         // --tls-cert: client certificate (PEM)
+  std::string tls_key;          // --tls-key: its private key (PEM)
+  std::string tls_server_name;  // --tls-server-name: name to verify instead of the address's host
+  std::string token_file;       // --token-file
+  bool tls() const { return !tls_ca.empty() || !tls_cert.empty() || !tls_key.empty() || !tls_server_name.empty(); }
+};
+ClientSecurity& client_security();
+// The token to send: --token-file's first token, else $CUZK_TOKEN, else "".
+// Throws when the file cannot be read or holds no token.
+std::string client_token();
+
+// Adds -a/--addr and the TLS/token flags to a subcommand as well, so they
+// work on either side of the subcommand name.
 void add_addr_option(CLI::App* sub);
+// Adds the TLS/token flags alone (the top-level app; -a is added there by
+// the client commands).
+void add_security_options(CLI::App* app);
 
 // A channel to the daemon (unix:///path or [http://]host:port), 256 MiB
-// messages. Throws std::runtime_error when it cannot connect within `wait`.
+// messages, with client_security() applied (TLS credentials; the token as
+// "authorization: Bearer ..." metadata on every call). Throws
+// std::runtime_error when it cannot connect within `wait`.
 std::shared_ptr<grpc::Channel> connect_daemon(const std::string& addr,
                                               std::chrono::seconds wait = std::chrono::seconds(10));
 std::unique_ptr<pb::ProvingEngine::Stub> make_stub(const std::shared_ptr<grpc::Channel>& ch);
