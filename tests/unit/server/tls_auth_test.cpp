@@ -331,6 +331,21 @@ TEST_F(TlsTokenServer, ClientCertificateRequiredWhenClientCaIsSet) {
   EXPECT_EQ(get_status(ch, "").error_code(), grpc::StatusCode::UNAUTHENTICATED);
 }
 
+TEST(TlsUnixSocket, TlsAppliesToAUnixListenerToo) {
+  // A configured TLS is never silently dropped: on a unix socket the client
+  // verifies the certificate against "localhost", gRPC's authority there.
+  TempDir dir;
+  Pki pki(dir.path);
+  FakeService fake;
+  const std::string sock = (dir.path / "cuzk.sock").string();
+  GrpcServer srv(fake, {.listen = "unix://" + sock,
+                        .tls = {pki.path("server.pem"), pki.path("server.key"), ""}});
+  srv.start();
+  EXPECT_EQ(get_status(insecure_channel("unix:" + sock), "").error_code(), grpc::StatusCode::UNAVAILABLE);
+  auto st = get_status(tls_channel("unix:" + sock, pki.pem("ca.pem")), "");
+  EXPECT_TRUE(st.ok()) << describe(st);
+}
+
 // ---- tokens without TLS ----------------------------------------------------
 
 TEST(TokenAuth, UnixSocketWithToken) {
