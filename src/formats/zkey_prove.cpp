@@ -5,7 +5,8 @@
 //    twiddle tables are built; then one permutation into our NTT domain
 //    order (snarkjs's domain is ours permuted, and pointwise work does not
 //    care about order) and one back with the final a·b − c;
-//  - bit-reversal-free NTTs (ntt_nr / scale_bitrev_powers / ntt_rn);
+//  - the QAP step (to the odd coset, a·b − c) is groth16::qap's, shared
+//    with the bellperson-layout prover;
 //  - every MSM gets all threads, one after the other (running the G2 MSM
 //    beside the G1 work measured the same wall time and ~5% more CPU);
 //  - C and H (and r·B1 when the witness is not 0/1-heavy) go into one MSM
@@ -22,6 +23,7 @@
 
 #include "ec/scalar_mul.hpp"
 #include "formats/zkey.hpp"
+#include "groth16/qap.hpp"
 #include "msm/msm.hpp"
 #include "ntt/ntt.hpp"
 
@@ -53,22 +55,15 @@ struct OddCoset {
   ntt::Domain dom;
   uint64_t k;
   size_t mask;
-  Fr inc;  // snarkjs's primitive 2n-th root: the coset is inc·ω^i
+  groth16::qap::Coset coset;  // inc·ω^i, inc snarkjs's primitive 2n-th root
   explicit OddCoset(unsigned log_n) : dom(log_n), mask((size_t(1) << log_n) - 1) {
     if (log_n >= Fr::S) throw std::invalid_argument("zkey domain too large");
     // ffjavascript: w[32] = nqr^t with nqr = 5 (smallest non-residue of r).
     Fr ws = Fr::from_u64(5).pow_vartime(Fr::T_ODD);
     k = dlog_2_32(ntt::root_of_unity_2_32(), ws);
-    inc = ws;
-    for (unsigned i = log_n + 1; i < Fr::S; i++) inc = inc.square();
+    coset = groth16::qap::odd_coset(log_n, ws);
   }
   size_t ours(size_t i) const { return (k * i) & mask; }
-  // Evaluations at ω^i -> evaluations at inc·ω^i, both in our natural order.
-  void to_coset(std::span<Fr> v) const {
-    ntt::ntt_nr(v, dom, ntt::Direction::inverse);       // n·coefficients, bit-reversed
-    ntt::scale_bitrev_powers(v, dom.size_inv(), inc);  // coefficient j·inc^j
-    ntt::ntt_rn(v, dom, ntt::Direction::forward);       // natural order
-  }
 };
 
 unsigned log2_exact(size_t n) {
@@ -124,13 +119,8 @@ platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) c[i] = a[i] * b[i];
   });
-  // One after the other, each on every thread: three concurrent transforms
-  // left the third alone on one core of two (each NTT call runs in its own
-  // arena, which a thread waiting in parallel_invoke cannot join).
-  for (std::span<Fr> v : {a.span(), b.span(), c.span()}) oc->to_coset(v);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) a[i] = a[i] * b[i] - c[i];
-  });
+  // a·b − c on the odd coset (the shared QAP step), in a.
+  groth16::qap::compute_h(a.span(), b.span(), c.span(), oc->dom, oc->coset);
   // Back in snarkjs's order (the order of the H points), in bn's place.
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) bn[i] = a[oc->ours(i)];

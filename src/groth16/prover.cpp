@@ -1,13 +1,13 @@
 #include "groth16/prover.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "groth16/domain.hpp"
+#include "groth16/lap.hpp"
+#include "groth16/qap.hpp"
 
 namespace cuzk::groth16 {
 
@@ -63,24 +63,6 @@ ec::Jacobian<C> msm_of(const std::vector<ec::Affine<C>>& bases, const std::vecto
   return msm::msm_canonical<C>(std::span<const ec::Affine<C>>(bases), std::span<const Scalar>(k), o.msm);
 }
 
-// Adds the time since the previous lap to one PhaseTimes field (no-op
-// without ProverOptions::times).
-class Lap {
- public:
-  explicit Lap(PhaseTimes* t) : t_(t), last_(t ? Clock::now() : Clock::time_point{}) {}
-  void operator()(double PhaseTimes::*field) {
-    if (!t_) return;
-    auto now = Clock::now();
-    t_->*field += std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  PhaseTimes* t_;
-  Clock::time_point last_;
-};
-
 }  // namespace
 
 void add_input_constraints(Assignment& pa) {
@@ -106,35 +88,22 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   const size_t m = size_t(1) << log_m;
   Lap lap(opts.times);
   const ntt::Domain dom(log_m);
-  std::vector<Fr>& a = pa.a;
-  std::vector<Fr>& b = pa.b;
-  std::vector<Fr>& c = pa.c;
-  // Evaluations on the domain -> coefficients -> evaluations on the coset
-  // g·<ω> (g = 7), where Z(x) = x^m - 1 is the constant g^m - 1. The NTT
-  // building blocks skip the bit reversals (ntt.hpp): inverse NTT into
-  // bit-reversed coefficients, scale by g^i/m, forward NTT back to natural order.
-  auto to_coset = [&](std::vector<Fr>& v) {
-    v.resize(m, Fr::zero());
-    ntt::ntt_nr(v, dom, ntt::Direction::inverse, opts.ntt);
-    ntt::scale_bitrev_powers(v, dom.size_inv(), dom.coset_generator(), opts.ntt);
-    ntt::ntt_rn(v, dom, ntt::Direction::forward, opts.ntt);
-  };
-  tbb::parallel_invoke([&] { to_coset(a); }, [&] { to_coset(b); }, [&] { to_coset(c); });
+  for (std::vector<Fr>* v : {&pa.a, &pa.b, &pa.c}) v->resize(m, Fr::zero());
   lap(&PhaseTimes::ntt_coset);
-  parallel_range(m, [&](size_t i) { a[i] = a[i] * b[i] - c[i]; });
-  std::vector<Fr>().swap(b);
-  std::vector<Fr>().swap(c);
-  lap(&PhaseTimes::ntt_combine);
-  // Back to coefficients; 1/Z and 1/m folded into the g^-i scaling.
-  ntt::ntt_nr(a, dom, ntt::Direction::inverse, opts.ntt);
-  ntt::scale_bitrev_powers(a, dom.size_inv() * dom.vanishing_on_coset().inverse(), dom.coset_generator_inv(),
-                           opts.ntt);
-  ntt::bit_reverse(a, opts.ntt);
-  lap(&PhaseTimes::ntt_back);
+  qap::Times qt;
+  qap::compute_h(pa.a, pa.b, pa.c, dom, qap::bellperson_coset(), {opts.ntt, opts.times ? &qt : nullptr});
+  std::vector<Fr>().swap(pa.b);
+  std::vector<Fr>().swap(pa.c);
+  if (PhaseTimes* t = opts.times) {
+    t->ntt_coset += qt.to_coset;
+    t->ntt_combine += qt.combine;
+    t->ntt_back += qt.from_coset;
+  }
+  lap = Lap(opts.times);  // qap::compute_h timed itself
   // deg h <= m - 2: the top coefficient is zero for a satisfied circuit.
   std::vector<Scalar> h(m - 1);
-  parallel_range(m - 1, [&](size_t i) { h[i] = a[i].to_canonical(); });
-  std::vector<Fr>().swap(a);
+  parallel_range(m - 1, [&](size_t i) { h[i] = pa.a[i].to_canonical(); });
+  std::vector<Fr>().swap(pa.a);
   lap(&PhaseTimes::h_scalars);
   return h;
 }

@@ -30,7 +30,7 @@ using Scalar = arith::Limbs<4>;  // canonical (non-Montgomery) Fr, as the MSM ta
 // benchmarks (bench/groth16). Costs a few clock reads per proof.
 struct PhaseTimes {
   double check = 0;        // parameter/assignment checks
-  double ntt_coset = 0;    // a, b, c: iNTT, coset scaling, NTT (3 in parallel)
+  double ntt_coset = 0;    // the domain, then a, b, c: iNTT, coset scaling, NTT (groth16/qap.hpp)
   double ntt_combine = 0;  // a·b - c on the coset (pointwise)
   double ntt_back = 0;     // iNTT, 1/Z scaling, bit reversal
   double h_scalars = 0;    // h to canonical form
@@ -62,6 +62,8 @@ Assignment synthesize(const r1cs::Circuit& circuit);
 std::vector<Assignment> synthesize_batch(std::span<const r1cs::Circuit* const> circuits);
 
 // Coefficients h_0..h_{m-2} of (a·b - c)/Z, canonical; consumes pa.a/b/c.
+// The QAP step is groth16::qap's (bellperson's coset g = 7), shared with
+// the .zkey prover (formats/zkey_prove.cpp).
 std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts = {});
 
 // State between prove_start and prove_finish. `params` must outlive it.
