@@ -1,7 +1,7 @@
 // cuzk-bench circuit-info: synthesizes a blank Filecoin circuit into a
 // CountingCS and prints its size: constraints, inputs, aux, Groth16 rows and
 // FFT domain, non-zeros of A/B/C, A/B densities, optionally the
-// constraint-system hash (filecoin.md §1.4, a second pass), with the time and
+// constraint-system hash (docs/FILECOIN.md §1.4, a second pass), with the time and
 // peak memory the synthesis took.
 #include <sys/resource.h>
 

@@ -1,5 +1,5 @@
 // cuzk-bench gRPC client commands: single, batch, status, preload, evict,
-// metrics (output lines as the Rust cuzk-bench, cuzk-api.md section 5).
+// metrics (output lines as the Rust cuzk-bench, docs/PROTOCOL.md §5).
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>

@@ -1,5 +1,5 @@
 #pragma once
-// ZCash / blst serialisation of BLS12-381 points (filecoin.md 5.4).
+// ZCash / blst serialisation of BLS12-381 points (docs/FILECOIN.md §5.4).
 //
 //   G1: compressed 48 bytes (x), uncompressed 96 bytes (x || y)
 //   G2: compressed 96 bytes (x), uncompressed 192 bytes (x || y)

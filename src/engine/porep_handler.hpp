@@ -6,7 +6,7 @@
 // inputs recomputed from (replica_id, comm_d, comm_r, seed).
 //
 // Circuit ids are porep-2k, porep-8m, porep-512m, porep-32g, porep-64g; the
-// parameters are the files Filecoin names them by (filecoin.md §5.2) in the
+// parameters are the files Filecoin names them by (docs/FILECOIN.md §5.2) in the
 // parameter directory: v28-stacked-proof-of-replication-…-<hash>.params,
 // whether downloaded or made by `cuzk setup --circuit porep-2k`.
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// WINNING_POST and WINDOW_POST_PARTITION jobs (filecoin.md §7.11-7.12): the
+// WINNING_POST and WINDOW_POST_PARTITION jobs (docs/FILECOIN.md §7.11-7.12): the
 // request carries one bincode FallbackPoStSectorProof per sector
 // (WinningPoSt: the one challenged sector with its 66 openings; WindowPoSt:
 // the sectors of partition `partition_index`), the 32-byte randomness (byte

@@ -135,7 +135,7 @@ class ProvingService {
   virtual bool cancel(const std::string& job_id) = 0;
   virtual StatusSnapshot status() const = 0;
   virtual std::string metrics_text() const = 0;  // Prometheus exposition
-  virtual std::string status_json() const = 0;   // GET /status body (cuzk-api.md section 6)
+  virtual std::string status_json() const = 0;   // GET /status body (docs/PROTOCOL.md §6)
   virtual PreloadResult preload(const std::string& circuit_id) = 0;
   virtual EvictResult evict(const std::string& circuit_id) = 0;
 };

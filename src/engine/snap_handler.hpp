@@ -1,5 +1,5 @@
 #pragma once
-// SNAP_DEALS_UPDATE jobs (filecoin.md §7.11-7.12): the request carries one
+// SNAP_DEALS_UPDATE jobs (docs/FILECOIN.md §7.11-7.12): the request carries one
 // bincode PartitionProof per partition in `vanilla_proofs` (1, 4 or 16), the
 // raw 32-byte comm_r_old, comm_r_new and comm_d_new, and the registered
 // update proof (0-4: 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB). Each partition

@@ -1,5 +1,5 @@
 #pragma once
-// TIMELINE events (cuzk-api.md section 3): one line per event,
+// TIMELINE events (docs/PROTOCOL.md §3): one line per event,
 //   TIMELINE,<offset_ms>,<EVENT>,<job_id>,<detail>
 // written unbuffered to stderr (or a test sink), independent of log level.
 #include <chrono>

@@ -25,7 +25,7 @@ using Fr = Field<Bls12381FrParams>;
 
 static_assert(Fp::NUM_BITS == 381 && Fp::BYTES == 48);
 static_assert(Fr::NUM_BITS == 255 && Fr::BYTES == 32);
-static_assert(Fr::S == 32, "filecoin.md 1.5: two-adicity 32");
+static_assert(Fr::S == 32, "docs/FILECOIN.md §1.5: two-adicity 32");
 static_assert(Fp::INV == 0x89f3fffcfffcfffdULL);
 static_assert(Fr::INV == 0xfffffffeffffffffULL);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The constants of one Poseidon instance (neptune v11, filecoin.md §3): plain
+// The constants of one Poseidon instance (neptune v11, docs/FILECOIN.md §3): plain
 // data shared by the native hash (src/filecoin/hash, which derives them) and
 // the circuit gadget (gadgets/poseidon.hpp, which turns them into R1CS
 // coefficients). Matrices are t×t, row-major.

@@ -1,5 +1,5 @@
 #pragma once
-// The SHA-256 gadget of bellperson sha256.rs (filecoin.md §4.1-4.2): big-
+// The SHA-256 gadget of bellperson sha256.rs (docs/FILECOIN.md §4.1-4.2): big-
 // endian bit streams, constant padding and IV, message expansion and rounds
 // over UInt32 with `e` and `a` kept as deferred sums, and all additions of
 // one compression batched in a MultiEq. With 512 allocated message bits one

@@ -1,6 +1,6 @@
 #pragma once
 // Filecoin's SHA-256 over field elements (filecoin-hashers sha256.rs,
-// filecoin.md §4.3): a number enters as its 255 little-endian bits plus a
+// docs/FILECOIN.md §4.3): a number enters as its 255 little-endian bits plus a
 // zero, reordered MSB-first within each byte (its 32 LE bytes as SHA-256
 // reads them); the digest's bytes are read back as a little-endian integer
 // and its low 254 bits packed, which equals the native trim_to_fr32.

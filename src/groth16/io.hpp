@@ -1,5 +1,5 @@
 #pragma once
-// bellperson file formats (filecoin.md §5): the 192-byte proof, `.vk` and
+// bellperson file formats (docs/FILECOIN.md §5): the 192-byte proof, `.vk` and
 // `.params`. Points use the ZCash encodings of ec/encoding.hpp (proofs
 // compressed, keys uncompressed); lengths are u32 big-endian.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // Groth16 keys and proofs over BLS12-381, laid out as bellperson's
-// (filecoin.md §1.5, §5.1-5.2) so that published Filecoin parameters can be
+// (docs/FILECOIN.md §1.5, §5.1-5.2) so that published Filecoin parameters can be
 // used unchanged.
 #include <vector>
 

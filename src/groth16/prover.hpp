@@ -1,6 +1,6 @@
 #pragma once
 // The Groth16 prover, split the way the proving pipeline runs it
-// (filecoin.md §1.5, bellperson prover/native.rs):
+// (docs/FILECOIN.md §1.5, bellperson prover/native.rs):
 //
 //   synthesize(circuit)        CPU: witness + a = A·w, b = B·w, c = C·w
 //   prove_start(assignment)    device part: H via NTTs, then the G1 MSMs

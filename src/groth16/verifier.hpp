@@ -1,6 +1,6 @@
 #pragma once
 // Groth16 verification: e(A, B) = e(α, β) · e(Σ x_i·IC_i, γ) · e(C, δ),
-// with x_0 = 1 (filecoin.md §5.3), as one multi-Miller loop against the
+// with x_0 = 1 (docs/FILECOIN.md §5.3), as one multi-Miller loop against the
 // prepared (negated) γ and δ and one final exponentiation.
 //
 // Proof points are taken as valid group elements: proofs read from bytes are

@@ -1,6 +1,6 @@
 #pragma once
 // bincode 1.3 with its default options, as rust-fil-proofs serializes the
-// vanilla proofs Curio sends for PoSt and SnapDeals (filecoin.md §7.12):
+// vanilla proofs Curio sends for PoSt and SnapDeals (docs/FILECOIN.md §7.12):
 // little-endian, u64/usize as 8 bytes, Vec<T> = u64 length then the items,
 // enum = u32 variant index then the fields, 32-byte domains raw.
 // A reader that names the field and byte offset of whatever is wrong, and a

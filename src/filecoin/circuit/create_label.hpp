@@ -1,6 +1,6 @@
 #pragma once
 // The SDR label inside the PoRep circuit (rust-fil-proofs
-// storage-proofs-porep stacked/circuit/create_label.rs, filecoin.md §2.3
+// storage-proofs-porep stacked/circuit/create_label.rs, docs/FILECOIN.md §2.3
 // step 4): SHA-256 over
 //   replica_id (256 bits) ‖ layer u32 BE ‖ node u64 BE ‖ zeros to 512 bits ‖ 37 × 256 parent bits,
 // the digest read back as a little-endian integer and its low 254 bits

@@ -1,5 +1,5 @@
 #pragma once
-// The constraint-system hash of filecoin.md §1.4 (bellpepper
+// The constraint-system hash of docs/FILECOIN.md §1.4 (bellpepper
 // TestConstraintSystem::hash) computed while synthesizing, without storing
 // the circuit or needing a witness: a CountingCS pass gives the header counts
 // the hash starts with, a second pass streams every constraint into the

@@ -1,7 +1,7 @@
 #pragma once
 // The StackedDRG PoRep partition circuit (rust-fil-proofs
 // storage-proofs-porep stacked/circuit/{proof,params,column,column_proof,hash}.rs,
-// filecoin.md §2.2-2.3), with the same variable numbering, constraint order
+// docs/FILECOIN.md §2.2-2.3), with the same variable numbering, constraint order
 // and coefficients as upstream, so that the published Groth16 parameters
 // apply. Built blank (no witness: shapes, key generation, counting) or from
 // the vanilla StackedProofs of one partition (c1.json / sealing).
@@ -87,7 +87,7 @@ struct ChallengeParents {
 };
 
 // The public inputs of one partition (StackedCompound::generate_public_inputs,
-// filecoin.md §2.2), WITHOUT the constant ONE: replica_id, comm_d, comm_r,
+// docs/FILECOIN.md §2.2), WITHOUT the constant ONE: replica_id, comm_d, comm_r,
 // then per challenge: node, 6 DRG parents, 8 expander parents, node, node,
 // node (18 each). This is what the Groth16 verifier pairs with IC[1..] and
 // what TestConstraintSystem::verify compares. Throws std::invalid_argument for

@@ -1,5 +1,5 @@
 #pragma once
-// Native Poseidon as Filecoin uses it (neptune v11, filecoin.md §3): state
+// Native Poseidon as Filecoin uses it (neptune v11, docs/FILECOIN.md §3): state
 // element 0 is the domain tag, the preimage fills elements 1..arity (zeros
 // after a short preimage), the digest is element 1 after the permutation.
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Derivation of neptune v11's Poseidon constants (filecoin.md §3.1-3.3, 3.6):
+// Derivation of neptune v11's Poseidon constants (docs/FILECOIN.md §3.1-3.3, 3.6):
 // round numbers, Grain-LFSR round constants, the Cauchy MDS matrix, the
 // compressed round constants and the sparse-matrix factorisation that the
 // optimized hash and the circuit use.

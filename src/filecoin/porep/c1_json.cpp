@@ -1,4 +1,4 @@
-// Reading c1.json and its wrapper (filecoin.md §6). Field names follow the
+// Reading c1.json and its wrapper (docs/FILECOIN.md §6). Field names follow the
 // Rust structs: stacked::Proof, ReplicaColumnProof, ColumnProof, Column,
 // LabelingProof/EncodingProof, MerkleProof{data: Single|Sub|Top} with
 // InclusionPath{path: [PathElement{hashes, index}]}.

@@ -1,5 +1,5 @@
 #pragma once
-// c1.json (filecoin.md §6): the serde_json form of rust-filecoin-proofs-api's
+// c1.json (docs/FILECOIN.md §6): the serde_json form of rust-filecoin-proofs-api's
 // SealCommitPhase1Output, and the Curio / lotus-bench wrapper around it
 // ({"SectorNum", "Phase1Out": base64 of the c1 JSON bytes, "SectorSize"}).
 //
@@ -48,7 +48,7 @@ C1Wrapper parse_c1_any(std::string_view json);
 // parse_c1_any of a file's contents; errors name the file.
 C1Wrapper load_c1_file(const std::string& path);
 
-// Shape checks against a config (filecoin.md §2, §6, §7.3): partition and
+// Shape checks against a config (docs/FILECOIN.md §2, §6, §7.3): partition and
 // challenge counts, Merkle path lengths and arities per tree, column and
 // labeling-proof sizes, index and root consistency, the labeling parents'
 // repetition pattern, and comm_r = Poseidon2(comm_c, comm_r_last).

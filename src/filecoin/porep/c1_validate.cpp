@@ -1,5 +1,5 @@
 // Shape and consistency checks of a SealCommitPhase1Output against its
-// registered proof (filecoin.md §2.1, §6, §7.3, §7.8). Cheap next to C2:
+// registered proof (docs/FILECOIN.md §2.1, §6, §7.3, §7.8). Cheap next to C2:
 // no Merkle path is hashed, only a few Poseidon/Fr operations per challenge.
 #include <optional>
 
@@ -108,7 +108,7 @@ void check_column(const ColumnProof& cp, const PorepConfig& cfg, const TreeGeome
     fail(at + ".inclusion_proof",
          "path indices give leaf " + std::to_string(leaf) + ", column index is " + std::to_string(cp.column.index));
   check_root(roots.comm_c, cp.inclusion_proof.root, at + ".inclusion_proof.root", "comm_c");
-  // TreeC leaf = Poseidon_{layers}(column), filecoin.md §7.8.
+  // TreeC leaf = Poseidon_{layers}(column), docs/FILECOIN.md §7.8.
   std::vector<Fr> rows;
   for (size_t l = 0; l < cfg.layers; l++)
     rows.push_back(to_fr(cp.column.rows[l], at + ".column.rows[" + std::to_string(l) + "]"));
@@ -145,7 +145,7 @@ void check_proof(const StackedProof& p, const SealCommitPhase1Output& c1, const 
   const TreeGeometry td = tree_d(cfg), tr = tree_rc(cfg, "TreeR"), tc = tree_rc(cfg, "TreeC");
   std::string rat = at + ".replica_column_proofs";
 
-  // The challenged node: c_x's column index (never node 0, filecoin.md §7.4).
+  // The challenged node: c_x's column index (never node 0, docs/FILECOIN.md §7.4).
   uint64_t challenge = rcp.c_x.column.index;
   if (challenge == 0) fail(rat + ".c_x.column.index", "challenge 0 (node 0 is never challenged)");
   check_column(rcp.c_x, cfg, tc, roots, rat + ".c_x");

@@ -1,5 +1,5 @@
 #pragma once
-// PoRep commit phase 2 (filecoin.md §2, §5.3): one StackedDRG circuit per
+// PoRep commit phase 2 (docs/FILECOIN.md §2, §5.3): one StackedDRG circuit per
 // partition from the vanilla proofs of c1, Groth16 proofs concatenated in
 // partition order, and verify_seal, which recomputes every partition's
 // public inputs from (replica_id, comm_d, comm_r, seed, config) alone.

@@ -1,6 +1,6 @@
 #pragma once
 // Names of the Groth16 parameter files of a PoRep circuit, as
-// rust-fil-proofs' parameter cache derives them (filecoin.md §5.2):
+// rust-fil-proofs' parameter cache derives them (docs/FILECOIN.md §5.2):
 //   v28-stacked-proof-of-replication-merkletree-poseidon_hasher-<shape>-sha256_hasher-<sha256(identifier)>.{params,vk}
 // The identifier depends on the graph size, layers, challenges per partition
 // and tree shape only, so every proof version of one size shares the files.

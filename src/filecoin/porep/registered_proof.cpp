@@ -15,7 +15,7 @@ struct SizeRow {
 
 constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
 
-// filecoin.md §2.1 (fp constants.rs: POREP_PARTITIONS, LAYERS, minimum
+// docs/FILECOIN.md §2.1 (fp constants.rs: POREP_PARTITIONS, LAYERS, minimum
 // challenges split per partition, MAX_CHALLENGES_PER_PARTITION = 18).
 constexpr SizeRow kSizes[5] = {
     {"2KiB", "porep-2k", 2 * KiB, {8, 0, 0}, 2, 1, 2},

@@ -1,6 +1,6 @@
 #pragma once
 // Registered PoRep proofs (rust-filecoin-proofs-api registry.rs,
-// filecoin.md §2.1 and §7.1): the sector geometry, tree shapes, layer and
+// docs/FILECOIN.md §2.1 and §7.1): the sector geometry, tree shapes, layer and
 // challenge counts and the porep_id every other part of sealing and proving
 // derives from.
 #include <array>

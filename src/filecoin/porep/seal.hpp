@@ -1,5 +1,5 @@
 #pragma once
-// Sealing a test sector end to end (filecoin.md §7): data → TreeD (comm_d)
+// Sealing a test sector end to end (docs/FILECOIN.md §7): data → TreeD (comm_d)
 // → replica_id → SDR labels → TreeC / TreeR (comm_c, comm_r_last, comm_r),
 // then the commit phase 1 output: the challenges of every partition and
 // their vanilla proofs (SealCommitPhase1Output, what c1.json carries).

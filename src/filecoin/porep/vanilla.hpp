@@ -1,6 +1,6 @@
 #pragma once
 // PoRep vanilla proofs as rust-fil-proofs builds them and c1.json carries
-// them (filecoin.md §6): Merkle inclusion proofs, column proofs, labeling
+// them (docs/FILECOIN.md §6): Merkle inclusion proofs, column proofs, labeling
 // and encoding proofs, one StackedProof per challenge, and the
 // SealCommitPhase1Output that C2 consumes. Plain data; sealing (sdr/, tree/)
 // produces it, c1_json reads and writes it, the circuit consumes it.

@@ -1,6 +1,6 @@
 #pragma once
 // Fallback PoSt challenges (storage-proofs-post fallback/vanilla.rs and
-// utils.rs, filecoin.md §7.11). `randomness` is the chain randomness with
+// utils.rs, docs/FILECOIN.md §7.11). `randomness` is the chain randomness with
 // byte 31 already masked (& 0x3f), as Curio sends it.
 #include <cstdint>
 #include <vector>

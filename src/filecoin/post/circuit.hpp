@@ -1,6 +1,6 @@
 #pragma once
 // The fallback PoSt circuit (storage-proofs-post fallback/circuit.rs,
-// filecoin.md §7.11): `sector_count` sector slots, each allocating
+// docs/FILECOIN.md §7.11): `sector_count` sector slots, each allocating
 // comm_r_last, comm_c, comm_r (made public), enforcing
 // comm_r = Poseidon2(comm_c, comm_r_last), then for each of its
 // `challenge_count` challenges a PoR of TreeR with the private root

@@ -1,5 +1,5 @@
 #pragma once
-// Registered PoSt proofs (rust-filecoin-proofs-api registry.rs, filecoin.md
+// Registered PoSt proofs (rust-filecoin-proofs-api registry.rs, docs/FILECOIN.md
 // §5.2, §7.11, §7.12): WinningPoSt and WindowPoSt over the fallback PoSt
 // circuit. Ids as Curio sends them in `registered_proof`:
 //   0-4   StackedDrgWinning{2KiB,8MiB,512MiB,32GiB,64GiB}V1   (ApiVersion 1.0)

@@ -1,6 +1,6 @@
 #pragma once
 // Fallback PoSt vanilla proofs (storage-proofs-post fallback/vanilla.rs) and
-// their bincode form as Curio sends them (filecoin.md §7.12): one
+// their bincode form as Curio sends them (docs/FILECOIN.md §7.12): one
 // FallbackPoStSectorProof per sector, each holding the TreeR inclusion
 // proofs of that sector's challenged leaves.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// ChaCha stream primitives used by SDR sealing (filecoin.md §7.4, §7.5):
+// ChaCha stream primitives used by SDR sealing (docs/FILECOIN.md §7.4, §7.5):
 // * ChaCha8Rng: bit-compatible with rand_chacha 0.3 `ChaCha8Rng::from_seed`
 //   (key = seed, 64-bit block counter from 0, stream id 0), which the DRG uses
 //   to sample base parents;

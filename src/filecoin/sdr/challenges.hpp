@@ -1,5 +1,5 @@
 #pragma once
-// PoRep challenge derivation (filecoin.md §7.4, rust-fil-proofs
+// PoRep challenge derivation (docs/FILECOIN.md §7.4, rust-fil-proofs
 // storage-proofs-porep challenges.rs): interactive, non-interactive and
 // synthetic. Every challenge lies in [1, nodes - 1]: node 0 is never
 // challenged. Partition k's challenges are the global challenges

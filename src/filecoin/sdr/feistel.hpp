@@ -1,5 +1,5 @@
 #pragma once
-// The Feistel permutation behind SDR's expander parents (filecoin.md §7.6,
+// The Feistel permutation behind SDR's expander parents (docs/FILECOIN.md §7.6,
 // rust-fil-proofs storage-proofs-core crypto/feistel.rs): 3 rounds over an
 // even split of the smallest power of 4 >= N, BLAKE2b-512 round function,
 // cycle walking back into [0, N).

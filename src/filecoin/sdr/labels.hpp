@@ -1,5 +1,5 @@
 #pragma once
-// SDR labeling (filecoin.md §7.3): label[l][n] = trim(SHA256(replica_id ‖
+// SDR labeling (docs/FILECOIN.md §7.3): label[l][n] = trim(SHA256(replica_id ‖
 // u32_be(l) ‖ u64_be(n) ‖ 0^20 ‖ 37 parent labels)); node 0 hashes the
 // 64-byte prefix only. Layer 1 takes its 6 DRG parents from itself (repeated
 // 6 times plus the first once more); layer l > 1 takes the 6 DRG parents

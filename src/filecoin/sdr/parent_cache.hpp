@@ -1,5 +1,5 @@
 #pragma once
-// The SDR parent cache (filecoin.md §7.7): for every node its 14 parents
+// The SDR parent cache (docs/FILECOIN.md §7.7): for every node its 14 parents
 // (6 DRG, then 8 expander) as u32, in memory exactly the bytes of
 // rust-fil-proofs' cache file (u32 little-endian, node-major, no header).
 #include <cstdint>

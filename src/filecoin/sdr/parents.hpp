@@ -1,5 +1,5 @@
 #pragma once
-// SDR graph parents (filecoin.md §7.1, §7.5, §7.6): per node 6 DRG base
+// SDR graph parents (docs/FILECOIN.md §7.1, §7.5, §7.6): per node 6 DRG base
 // parents (bucket sampling with ChaCha8) and 8 expander parents (Feistel),
 // exactly as rust-fil-proofs' StackedBucketGraph produces them, and the
 // names it derives from the graph (identifier, parent-cache id).

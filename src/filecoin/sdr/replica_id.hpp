@@ -1,5 +1,5 @@
 #pragma once
-// replica_id (filecoin.md §7.2, rust-fil-proofs generate_replica_id) and the
+// replica_id (docs/FILECOIN.md §7.2, rust-fil-proofs generate_replica_id) and the
 // prover_id it starts from.
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 // SnapDeals randomness and challenges (storage-proofs-update vanilla.rs
-// phi/rho and challenges.rs, filecoin.md §7.11). Every hash here is Poseidon
+// phi/rho and challenges.rs, docs/FILECOIN.md §7.11). Every hash here is Poseidon
 // arity 2 with the custom domain tag 2^40 (HASH_TYPE_GEN_RANDOMNESS).
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // The EmptySectorUpdate circuit of one partition (storage-proofs-update
-// circuit.rs, filecoin.md §7.11): public k_and_h_select, comm_r_old,
+// circuit.rs, docs/FILECOIN.md §7.11): public k_and_h_select, comm_r_old,
 // comm_d_new, comm_r_new; phi from the public commitments; comm_c, the two
 // TreeR roots and the apex leaves witnessed once; the apex tree proved into
 // comm_d_new; the challenges re-derived from comm_r_new; per challenge rho,

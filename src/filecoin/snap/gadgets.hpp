@@ -2,7 +2,7 @@
 // The gadgets of the EmptySectorUpdate circuit (storage-proofs-update
 // gadgets.rs, and storage-proofs-core's por_no_challenge_input), allocating
 // and constraining in upstream's order so the R1CS is the published one.
-// Costs (filecoin.md §1.3): gen_challenge_bits 568 per digest, high bits
+// Costs (docs/FILECOIN.md §1.3): gen_challenge_bits 568 per digest, high bits
 // 2·6 + 1, label 2, a Poseidon TreeR level 22 + 505, a TreeD level
 // 2 + 45,379, an apex tree of n leaves (n - 1)·45,379.
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 // SnapDeals (EmptySectorUpdate) geometry (storage-proofs-update constants.rs,
-// filecoin.md §7.11): partitions, challenges and apex leaves per partition,
+// docs/FILECOIN.md §7.11): partitions, challenges and apex leaves per partition,
 // the allowed `h` values and the TreeR shape, for the five registered update
 // proofs (Curio's `registered_proof` 0-4: StackedDrg{2KiB,8MiB,512MiB,32GiB,
 // 64GiB}V1) and for upstream's test sizes (1 KiB .. 32 KiB, 16 MiB).

@@ -1,6 +1,6 @@
 #pragma once
 // Sector update encoding on test sectors (storage-proofs-update vanilla.rs
-// encode_into / decode_from, filecoin.md §7.11): new data goes into TreeD
+// encode_into / decode_from, docs/FILECOIN.md §7.11): new data goes into TreeD
 // (comm_d_new); phi = H(comm_d_new, comm_r_old); each node of the new replica
 // is old + data·rho(high bits of its index); TreeRNew over it has the old
 // shape and comm_r_new = Poseidon2(comm_c, root_r_new). Then the vanilla

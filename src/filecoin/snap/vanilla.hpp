@@ -1,7 +1,7 @@
 #pragma once
 // SnapDeals vanilla partition proofs (storage-proofs-update vanilla.rs
 // PartitionProof) and their bincode form as Curio sends them: one buffer per
-// partition in `vanilla_proofs` (filecoin.md §7.12), and a complete cheap
+// partition in `vanilla_proofs` (docs/FILECOIN.md §7.12), and a complete cheap
 // check of one against the public commitments, as admission runs it.
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// Replica commitments (filecoin.md §7.8): TreeC over column hashes of the
+// Replica commitments (docs/FILECOIN.md §7.8): TreeC over column hashes of the
 // SDR labels, TreeR over the replica (last layer + data in Fr), and
 // comm_r = Poseidon2_MerkleTag(comm_c, comm_r_last). Inputs are plain
 // vectors so the SDR labeller's output can be fed in directly.

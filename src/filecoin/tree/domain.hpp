@@ -1,5 +1,5 @@
 #pragma once
-// Domain <-> Fr (filecoin.md §4.3): a 32-byte domain element is the
+// Domain <-> Fr (docs/FILECOIN.md §4.3): a 32-byte domain element is the
 // little-endian canonical integer of an Fr (PoseidonDomain), and trimmed
 // SHA-256 digests (Sha256Domain, < 2^254) read the same way. Bytes that
 // encode an integer >= r are not a field element and are rejected.

@@ -1,5 +1,5 @@
 #pragma once
-// fr32 padding (filecoin.md §7.8): the data is read as one little-endian bit
+// fr32 padding (docs/FILECOIN.md §7.8): the data is read as one little-endian bit
 // stream (bit i = bit i%8 of byte i/8) and cut into 254-bit pieces; each
 // piece becomes a 32-byte node with its top two bits zero, so every node is
 // a valid Fr. 127 data bytes become exactly 128 padded bytes.

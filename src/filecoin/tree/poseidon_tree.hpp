@@ -1,5 +1,5 @@
 #pragma once
-// Poseidon Merkle trees of TreeC / TreeR (filecoin.md §7.8): base trees of
+// Poseidon Merkle trees of TreeC / TreeR (docs/FILECOIN.md §7.8): base trees of
 // `base_arity` over contiguous chunks of the leaves, then optionally one sub
 // level (sub_arity base roots per node) and one top level (top_arity sub
 // roots). Every node is Poseidon with the MerkleTree tag of its arity.

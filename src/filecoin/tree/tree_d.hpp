@@ -1,5 +1,5 @@
 #pragma once
-// TreeD (filecoin.md §7.8): the binary SHA-256 tree over the 32-byte
+// TreeD (docs/FILECOIN.md §7.8): the binary SHA-256 tree over the 32-byte
 // fr32-padded data nodes, node = trim(SHA256(left ‖ right)); its root is
 // comm_d. Kept in memory as one vector per level.
 #include <cstdint>

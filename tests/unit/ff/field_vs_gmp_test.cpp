@@ -155,7 +155,7 @@ TYPED_TEST(FieldVsGmp, BatchInverse) {
 }  // namespace
 
 TEST(FieldConstants, FrRootOfUnityMatchesFilecoinSpec) {
-  // filecoin.md 1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
+  // docs/FILECOIN.md §1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
   Fr w = Fr::from_u64(7).pow_vartime(Fr::T_ODD);
   EXPECT_EQ(w.to_hex(), "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b");
   Fr x = w;

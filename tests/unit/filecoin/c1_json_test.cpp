@@ -1,4 +1,4 @@
-// c1.json reader/writer, the Curio wrapper and validation (filecoin.md §6).
+// c1.json reader/writer, the Curio wrapper and validation (docs/FILECOIN.md §6).
 // No real c1.json is published in the upstream repositories (Curio's
 // round-trip test seals a sector at test time), so the byte-exact checks are
 // against JSON written out here by hand from the serde rules, and the
@@ -21,7 +21,7 @@ using namespace cuzk::filecoin;
 
 namespace {
 
-// Tree R/C geometry from filecoin.md §2.1, written out independently.
+// Tree R/C geometry from docs/FILECOIN.md §2.1, written out independently.
 struct Geometry {
   MerkleProofShape shape;
   size_t base_levels, sub_arity, top_arity;
@@ -100,7 +100,7 @@ struct Builder {
     Fr replica = fr(r.c_x.column.rows.back()) + fr(p.comm_d_proofs.leaf);
     p.comm_r_last_proof = tree_rc_proof(challenge, dom(replica), comm_r_last);
     for (uint32_t l = 1; l <= cfg.layers; l++) {
-      // filecoin.md §6: layer 1 is P×6 ‖ P[0]; later layers P ‖ P ‖ P[0..9].
+      // docs/FILECOIN.md §6: layer 1 is P×6 ‖ P[0]; later layers P ‖ P ‖ P[0..9].
       std::vector<Domain> P;
       for (auto& c : r.drg_parents) P.push_back(c.column.rows[l - 1]);
       if (l > 1)

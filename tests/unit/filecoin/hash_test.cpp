@@ -1,6 +1,6 @@
 // Native hashing: neptune v11 Poseidon (round numbers, Grain constants, the
 // optimized constants byte-for-byte against supra_seal's files, known
-// answers of filecoin.md §3.7) and SHA-256 with Filecoin's trim.
+// answers of docs/FILECOIN.md §3.7) and SHA-256 with Filecoin's trim.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -33,7 +33,7 @@ std::vector<Fr> iota_frs(size_t n) {
   return v;
 }
 
-// filecoin.md §3.1 table (and neptune's test_round_numbers_against_known_values).
+// docs/FILECOIN.md §3.1 table (and neptune's test_round_numbers_against_known_values).
 TEST(PoseidonConstants, RoundNumbers) {
   struct Case {
     size_t arity, rp, rp_strong;

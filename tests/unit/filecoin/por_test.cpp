@@ -1,5 +1,5 @@
 // PoR (Merkle inclusion) circuits against native trees, with the counts of
-// storage-proofs-core tests/por_circuit.rs (filecoin.md §1.1): Poseidon
+// storage-proofs-core tests/por_circuit.rs (docs/FILECOIN.md §1.1): Poseidon
 // trees of every tested shape with public and private roots, and the binary
 // SHA-256 tree. Public inputs are the packed path bits (= the leaf index)
 // and the root.

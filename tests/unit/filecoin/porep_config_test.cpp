@@ -1,4 +1,4 @@
-// Registered proofs, porep_id and parameter file names (filecoin.md §2.1,
+// Registered proofs, porep_id and parameter file names (docs/FILECOIN.md §2.1,
 // §5.2, §7.1).
 #include <gtest/gtest.h>
 
@@ -53,7 +53,7 @@ TEST(RegisteredProof, SectorSizeText) {
   EXPECT_EQ(format_sector_size(100), "100B");
 }
 
-// filecoin.md §5.2: published file names for 2KiB and 32GiB.
+// docs/FILECOIN.md §5.2: published file names for 2KiB and 32GiB.
 TEST(ParameterNames, PublishedStems) {
   EXPECT_EQ(porep_parameter_stem(*porep_config(5)),
             "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"

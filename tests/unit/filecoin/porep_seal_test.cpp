@@ -94,7 +94,7 @@ TEST(PorepSeal, RealCircuitIsSatisfiedWithRecomputedInputs) {
     const Domain seed = bytes32(9);
     SealCommitPhase1Output c1 = seal_commit_phase1(s, seed);
     auto pa = synthesize(porep_partition_circuit(c1, s.config, 0));
-    // filecoin.md §1.2: the 2 KiB partition circuit.
+    // docs/FILECOIN.md §1.2: the 2 KiB partition circuit.
     EXPECT_EQ(pa.num_constraints(), 2687921u);
     EXPECT_EQ(pa.num_inputs(), 40u);
     EXPECT_EQ(pa.num_aux(), 2685673u);

@@ -1,5 +1,5 @@
 // neptune's legacy Poseidon circuit against the native hash: the counts of
-// neptune's test_poseidon_hash and rust-fil-proofs' hash tests (filecoin.md
+// neptune's test_poseidon_hash and rust-fil-proofs' hash tests (docs/FILECOIN.md
 // §1.1), aux = constraints, satisfiability, tampering, hash_md (2,770), and
 // the structure of the first constraints (§1.4).
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Fallback PoSt (WinningPoSt, WindowPoSt): constraint counts of every size
-// and of upstream's test shapes (filecoin.md §1.1, §1.2), parameter file
+// and of upstream's test shapes (docs/FILECOIN.md §1.1, §1.2), parameter file
 // names (published ones), challenge derivation against values computed with
 // an independent SHA-256 (Python hashlib), bincode round trips, vanilla
 // proofs of sealed 2 KiB sectors checked and tampered, the circuit satisfied

@@ -1,4 +1,4 @@
-// replica_id (§7.2) and PoRep challenges (§7.4). The synthetic vector is
+// replica_id and PoRep challenges (docs/FILECOIN.md §7.2, §7.4). The synthetic vector is
 // rust-fil-proofs' test_synth_challenges_against_hardcoded; the replica_id,
 // interactive and NI-PoRep vectors were computed from the §7.2/§7.4
 // formulas with Python's hashlib and big integers (an implementation

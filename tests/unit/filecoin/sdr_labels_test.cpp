@@ -1,4 +1,4 @@
-// SDR labels (§7.3). The generator (cache rows, reused OpenSSL context, one
+// SDR labels (docs/FILECOIN.md §7.3). The generator (cache rows, reused OpenSSL context, one
 // gathered 1248-byte buffer) is checked against labels recomputed here from
 // the definition: parents from SdrGraph one node at a time (not the cache),
 // the message assembled byte by byte, one-shot SHA-256.

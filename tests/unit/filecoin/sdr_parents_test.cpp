@@ -1,4 +1,4 @@
-// SDR graph parents: domain seeds (filecoin.md §7.1 table), the primitives
+// SDR graph parents: domain seeds (docs/FILECOIN.md §7.1 table), the primitives
 // (ChaCha20 and BLAKE2b-512 against OpenSSL, Feistel invertibility), the
 // parent tables of testdata/filecoin/sdr-parents.txt, the parent-cache
 // digests and cache ids of rust-fil-proofs' parent_cache.json (§7.7).

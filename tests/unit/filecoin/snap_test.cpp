@@ -1,7 +1,7 @@
 // SnapDeals (EmptySectorUpdate): configuration and published parameter
 // names, upstream's challenge vectors (storage-proofs-update challenges.rs),
 // the gen-randomness hash against the reference Poseidon permutation, the
-// circuit's counts for every size and upstream's test shapes (filecoin.md
+// circuit's counts for every size and upstream's test shapes (docs/FILECOIN.md
 // §1.1, §1.2), and its gadgets' counts and challenge bits against the native
 // derivation (gadgets.rs tests).
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ using ff::Fr;
 
 namespace {
 
-// rand_xorshift 0.3 XorShiftRng (filecoin.md §7.11).
+// rand_xorshift 0.3 XorShiftRng (docs/FILECOIN.md §7.11).
 struct XorShift {
   uint32_t x, y, z, w;
   explicit XorShift(const uint8_t (&s)[16]) {
@@ -87,7 +87,7 @@ TEST(SnapConfig, GeometryIdsAndPublishedParameterFiles) {
   EXPECT_EQ(snap_config_for_circuit_id("snap-64g")->nodes, 1ull << 31);
   EXPECT_FALSE(snap_config_for_circuit_id("snap-4k"));
   EXPECT_EQ(snap_parameter_identifier(c32), "empty_sector_update::PublicParams{ sector_nodes: 1073741824 }");
-  // 32 GiB as listed in rust-fil-proofs parameters.json (filecoin.md §7.12).
+  // 32 GiB as listed in rust-fil-proofs parameters.json (docs/FILECOIN.md §7.12).
   const std::string stem = snap_parameter_stem(c32);
   const std::string prefix = "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-";
   ASSERT_EQ(stem.size(), prefix.size() + 64);
@@ -162,7 +162,7 @@ TEST(SnapRandomness, CustomTagHashMatchesTheReferencePermutation) {
 }
 
 TEST(SnapCircuit, CountsOfSmallProductionSizes) {
-  // filecoin.md §1.2 (2 KiB also upstream's test_empty_sector_update_circuit_2kib).
+  // docs/FILECOIN.md §1.2 (2 KiB also upstream's test_empty_sector_update_circuit_2kib).
   Count c2 = count(*snap_config(0)), c8 = count(*snap_config(1));
   EXPECT_EQ(c2.constraints, 1705039u);
   EXPECT_EQ(c2.inputs, 5u);

@@ -119,7 +119,7 @@ TEST(SnapVanilla, BincodeRoundTripsByteForByte) {
   const auto& f = fixture();
   SnapPartitionProof p = snap_partition_proof(f.update, 0);
   const std::string bytes = write_snap_partition_proof(p);
-  EXPECT_EQ(bytes.size(), 15064u);  // filecoin.md §7.12, 2 KiB
+  EXPECT_EQ(bytes.size(), 15064u);  // docs/FILECOIN.md §7.12, 2 KiB
   SnapPartitionProof back = read_snap_partition_proof(bytes_of(bytes), "vanilla_proofs[0]");
   EXPECT_EQ(write_snap_partition_proof(back), bytes);
   EXPECT_EQ(back.apex_leafs, p.apex_leafs);

@@ -1,5 +1,5 @@
 // The StackedDRG PoRep circuit: exact counts of rust-fil-proofs
-// tests/stacked_circuit.rs and the production rows of filecoin.md §1.2,
+// tests/stacked_circuit.rs and the production rows of docs/FILECOIN.md §1.2,
 // public inputs, satisfiability on a synthetic witness, recorded
 // constraint-system hashes and input validation.
 #include <gtest/gtest.h>
@@ -82,7 +82,7 @@ void expect_production_row(const ProductionRow& row) {
   EXPECT_EQ(cs.num_aux(), row.aux);
 }
 
-// filecoin.md §1.2 (2KiB: 2 × 1,343,675 + 571 constraints).
+// docs/FILECOIN.md §1.2 (2KiB: 2 × 1,343,675 + 571 constraints).
 TEST(StackedCircuit, Production2KiBCounts) {
   expect_production_row({RegisteredSealProof::StackedDrg2KiBV1_1, 2687921, 40, 2685673});
 }
@@ -146,7 +146,7 @@ TEST(StackedCircuit, SyntheticWitnessSatisfies2KiB) {
   check_synthetic(p, {17, 63}, 303, 2687921);
 }
 
-// The constraint-system hash (filecoin.md §1.4) of each test-size circuit.
+// The constraint-system hash (docs/FILECOIN.md §1.4) of each test-size circuit.
 // No upstream value exists (no Filecoin repository pins a cs.hash()), so
 // these are OUR OWN recorded values, computed by this implementation once
 // its counts matched upstream exactly: they catch any later change of

@@ -1,5 +1,5 @@
 // The SDR label circuit (create_label_circuit) against upstream's
-// test_create_label count (filecoin.md §1.1: 532,025 with 256 + 37×256
+// test_create_label count (docs/FILECOIN.md §1.1: 532,025 with 256 + 37×256
 // allocated bits and constant layer 3 / node 22) and against the native
 // label trim(SHA256(replica_id ‖ u32be(layer) ‖ u64be(node) ‖ 0^20 ‖ parents)).
 #include <gtest/gtest.h>
@@ -91,7 +91,7 @@ TEST(StackedLabelCircuit, MatchesUpstreamCountAndNativeLabel) {
   }
 }
 
-// The production pattern (filecoin.md §1.2): parents enter as numbers
+// The production pattern (docs/FILECOIN.md §1.2): parents enter as numbers
 // decomposed with to_bits_le (256 each), the node as an allocated UInt64
 // (64), the replica id's top bit is a constant. Layer 1 hashes 6 DRG parents
 // (523,805 = 6·256 + 522,268 + 1 plus the 64 node bits and the id's 256),

@@ -1,4 +1,4 @@
-// Replica commitments (filecoin.md §7.8): column hashes against neptune's
+// Replica commitments (docs/FILECOIN.md §7.8): column hashes against neptune's
 // known answers, TreeR leaves as label + data, comm_r = Poseidon2(comm_c,
 // comm_r_last), the ReplicaTrees bundle, and the 8MiB build time.
 #include <gtest/gtest.h>

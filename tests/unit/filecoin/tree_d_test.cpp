@@ -1,5 +1,5 @@
 // TreeD (binary trimmed-SHA-256 tree, comm_d): the CC comm_d values of
-// filecoin.md §7.8 for every sector size, the general builder against the
+// docs/FILECOIN.md §7.8 for every sector size, the general builder against the
 // per-level CC shortcut and a hand-composed root, and inclusion proofs.
 #include <gtest/gtest.h>
 

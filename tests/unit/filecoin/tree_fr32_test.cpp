@@ -1,4 +1,4 @@
-// Domain <-> Fr conversion and fr32 padding (filecoin.md §4.3, §7.8):
+// Domain <-> Fr conversion and fr32 padding (docs/FILECOIN.md §4.3, §7.8):
 // hand-computed cases, a bit-by-bit reference model, round trips and the
 // errors for malformed input.
 #include <gtest/gtest.h>

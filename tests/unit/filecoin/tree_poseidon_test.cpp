@@ -1,4 +1,4 @@
-// Poseidon trees of every TreeR/TreeC shape (filecoin.md §7.8): the
+// Poseidon trees of every TreeR/TreeC shape (docs/FILECOIN.md §7.8): the
 // filecoin-hashers known answers, the compound root against a hand
 // composition (base roots per chunk, sub, top), proofs for every shape
 // (round trip, leaf index identity of §2.2, tampering) and shape errors.

@@ -1,5 +1,5 @@
 // AllocatedNum (inputize, to_bits_le, add, mul, square) and multipacking:
-// counts of filecoin.md §1.3, values, satisfiability, exact LCs.
+// counts of docs/FILECOIN.md §1.3, values, satisfiability, exact LCs.
 #include <gtest/gtest.h>
 
 #include <random>

@@ -8,7 +8,7 @@
 // MultiEq/SHA-256/multipack synthesis is bit-identical to bellman's, from
 // which bellperson's gadgets descend unchanged. The circuit is rebuilt here
 // from its description and synthesized without a witness (the hash does not
-// depend on values), streaming the §1.4 hash instead of storing 2 M
+// depend on values), streaming the docs/FILECOIN.md §1.4 hash instead of storing 2 M
 // constraints. It takes a few seconds and runs in every test run.
 #include <gtest/gtest.h>
 

@@ -27,7 +27,7 @@ G2Affine g2_times(const Fr& k) {
 }  // namespace
 
 TEST(Domain, RootOfUnity) {
-  // filecoin.md §1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
+  // docs/FILECOIN.md §1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
   EXPECT_EQ(domain_root_of_unity(32).to_hex(),
             "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b");
   for (unsigned k : {1u, 5u, 20u}) {

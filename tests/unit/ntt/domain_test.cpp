@@ -1,4 +1,4 @@
-// Domain constants against filecoin.md 1.5 (checked independently with GMP)
+// Domain constants against docs/FILECOIN.md §1.5 (checked independently with GMP)
 // and the structure of the twiddle tables.
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ using cuzk::test::value;
 namespace {
 
 TEST(NttDomain, RootOfUnityMatchesSpec) {
-  // filecoin.md 1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
+  // docs/FILECOIN.md §1.5: ROOT_OF_UNITY = 7^((r-1)/2^32).
   const mpz_class spec("16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b", 16);
   const mpz_class r = modulus<Fr>();
   mpz_class w;
