@@ -1,6 +1,6 @@
 #pragma once
 // The constraint-system hash of bellpepper's TestConstraintSystem::hash()
-// (filecoin.md §1.4): BLAKE2s-256 over
+// (docs/FILECOIN.md §1.4): BLAKE2s-256 over
 //   u64be(num_inputs) ‖ u64be(num_aux) ‖ u64be(num_constraints),
 // then for every constraint its A, B and C LCs, each as u64be(term count)
 // and per term 'I'|'A' ‖ u64be(index) ‖ coeff (32 bytes, big-endian), with

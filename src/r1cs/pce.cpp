@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "r1cs/fr_sum.hpp"
+#include "r1cs/vec_growth.hpp"
 #include "r1cs/witness_cs.hpp"
 
 #include <oneapi/tbb/parallel_for.h>
@@ -20,6 +21,75 @@ struct FrHash {
   }
 };
 
+// Interns coefficients into a matrix's table; 1 and -1 without hashing.
+class CoeffIndex {
+ public:
+  explicit CoeffIndex(std::vector<Fr>& table) : table_(table) {}
+  uint32_t operator()(const Fr& x) {
+    if (fr_is_one(x)) return 0;
+    if (x == FrSum::minus_one()) return 1;
+    auto [it, fresh] = index_.try_emplace(x, uint32_t(table_.size()));
+    if (fresh) table_.push_back(x);
+    return it->second;
+  }
+
+ private:
+  std::vector<Fr>& table_;
+  std::unordered_map<Fr, uint32_t, FrHash> index_;
+};
+
+// Records a blank circuit straight into packed matrices (8 bytes a term,
+// not the 36 of a CsrMatrix), so recording needs about the memory of its
+// result. Columns are final for aux variables; inputs carry kInputBit until
+// finish() knows the aux count and moves them behind.
+class PackedRecorder final : public ConstraintSystem {
+ public:
+  static constexpr uint32_t kInputBit = 0x80000000u;
+
+  PrecompiledCircuit finish() {
+    if (uint64_t(num_inputs_) + num_aux_ > 0xffffffffull)
+      throw SynthesisError("too many variables for a 32-bit column index");
+    for (PackedCsr* m : {&m_[0], &m_[1], &m_[2]})
+      for (uint32_t& j : m->col)
+        if (j & kInputBit) j = uint32_t(num_aux_ + (j & ~kInputBit));
+    return PrecompiledCircuit(num_inputs_, num_aux_, std::move(m_[0]), std::move(m_[1]), std::move(m_[2]));
+  }
+
+ protected:
+  Variable alloc_impl(const Name&, FnRef<Fr()>) override {
+    if (num_aux_ >= kInputBit) throw SynthesisError("too many aux variables for a 32-bit column index");
+    return Variable::aux(num_aux_++);
+  }
+  Variable alloc_input_impl(const Name&, FnRef<Fr()>) override {
+    if (num_inputs_ >= kInputBit) throw SynthesisError("too many inputs for a 32-bit column index");
+    return Variable::input(num_inputs_++);
+  }
+  void enforce_impl(const Name&, LinearCombination&& a, LinearCombination&& b, LinearCombination&& c) override {
+    append(0, a);
+    append(1, b);
+    append(2, c);
+  }
+
+ private:
+  void append(int k, const LinearCombination& lc) {
+    PackedCsr& m = m_[k];
+    for (const auto& e : lc.inputs())
+      if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index) | kInputBit, e.coeff);
+    for (const auto& e : lc.aux())
+      if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index), e.coeff);
+    if (m.col.size() >= (uint64_t(1) << 32)) throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
+    m.row_ptr.push_back(uint32_t(m.col.size()));
+  }
+  void push(PackedCsr& m, int k, uint32_t col, const Fr& coeff) {
+    push_back_large(m.col, col);
+    push_back_large(m.coeff, index_[k](coeff));
+  }
+
+  size_t num_inputs_ = 1, num_aux_ = 0;
+  PackedCsr m_[3];
+  CoeffIndex index_[3] = {CoeffIndex(m_[0].table), CoeffIndex(m_[1].table), CoeffIndex(m_[2].table)};
+};
+
 }  // namespace
 
 PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux) {
@@ -28,13 +98,11 @@ PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux)
   p.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
   p.col.resize(m.col.size());
   p.coeff.resize(m.val.size());
-  std::unordered_map<Fr, uint32_t, FrHash> index{{Fr::one(), 0}, {-Fr::one(), 1}};
+  CoeffIndex index(p.table);
   for (size_t k = 0; k < m.val.size(); k++) {
     const uint32_t j = m.col[k];  // z order: inputs, then aux
     p.col[k] = uint32_t(j < num_inputs ? num_aux + j : j - num_inputs);
-    auto [it, fresh] = index.try_emplace(m.val[k], uint32_t(p.table.size()));
-    if (fresh) p.table.push_back(m.val[k]);
-    p.coeff[k] = it->second;
+    p.coeff[k] = index(m.val[k]);
   }
   return p;
 }
@@ -69,9 +137,9 @@ void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {  // z
 }
 
 PrecompiledCircuit PrecompiledCircuit::record(const Circuit& blank) {
-  ShapeRecorder rec;
+  PackedRecorder rec;
   blank.synthesize(rec);
-  return PrecompiledCircuit(rec.finish());
+  return rec.finish();
 }
 
 PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
@@ -81,6 +149,21 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       b_(PackedCsr::pack(r.b, r.num_inputs, r.num_aux)),
       c_(PackedCsr::pack(r.c, r.num_inputs, r.num_aux)),
       densities_(ShapeDensities::of(r)) {}
+
+PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b, PackedCsr c)
+    : num_inputs_(num_inputs), num_aux_(num_aux), a_(std::move(a)), b_(std::move(b)), c_(std::move(c)) {
+  // As ShapeDensities::of, on w columns (aux first): the recorded matrices
+  // hold no zero coefficient, so every column listed counts.
+  densities_.a_aux.resize(num_aux);
+  densities_.b_input.resize(num_inputs);
+  densities_.b_aux.resize(num_aux);
+  for (uint32_t j : a_.col)
+    if (j < num_aux) densities_.a_aux.inc(j);
+  for (uint32_t j : b_.col) {
+    if (j < num_aux) densities_.b_aux.inc(j);
+    else densities_.b_input.inc(j - num_aux);
+  }
+}
 
 size_t PrecompiledCircuit::bytes() const {
   const auto dens = [](const Density& d) { return d.size() / 8; };
@@ -92,7 +175,7 @@ ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const
   WitnessCS w(num_inputs_, num_aux_);
   witnessed.synthesize(w);
   if (w.num_inputs() != num_inputs_ || w.num_aux() != num_aux_ || w.num_constraints() != num_constraints())
-    throw SynthesisError("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) + " inputs, " +
+    throw PceMismatch("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) + " inputs, " +
                          std::to_string(num_aux_) + " aux, " + std::to_string(num_constraints()) +
                          " constraints; synthesis gave " + std::to_string(w.num_inputs()) + ", " +
                          std::to_string(w.num_aux()) + ", " + std::to_string(w.num_constraints()));

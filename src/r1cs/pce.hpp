@@ -28,6 +28,12 @@
 
 namespace cuzk::r1cs {
 
+// A witnessed circuit whose counts differ from the recorded ones: the PCE
+// is stale (recorded from other circuit code) and must not be used.
+struct PceMismatch : SynthesisError {
+  using SynthesisError::SynthesisError;
+};
+
 struct PackedCsr {
   std::vector<uint32_t> row_ptr{0};
   std::vector<uint32_t> col, coeff;  // coeff: index into table
@@ -48,6 +54,12 @@ class PrecompiledCircuit {
   // Records `blank` (a circuit without its witness) once.
   static PrecompiledCircuit record(const Circuit& blank);
   explicit PrecompiledCircuit(const R1cs& r);
+  // From packed matrices (columns in w order), as a .pce file holds them;
+  // the densities are derived from the columns.
+  PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b, PackedCsr c);
+  const PackedCsr& a() const { return a_; }
+  const PackedCsr& b() const { return b_; }
+  const PackedCsr& c() const { return c_; }
 
   size_t num_inputs() const { return num_inputs_; }
   size_t num_aux() const { return num_aux_; }
@@ -59,8 +71,8 @@ class PrecompiledCircuit {
   // Witness-only synthesis of `witnessed`, then a = A·w, b = B·w and
   // c = a∘b in parallel over rows (on the caller's oneTBB arena): the
   // assignment of full synthesis whenever the witness satisfies the circuit.
-  // Throws SynthesisError when the circuit's allocation or constraint
-  // counts differ from the recorded ones (a stale PCE).
+  // Throws PceMismatch when the circuit's allocation or constraint counts
+  // differ from the recorded ones (a stale PCE).
   ProvingAssignment synthesize(const Circuit& witnessed) const;
   // From a full witness z = (ONE, inputs..., aux...), with c = C·z
   // evaluated: exactly full synthesis's assignment, satisfied or not.

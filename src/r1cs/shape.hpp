@@ -45,10 +45,10 @@ struct R1cs {
   bool is_satisfied(std::span<const Fr> z) const { return first_unsatisfied(z) == num_constraints(); }
 
   // Appends `input_i · 0 = 0` for every input, as the Groth16 generator and
-  // prover do (filecoin.md §1.5).
+  // prover do (docs/FILECOIN.md §1.5).
   void add_input_constraints();
 
-  // The TestConstraintSystem hash (filecoin.md §1.4) of these constraints;
+  // The TestConstraintSystem hash (docs/FILECOIN.md §1.4) of these constraints;
   // meaningful before add_input_constraints().
   std::string hash() const;
 };

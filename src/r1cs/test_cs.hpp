@@ -1,7 +1,7 @@
 #pragma once
 // bellpepper's TestConstraintSystem: keeps everything (values, names,
 // constraints) to check satisfiability, look variables up by path and compute
-// the constraint-system hash of filecoin.md §1.4. For tests and small
+// the constraint-system hash of docs/FILECOIN.md §1.4. For tests and small
 // circuits; use CountingCS to measure large ones.
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // The four constraint systems agree with each other on small circuits, and
-// the hash matches an independent reference of filecoin.md §1.4.
+// the hash matches an independent reference of docs/FILECOIN.md §1.4.
 #include <gtest/gtest.h>
 
 #include "r1cs/counting_cs.hpp"

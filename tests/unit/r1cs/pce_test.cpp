@@ -119,3 +119,18 @@ TEST(PrecompiledCircuit, SynthesizeTakesCFromAB) {
   good.synthesize(full_good);
   EXPECT_TRUE(pce.synthesize(good) == full_good);
 }
+
+// The densities derived from packed columns (as a .pce file is loaded) are
+// those of the recorded shape.
+TEST(PrecompiledCircuit, PartsGiveTheSameAssignment) {
+  ChainCircuit blank, chain;
+  blank.len = chain.len = 50;
+  chain.x0 = Fr::from_u64(11);
+  const auto pce = PrecompiledCircuit::record(blank);
+  const PrecompiledCircuit parts(pce.num_inputs(), pce.num_aux(), pce.a(), pce.b(), pce.c());
+  EXPECT_EQ(parts.bytes(), pce.bytes());
+  EXPECT_TRUE(parts.synthesize(chain) == pce.synthesize(chain));
+  ProvingAssignment full;
+  chain.synthesize(full);
+  EXPECT_TRUE(parts.synthesize(chain) == full);
+}
