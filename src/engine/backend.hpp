@@ -5,15 +5,19 @@
 //   KindHandler::prepare(request)      parse + validate input  -> PreparedJob
 //   SrsManager::acquire(circuit_id)    resident parameters     -> CircuitResources
 //   PreparedJob::synthesize(p)         CPU synthesis pool      -> PartitionWork
+//     (through the Synthesizer: pre-compiled constraints or the gadgets)
 //   PartitionWork::device_phase(dev)   under the device interlock (NTTs, G1 MSMs)
 //   PartitionWork::finish(dev)         CPU tail (B in G2), off the lock -> 192 bytes
 //   PreparedJob::verify(proof)         self-check of the assembled proof
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/service.hpp"
+#include "r1cs/constraint_system.hpp"
+#include "r1cs/proving_assignment.hpp"
 
 #include <span>
 
@@ -42,6 +46,23 @@ class Device {
   virtual tbb::task_arena& arena() = 0;
 };
 
+// How a job turns one partition's circuit into the prover's assignment
+// (input·0 = 0 rows appended, as groth16::synthesize): through the circuit's
+// pre-compiled constraints when the engine holds them (engine/pce_store.hpp),
+// else by the gadgets. `blank` makes the circuit without its witness, which
+// the engine records in the background; null for circuits never pre-compiled.
+class Synthesizer {
+ public:
+  using BlankCircuit = std::function<std::unique_ptr<r1cs::Circuit>()>;
+  struct Result {
+    r1cs::ProvingAssignment assignment;
+    bool via_pce = false;
+  };
+  virtual ~Synthesizer() = default;
+  virtual Result synthesize(const std::string& circuit_id, const r1cs::Circuit& witnessed,
+                            const BlankCircuit& blank) = 0;
+};
+
 // One synthesized partition travelling through the device stages.
 class PartitionWork {
  public:
@@ -50,6 +71,8 @@ class PartitionWork {
   virtual std::string finish(Device& dev) = 0;      // returns the 192-byte proof
   // Bytes that can be released right after device_phase (e.g. a/b/c vectors).
   virtual uint64_t bytes_freed_after_device() const { return 0; }
+  // True when synthesis went through pre-compiled constraints (SYNTH_END pce=1).
+  virtual bool via_pce() const { return false; }
 };
 
 class PreparedJob {
@@ -65,7 +88,7 @@ class PreparedJob {
   // Throws on a bad partition input; the engine fails the job naming p.
   // Called from several synthesis threads at once for different p: it may
   // write only state of its own partition.
-  virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) = 0;
+  virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) = 0;
   // Checks the assembled proof (all partitions concatenated). Returns "" when
   // valid, else a message naming the failing partition.
   virtual std::string verify(const std::string& proof, CircuitResources& res) = 0;

@@ -1,4 +1,4 @@
-// TOML parser for EngineConfig (cuzk-api.md section 2).
+// TOML parser for EngineConfig (docs/PROTOCOL.md §2).
 //
 // Policy: unknown sections/keys and the Rust daemon's deprecated keys are
 // warnings (returned to the caller, who logs them); a known key with a value
@@ -147,7 +147,7 @@ std::chrono::milliseconds parse_duration(const std::string& input) {
 
 namespace {
 
-// Rust daemon keys we accept and ignore (cuzk-api.md section 2).
+// Rust daemon keys we accept and ignore (docs/PROTOCOL.md §2).
 const std::set<std::string> kDeprecatedLeaf = {
     "partition_workers", "pinned_budget", "working_memory_budget",
     "slot_size",         "synthesis_lookahead", "sort_by_type",
@@ -242,6 +242,12 @@ class Parser {
 
     sections_["synthesis"]["threads"] = [this](const std::string& k, const toml::node& n) {
       cfg_.synthesis_threads = u32(k, n, 0);
+    };
+    sections_["synthesis"]["pce"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.pce_enabled = boolean(k, n);
+    };
+    sections_["synthesis"]["pce_dir"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.pce_dir = str(k, n);
     };
 
     auto& p = sections_["pipeline"];

@@ -1,5 +1,5 @@
 #pragma once
-// Daemon/engine configuration: the keys of cuzk-api.md section 2, with their
+// Daemon/engine configuration: the keys of docs/PROTOCOL.md §2, with their
 // defaults. Parsed from TOML by load_config(); CLI flags override fields.
 #include <chrono>
 #include <cstdint>
@@ -33,6 +33,10 @@ struct EngineConfig {
   uint32_t gpu_threads = 0;  // 0 = all CPUs
   // [synthesis]
   uint32_t synthesis_threads = 0;  // 0 = all CPUs
+  // ours: pre-compiled constraints (engine/pce_store.hpp), files in pce_dir
+  // ("" = the param_cache directory)
+  bool pce_enabled = true;
+  std::string pce_dir;
   // [pipeline]
   bool pipeline_enabled = true;
   uint32_t max_parallel_synthesis = 18;

@@ -68,9 +68,15 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
       payload_budget_(resolve_payload_pool(cfg_, resolve_budget(cfg_))),
       budget_(resolve_budget(cfg_) - payload_budget_.limit()),
       srs_(budget_, cfg_.eviction_min_idle, tl_),
+      pce_({cfg_.pce_enabled, cfg_.pce_dir.empty() ? cfg_.param_cache : cfg_.pce_dir}, budget_, tl_),
       synth_arena_(int(resolve_threads(cfg_.synthesis_threads))),
       started_(Clock::now()) {
-  budget_.set_reclaimer([this](uint64_t need) { srs_.reclaim(need); });
+  // Pre-compiled constraints go first: without them synthesis is slower,
+  // without parameters it cannot run.
+  budget_.set_reclaimer([this](uint64_t need) {
+    const uint64_t got = pce_.reclaim(need);
+    if (got < need) srs_.reclaim(need - got);
+  });
   if (devices.empty()) {
     std::vector<uint32_t> ords = cfg_.devices;
     if (ords.empty()) ords.push_back(0);

@@ -34,6 +34,7 @@
 #include "engine/deallocator.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/service.hpp"
+#include "engine/pce_store.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/timeline_emitter.hpp"
 #include "engine/work_queue.hpp"
@@ -113,6 +114,7 @@ class Engine final : public ProvingService {
   MemoryBudget payload_budget_;  // parsed payloads of admitted jobs (limits.payload_budget)
   MemoryBudget budget_;          // parameters and partitions: the rest of the total
   SrsManager srs_;
+  PceStore pce_;
   Deallocator dealloc_;
   tbb::task_arena synth_arena_;
   std::chrono::steady_clock::time_point started_;

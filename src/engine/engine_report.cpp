@@ -101,7 +101,14 @@ std::string Engine::status_json() const {
                    {"tier", e.tier == SrsTier::Hot ? "hot" : e.tier == SrsTier::Warm ? "warm" : "cold"},
                    {"size_bytes", e.size_bytes},
                    {"ref_count", e.ref_count}});
-  j["allocations"] = {{"srs", srs}, {"pce", json::array()}};
+  json pce = json::array();
+  for (const auto& e : pce_.list()) {
+    json x = {{"circuit_id", e.circuit_id}, {"state", e.state},  {"size_bytes", e.bytes},
+              {"proofs", e.proofs},         {"on_disk", e.on_disk}};
+    if (!e.error.empty()) x["error"] = e.error;
+    pce.push_back(std::move(x));
+  }
+  j["allocations"] = {{"srs", srs}, {"pce", pce}};
   json workers = json::array();
   for (auto& g : snap.workers)
     workers.push_back({{"worker_id", g.worker_id},

@@ -58,16 +58,15 @@ class GenericJob final : public PreparedJob {
     for (const auto& w : witnesses_) n += w.size();
     return n + 32 * inputs_ * witnesses_.size();  // and the public inputs kept for the self-check
   }
-  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+  // Already an evaluation of the circuit's matrices: no Synthesizer needed.
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer&) override {
     auto& r = static_cast<GenericResources&>(res);
     const std::string& w = witnesses_[p];
     auto z = r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
                                  "witness of partition " + std::to_string(p));
     public_inputs_[p].assign(z.begin() + 1, z.begin() + r.shape.num_inputs);
     groth16::Assignment a = r1cs::evaluate(r.shape, r.densities, z);
-    // The prover's input·0 = 0 rows, as groth16::synthesize appends them.
-    for (size_t i = 0; i < a.num_inputs(); i++)
-      a.enforce("", r1cs::Variable::input(i), r1cs::LC(), r1cs::LC());
+    groth16::add_input_constraints(a);
     witnesses_[p].clear();
     witnesses_[p].shrink_to_fit();
     return std::make_unique<Groth16Work>(std::move(a), r.params);

@@ -44,8 +44,8 @@ groth16::ProverOptions arena_prover_options() {
   return o;
 }
 
-Groth16Work::Groth16Work(groth16::Assignment a, const groth16::Parameters& params)
-    : assignment_(std::move(a)), params_(params) {
+Groth16Work::Groth16Work(groth16::Assignment a, const groth16::Parameters& params, bool via_pce)
+    : assignment_(std::move(a)), params_(params), via_pce_(via_pce) {
   abc_bytes_ = 3 * assignment_.a.size() * sizeof(ff::Fr);
 }
 

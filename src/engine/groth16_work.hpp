@@ -43,16 +43,18 @@ groth16::ProverOptions arena_prover_options();
 class Groth16Work final : public PartitionWork {
  public:
   // `params` must outlive the work (the SrsManager pins it while in use).
-  Groth16Work(groth16::Assignment a, const groth16::Parameters& params);
+  Groth16Work(groth16::Assignment a, const groth16::Parameters& params, bool via_pce = false);
   void device_phase(Device&) override;
   std::string finish(Device&) override;  // the 192-byte proof
   uint64_t bytes_freed_after_device() const override { return abc_bytes_; }
+  bool via_pce() const override { return via_pce_; }
 
  private:
   groth16::Assignment assignment_;
   const groth16::Parameters& params_;
   groth16::Pending pending_;
   uint64_t abc_bytes_ = 0;
+  bool via_pce_;
 };
 
 // Checks an assembled multi-partition proof against per-partition public

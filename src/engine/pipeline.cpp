@@ -49,7 +49,8 @@ void Engine::synthesis_loop() {
     tl_.emit("SYNTH_START", job->id, part_detail(p));
     auto t0 = Clock::now();
     try {
-      synth_arena_.execute([&] { item->work = item->prepared->synthesize(p, item->srs.resources()); });
+      JobSynthesizer synth(&pce_, job->id);
+      synth_arena_.execute([&] { item->work = item->prepared->synthesize(p, item->srs.resources(), synth); });
     } catch (const std::exception& e) {
       synthesizing_--;
       synth_queue_.notify();  // the pacer's gate
@@ -59,7 +60,8 @@ void Engine::synthesis_loop() {
       continue;
     }
     const uint64_t ms = ms_between(t0, Clock::now());
-    tl_.emit("SYNTH_END", job->id, part_detail(p) + ",synth_ms=" + std::to_string(ms));
+    tl_.emit("SYNTH_END", job->id,
+             part_detail(p) + ",synth_ms=" + std::to_string(ms) + (item->work->via_pce() ? ",pce=1" : ""));
     {
       std::lock_guard lk(mu_);
       job->synth_ms[p] = ms;

@@ -16,7 +16,7 @@ using filecoin::PorepConfig;
 
 namespace {
 
-// Per-partition rows (constraints + inputs), filecoin.md §1.2, for memory planning.
+// Per-partition rows (constraints + inputs), docs/FILECOIN.md §1.2, for memory planning.
 uint64_t partition_rows(const PorepConfig& cfg) {
   switch (cfg.sector_size >> 20) {
     case 0: return 2687961;     // 2 KiB
@@ -65,12 +65,15 @@ class PorepJob final : public PreparedJob {
     return 32 * (4 * rows + 2 * m);
   }
   uint64_t resident_bytes() const override { return resident_; }
-  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
-    groth16::Assignment a = groth16::synthesize(filecoin::porep_partition_circuit(c1_, cfg_, p));
+    auto blank = [cfg = cfg_] {
+      return std::make_unique<filecoin::circuit::StackedCircuit>(filecoin::porep_blank_circuit(cfg));
+    };
+    auto s = synth.synthesize(id_, filecoin::porep_partition_circuit(c1_, cfg_, p), blank);
     // Drop this partition's vanilla proofs: they are in the witness now.
     std::vector<filecoin::StackedProof>().swap(c1_.vanilla_proofs[p]);
-    return std::make_unique<Groth16Work>(std::move(a), r.params);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;

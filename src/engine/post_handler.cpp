@@ -40,10 +40,11 @@ class PostJob final : public PreparedJob {
     return 32 * (4 * rows + 2 * m);
   }
   uint64_t resident_bytes() const override { return resident_; }
-  std::unique_ptr<PartitionWork> synthesize(uint32_t, CircuitResources& res) override {
+  std::unique_ptr<PartitionWork> synthesize(uint32_t, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
-    groth16::Assignment a = groth16::synthesize(filecoin::FallbackPostCircuit(cfg_, proofs_));
-    return std::make_unique<Groth16Work>(std::move(a), r.params);
+    auto blank = [cfg = cfg_] { return std::make_unique<filecoin::FallbackPostCircuit>(cfg); };
+    auto s = synth.synthesize(circuit_id(), filecoin::FallbackPostCircuit(cfg_, proofs_), blank);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs{

@@ -16,7 +16,7 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& msg) { throw ServiceError(Code::InvalidArgument, msg); }
 
-// Per-partition rows (constraints + inputs), filecoin.md §1.2, for memory planning.
+// Per-partition rows (constraints + inputs), docs/FILECOIN.md §1.2, for memory planning.
 uint64_t partition_rows(const SnapConfig& c) {
   switch (c.id) {
     case 0: return 1705044;
@@ -43,11 +43,12 @@ class SnapJob final : public PreparedJob {
     return 32 * (4 * rows + 2 * m);
   }
   uint64_t resident_bytes() const override { return resident_; }
-  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
-    groth16::Assignment a = groth16::synthesize(filecoin::EmptySectorUpdateCircuit(cfg_, p, pub_, proofs_[p]));
+    auto blank = [cfg = cfg_] { return std::make_unique<filecoin::EmptySectorUpdateCircuit>(cfg); };
+    auto s = synth.synthesize(circuit_id(), filecoin::EmptySectorUpdateCircuit(cfg_, p, pub_, proofs_[p]), blank);
     proofs_[p] = {};  // in the witness now; only this partition's entry is touched
-    return std::make_unique<Groth16Work>(std::move(a), r.params);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;

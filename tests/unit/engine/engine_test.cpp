@@ -36,7 +36,7 @@ TEST(Engine, ProvesAllPartitionsInOrderWithTimelineEvents) {
   EXPECT_EQ(f.events.of("ASSEMBLE_END").size(), 1u);
   EXPECT_NE(f.events.of("ASSEMBLE_END")[0].find("verified=1"), std::string::npos);
   EXPECT_EQ(f.events.of("SRS_LOAD_END").size(), 1u);
-  // Detail formats of cuzk-api.md section 3.
+  // Detail formats of docs/PROTOCOL.md §3.
   EXPECT_NE(f.events.of("SYNTH_END")[0].find(",job-a,partition="), std::string::npos);
   EXPECT_NE(f.events.of("GPU_END")[0].find(",gpu_ms="), std::string::npos);
   EXPECT_EQ(f.engine->status().total_proofs_completed, 1u);

@@ -76,7 +76,7 @@ struct FakeJob : PreparedJob {
     for (auto& s : specs) n += s.size();
     return n;
   }
-  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res) override {
+  std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer&) override {
     auto alive = static_cast<FakeResources&>(res).alive;
     std::istringstream in(specs[p]);
     int synth_ms = 0, device_ms = 0;

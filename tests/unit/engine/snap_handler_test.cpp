@@ -4,12 +4,17 @@
 // updated here, the partition proofs in Curio's bincode, a proof the
 // independent verifier accepts, and every bad input refused at submission
 // with INVALID_ARGUMENT naming the partition and field, the engine proving
-// the next job after each. 8 MiB (four partitions) with CUZK_SLOW_TESTS=1.
+// the next job after each; the next proof of the circuit through its
+// pre-compiled constraints. 8 MiB (four partitions) with CUZK_SLOW_TESTS=1.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "dev_params.hpp"
 #include "engine/engine.hpp"
@@ -63,6 +68,15 @@ struct SnapEngine : ::testing::Test {
   static inline fs::path dir;
   static inline std::optional<fc::SnapUpdate> update;
   std::unique_ptr<Engine> engine;
+  std::mutex tl_mu;
+  std::vector<std::string> tl_lines;
+
+  size_t timeline_count(const std::string& needle) {
+    std::lock_guard lk(tl_mu);
+    size_t n = 0;
+    for (const auto& l : tl_lines) n += l.find(needle) != std::string::npos;
+    return n;
+  }
 
   static void SetUpTestSuite() {
     dir = fs::temp_directory_path() / ("cuzk-snap-engine-" + std::to_string(::getpid()));
@@ -83,7 +97,10 @@ struct SnapEngine : ::testing::Test {
     cfg.gpu_threads = 2;
     std::vector<std::unique_ptr<KindHandler>> hs;
     hs.push_back(std::make_unique<SnapHandler>(cfg.param_cache));
-    engine = std::make_unique<Engine>(cfg, std::move(hs), [](const std::string&) {});
+    engine = std::make_unique<Engine>(cfg, std::move(hs), [this](const std::string& l) {
+      std::lock_guard lk(tl_mu);
+      tl_lines.push_back(l);
+    });
   }
 
   // The request Curio sends for `u`: one bincode PartitionProof per partition.
@@ -118,6 +135,30 @@ struct SnapEngine : ::testing::Test {
 }  // namespace
 
 TEST_F(SnapEngine, UpdateProofVerifies) { proves(request(*update), *update); }
+
+// The first proof of the circuit is synthesized by the gadgets and leaves
+// the circuit's pre-compiled constraints behind (recorded, or loaded from the
+// .pce file an earlier engine of this suite wrote); the next one goes
+// through them and still verifies.
+TEST_F(SnapEngine, TheNextProofGoesThroughPrecompiledConstraints) {
+  proves(request(*update), *update);
+  EXPECT_EQ(timeline_count("pce=1"), 0u);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (timeline_count("PCE_EXTRACT_END") + timeline_count("PCE_LOAD_END") == 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(timeline_count("PCE_EXTRACT_END") + timeline_count("PCE_LOAD_END"), 1u);
+  EXPECT_EQ(timeline_count("error="), 0u);
+  EXPECT_TRUE(fs::exists(dir / (fc::snap_circuit_id(update->cfg) + ".pce")));
+  proves(request(*update), *update);
+  EXPECT_EQ(timeline_count("pce=1"), 1u);
+  const auto status = nlohmann::json::parse(engine->status_json());
+  const auto& pce = status["allocations"]["pce"];
+  ASSERT_EQ(pce.size(), 1u) << status.dump();
+  EXPECT_EQ(pce[0]["state"], "ready");
+  EXPECT_EQ(pce[0]["proofs"], 1);
+  EXPECT_GT(pce[0]["size_bytes"].get<uint64_t>(), 0u);
+}
 
 TEST_F(SnapEngine, BadInputIsRefusedNamingPartitionAndField) {
   const fc::SnapUpdate& u = *update;

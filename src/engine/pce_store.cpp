@@ -1,0 +1,289 @@
+#include "engine/pce_store.hpp"
+
+#include <openssl/evp.h>
+
+#include <filesystem>
+
+#include "circuit_fingerprint.hpp"  // generated: CUZK_CIRCUIT_FINGERPRINT
+#include "groth16/prover.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+uint64_t ms_since(std::chrono::steady_clock::time_point t0) {
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
+}
+
+// A detail value without the separators of a TIMELINE line.
+std::string clean(std::string s) {
+  for (char& c : s)
+    if (c == ',' || c == '\n' || c == '\r') c = ';';
+  return s.size() > 200 ? s.substr(0, 200) : s;
+}
+
+const char* state_name(int s) {
+  static const char* names[] = {"absent", "loading", "extracting", "ready", "failed", "evicted"};
+  return names[s];
+}
+
+}  // namespace
+
+r1cs::PceDigest PceStore::circuit_digest(const std::string& circuit_id) {
+  const std::string text = "cuzk-pce\n" + circuit_id + "\n" CUZK_CIRCUIT_FINGERPRINT;
+  r1cs::PceDigest d{};
+  unsigned len = 0;
+  if (EVP_Digest(text.data(), text.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 || len != d.size())
+    throw std::runtime_error("SHA-256 failed");
+  return d;
+}
+
+PceStore::PceStore(Options o, MemoryBudget& budget, TimelineEmitter& tl)
+    : opt_(std::move(o)), budget_(budget), tl_(tl) {
+  if (opt_.enabled) worker_ = std::thread([this] { worker_loop(); });
+}
+
+PceStore::~PceStore() {
+  {
+    std::lock_guard lk(mu_);
+    stopping_ = true;
+    tasks_.clear();
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+std::string PceStore::path_of(const std::string& circuit_id) const {
+  return opt_.dir.empty() ? std::string() : (std::filesystem::path(opt_.dir) / (circuit_id + ".pce")).string();
+}
+
+Synthesizer::Result PceStore::synthesize(const std::string& job_id, const std::string& circuit_id,
+                                         const r1cs::Circuit& witnessed, const Synthesizer::BlankCircuit& blank) {
+  Synthesizer::Result r;
+  std::shared_ptr<const r1cs::PrecompiledCircuit> pce;
+  if (opt_.enabled && blank) {
+    std::lock_guard lk(mu_);
+    Entry& e = entries_[circuit_id];
+    if (e.state == State::Ready) {
+      pce = e.pce;
+      e.users++;
+      e.last_use = Clock::now();
+    } else if (e.state == State::Absent || e.state == State::Evicted) {
+      schedule_locked(job_id, circuit_id, e, blank);
+    }
+  }
+  if (pce) {
+    bool stale = false;
+    try {
+      r.assignment = pce->synthesize(witnessed);
+      r.via_pce = true;
+    } catch (const r1cs::PceMismatch& ex) {
+      stale = true;
+      std::lock_guard lk(mu_);
+      Entry& e = entries_[circuit_id];
+      e.users--;
+      if (e.pce == pce) {  // drop it and the file; the next partition rebuilds
+        e.pce.reset();
+        e.reservation.release();
+        e.state = State::Absent;
+        e.error = ex.what();
+        if (!opt_.dir.empty()) std::filesystem::remove(path_of(circuit_id));
+      }
+    } catch (...) {
+      std::lock_guard lk(mu_);
+      entries_[circuit_id].users--;
+      throw;
+    }
+    if (!stale) {
+      std::lock_guard lk(mu_);
+      Entry& e = entries_[circuit_id];
+      e.users--;
+      e.proofs++;
+      e.last_use = Clock::now();
+      groth16::add_input_constraints(r.assignment);
+      return r;
+    }
+  }
+  r.assignment = groth16::synthesize(witnessed);
+  return r;
+}
+
+void PceStore::schedule_locked(const std::string& job_id, const std::string& id, Entry& e,
+                               const Synthesizer::BlankCircuit& blank) {
+  const std::string path = path_of(id);
+  std::error_code ec;
+  if (!path.empty() && std::filesystem::exists(path, ec)) {
+    e.state = State::Loading;
+    tasks_.push_back([this, job_id, id, blank] { load(job_id, id, blank); });
+  } else {
+    e.state = State::Extracting;
+    tasks_.push_back([this, job_id, id, blank] { extract(job_id, id, blank, "missing"); });
+  }
+  cv_.notify_all();
+}
+
+void PceStore::load(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank) {
+  const std::string path = path_of(id);
+  tl_.emit("PCE_LOAD_START", job_id, "circuit=" + id);
+  const auto t0 = Clock::now();
+  try {
+    auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::read_pce_file(path, circuit_digest(id)));
+    const uint64_t bytes = pce->bytes();
+    if (!install(id, std::move(pce))) {
+      tl_.emit("PCE_LOAD_END", job_id,
+               "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=over budget");
+      return;
+    }
+    tl_.emit("PCE_LOAD_END", job_id,
+             "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",bytes=" + std::to_string(bytes));
+  } catch (const r1cs::PceFileError& e) {
+    const char* reason = e.kind == r1cs::PceFileError::Kind::Stale     ? "stale"
+                         : e.kind == r1cs::PceFileError::Kind::Corrupt ? "corrupt"
+                                                                        : "missing";
+    tl_.emit("PCE_LOAD_END", job_id,
+             "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=" + clean(e.what()));
+    std::error_code ec;
+    if (e.kind != r1cs::PceFileError::Kind::Missing) std::filesystem::remove(path, ec);
+    extract(job_id, id, blank, reason);
+  } catch (const std::exception& e) {
+    tl_.emit("PCE_LOAD_END", job_id,
+             "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=" + clean(e.what()));
+    fail(id, e.what());
+  }
+}
+
+void PceStore::extract(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank,
+                       const char* reason) {
+  {
+    std::lock_guard lk(mu_);
+    entries_[id].state = State::Extracting;
+  }
+  tl_.emit("PCE_EXTRACT_START", job_id, "circuit=" + id + ",reason=" + reason);
+  const auto t0 = Clock::now();
+  try {
+    auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::PrecompiledCircuit::record(*blank()));
+    const uint64_t bytes = pce->bytes();
+    std::string note;
+    if (const std::string path = path_of(id); !path.empty()) {
+      try {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        r1cs::write_pce_file(path, *pce, circuit_digest(id));
+      } catch (const std::exception& e) {  // kept in memory all the same
+        note = ",write_error=" + clean(e.what());
+      }
+    }
+    const bool kept = install(id, std::move(pce));
+    tl_.emit("PCE_EXTRACT_END", job_id,
+             "circuit=" + id + ",reason=" + reason + ",ms=" + std::to_string(ms_since(t0)) +
+                 ",bytes=" + std::to_string(bytes) + note + (kept ? "" : ",error=over budget"));
+  } catch (const std::exception& e) {
+    tl_.emit("PCE_EXTRACT_END", job_id,
+             "circuit=" + id + ",reason=" + reason + ",ms=" + std::to_string(ms_since(t0)) +
+                 ",error=" + clean(e.what()));
+    fail(id, e.what());
+  }
+}
+
+bool PceStore::install(const std::string& id, std::shared_ptr<const r1cs::PrecompiledCircuit> pce) {
+  Reservation rsv;
+  // Unlike a partition, a PCE is optional: never one larger than the budget
+  // (which an empty budget would grant).
+  const bool too_big = pce->bytes() > budget_.limit();
+  if (too_big || !budget_.try_acquire(pce->bytes(), rsv)) {
+    // Idle PCEs of other circuits may make room (the parameters' reclaimer
+    // runs only for blocking acquires).
+    if (!too_big) reclaim(pce->bytes());
+    if (too_big || !budget_.try_acquire(pce->bytes(), rsv)) {
+      std::lock_guard lk(mu_);
+      Entry& e = entries_[id];
+      e.state = State::Evicted;  // the next synthesis tries again
+      e.error = "does not fit the memory budget";
+      return false;
+    }
+  }
+  std::lock_guard lk(mu_);
+  Entry& e = entries_[id];
+  e.pce = std::move(pce);
+  e.reservation = std::move(rsv);
+  e.state = State::Ready;
+  e.last_use = Clock::now();
+  e.error.clear();
+  return true;
+}
+
+void PceStore::fail(const std::string& id, const std::string& why) {
+  std::lock_guard lk(mu_);
+  Entry& e = entries_[id];
+  e.state = State::Failed;  // gadgets from now on: a failure would repeat
+  e.error = why;
+}
+
+uint64_t PceStore::reclaim(uint64_t needed) {
+  std::vector<Reservation> freed;  // released outside mu_
+  uint64_t got = 0;
+  {
+    std::lock_guard lk(mu_);
+    while (got < needed) {
+      Entry* lru = nullptr;
+      for (auto& [id, e] : entries_)
+        if (e.state == State::Ready && e.users == 0 && (!lru || e.last_use < lru->last_use)) lru = &e;
+      if (!lru) break;
+      got += lru->reservation.bytes();
+      freed.push_back(std::move(lru->reservation));
+      lru->pce.reset();
+      lru->state = State::Evicted;
+    }
+  }
+  for (auto& r : freed) r.release();
+  return got;
+}
+
+std::vector<PceStore::Info> PceStore::list() const {
+  std::vector<Info> out;
+  std::lock_guard lk(mu_);
+  for (const auto& [id, e] : entries_) {
+    if (e.state == State::Absent) continue;
+    Info i;
+    i.circuit_id = id;
+    i.state = state_name(int(e.state));
+    i.bytes = e.pce ? e.pce->bytes() : 0;
+    i.proofs = e.proofs;
+    i.error = e.error;
+    std::error_code ec;
+    i.on_disk = !opt_.dir.empty() && std::filesystem::exists(path_of(id), ec);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+void PceStore::drain() {
+  std::unique_lock lk(mu_);
+  cv_.wait(lk, [&] { return (tasks_.empty() && !busy_) || stopping_; });
+}
+
+void PceStore::worker_loop() {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    cv_.wait(lk, [&] { return stopping_ || !tasks_.empty(); });
+    if (stopping_) return;
+    auto task = std::move(tasks_.front());
+    tasks_.pop_front();
+    busy_ = true;
+    lk.unlock();
+    task();
+    lk.lock();
+    busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+Synthesizer::Result JobSynthesizer::synthesize(const std::string& circuit_id, const r1cs::Circuit& witnessed,
+                                               const BlankCircuit& blank) {
+  if (store_) return store_->synthesize(job_id_, circuit_id, witnessed, blank);
+  Result r;
+  r.assignment = groth16::synthesize(witnessed);
+  return r;
+}
+
+}  // namespace cuzk::engine
