@@ -205,8 +205,31 @@ void job_rows(const Log& log, const Model& m, const std::vector<int>& job_run, A
     r.partitions++;
   }
   for (JobRow& r : rows) r.complete = r.partitions > 0 && m.open_per_job[r.job] == 0;
+  for (const Event& e : log.events) {
+    if (e.kind == EventKind::kSynthEnd) {
+      if (log.detail(e).find("pce=1") != std::string_view::npos) rows[e.job].pce_partitions++;
+      continue;
+    }
+    const std::string& n = log.name(e);
+    const char* why = n == "SRS_LOAD_START" ? "srs_load" : n == "PCE_LOAD_START" ? "pce_load"
+                      : n == "PCE_EXTRACT_START" ? "pce_extract" : nullptr;
+    auto& c = rows[e.job].cold_start;
+    if (why && std::find(c.begin(), c.end(), why) == c.end()) c.push_back(why);
+  }
+  {
+    double sum[2] = {0, 0};
+    size_t n[2] = {0, 0};
+    for (const Interval& iv : m.synth) {
+      const bool cold = !rows[iv.job].cold_start.empty();
+      sum[cold] += double(iv.end - iv.start);
+      n[cold]++;
+    }
+    if (n[0]) a.job_summary.steady_synth_ms_per_partition = sum[0] / double(n[0]);
+    if (n[1]) a.job_summary.cold_synth_ms_per_partition = sum[1] / double(n[1]);
+  }
   // Jobs seen only in non-pairing events (SRS loads, ...) have no row.
   std::erase_if(rows, [](const JobRow& r) { return !r.synth_start && !r.device_start; });
+  for (const JobRow& r : rows) a.job_summary.cold_jobs += !r.cold_start.empty();
   std::stable_sort(rows.begin(), rows.end(), [](const JobRow& x, const JobRow& y) {
     if (x.device_start.has_value() != y.device_start.has_value()) return x.device_start.has_value();
     if (x.device_start) return *x.device_start < *y.device_start;

@@ -113,6 +113,10 @@ struct JobRow {
   int64_t device_busy_ms = 0;
   std::optional<int64_t> idle_gap_ms;  // before its device work; none for a run's first job
   bool complete = false;  // device work seen and no START left open
+  // Why the job was a cold start, from events under its id: srs_load,
+  // pce_load, pce_extract (empty: warm). pce_partitions: SYNTH_END pce=1.
+  std::vector<std::string> cold_start;
+  size_t pce_partitions = 0;
   std::optional<int64_t> synth_ms() const {
     if (synth_start && synth_end) return *synth_end - *synth_start;
     return std::nullopt;
@@ -128,6 +132,9 @@ struct JobSummary {
   double avg_synth_ms = 0, avg_device_ms = 0, avg_idle_gap_ms = 0;
   int64_t wall_ms = 0;  // last device end - first synthesis (or device) start
   double throughput_proofs_per_min = 0, s_per_proof = 0;
+  // Synthesis per partition (SYNTH_START..SYNTH_END), cold-start jobs apart.
+  size_t cold_jobs = 0;
+  std::optional<double> cold_synth_ms_per_partition, steady_synth_ms_per_partition;
 };
 
 struct Analysis {

@@ -1,5 +1,5 @@
 #pragma once
-// TIMELINE events (cuzk-api.md section 3) as read back from a log:
+// TIMELINE events (docs/PROTOCOL.md §3) as read back from a log:
 //   TIMELINE,<offset_ms>,<EVENT>,<job_id>,<detail>
 // One Event per accepted line, interned job ids and event names, and the
 // warnings raised while reading. Nothing here interprets the events; that is

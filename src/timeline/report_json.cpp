@@ -11,6 +11,7 @@ json opt_offset(const Log& log, const std::optional<int64_t>& t) {
   return t ? json(log.offset_at(*t)) : json(nullptr);
 }
 json opt_value(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+json opt_value(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json job_row_json(const Log& log, const JobRow& r) {
   const JobInfo& j = log.jobs[r.job];
@@ -27,7 +28,9 @@ json job_row_json(const Log& log, const JobRow& r) {
               {"device_ms", opt_value(r.device_ms())},
               {"device_busy_ms", r.device_busy_ms},
               {"idle_gap_ms", opt_value(r.idle_gap_ms)},
-              {"complete", r.complete}};
+              {"complete", r.complete},
+              {"cold_start", r.cold_start.empty() ? json(nullptr) : json(r.cold_start)},
+              {"pce_partitions", r.pce_partitions}};
 }
 
 json summary_json(const JobSummary& s) {
@@ -37,7 +40,10 @@ json summary_json(const JobSummary& s) {
               {"avg_idle_gap_ms", s.avg_idle_gap_ms},
               {"wall_ms", s.wall_ms},
               {"throughput_proofs_per_min", s.throughput_proofs_per_min},
-              {"s_per_proof", s.s_per_proof}};
+              {"s_per_proof", s.s_per_proof},
+              {"cold_jobs", s.cold_jobs},
+              {"cold_synth_ms_per_partition", opt_value(s.cold_synth_ms_per_partition)},
+              {"steady_synth_ms_per_partition", opt_value(s.steady_synth_ms_per_partition)}};
 }
 
 json log_json(const Log& log) {

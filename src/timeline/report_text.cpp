@@ -84,12 +84,23 @@ std::string format_jobs(const Timeline& t, bool full_ids) {
                 opt_len(r.synth_ms()).c_str(), opt_ms(log, r.device_start).c_str(),
                 opt_ms(log, r.device_end).c_str(), opt_len(r.device_ms()).c_str(),
                 opt_len(r.idle_gap_ms).c_str(), r.complete || !r.device_start ? "" : "  (incomplete)");
+    if (!r.cold_start.empty()) {
+      std::string why;
+      for (const auto& c : r.cold_start) why += (why.empty() ? "" : ", ") + c;
+      out.back() = ' ';
+      out += "(cold start: " + why + ")\n";
+    }
   }
   const JobSummary& s = a.job_summary;
   out += "\n";
   out += strf("jobs with device work: %zu of %zu\n", s.jobs, a.jobs.size());
   out += strf("average synthesis: %s   average device: %s   average idle gap: %s\n", dur(s.avg_synth_ms).c_str(),
               dur(s.avg_device_ms).c_str(), dur(s.avg_idle_gap_ms).c_str());
+  if (s.steady_synth_ms_per_partition || s.cold_synth_ms_per_partition)
+    out += strf("synthesis per partition: steady %s, cold start %s (%zu cold-start job%s)\n",
+                s.steady_synth_ms_per_partition ? dur(*s.steady_synth_ms_per_partition).c_str() : "-",
+                s.cold_synth_ms_per_partition ? dur(*s.cold_synth_ms_per_partition).c_str() : "-", s.cold_jobs,
+                s.cold_jobs == 1 ? "" : "s");
   out += strf("wall (first start to last device end): %.1f s\n", s.wall_ms / 1000.0);
   out += strf("throughput: %.3f proofs/min (%.1f s/proof)\n", s.throughput_proofs_per_min, s.s_per_proof);
   return out;

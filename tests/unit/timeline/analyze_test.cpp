@@ -354,3 +354,44 @@ TEST(TimelineAnalyze, WorkersSpreadOverDevices) {
 
 }  // namespace
 }  // namespace cuzk::timeline
+
+namespace cuzk::timeline {
+namespace {
+
+// Cold starts: a job under whose id parameters or pre-compiled constraints
+// were loaded or extracted is marked, and per-partition synthesis is
+// averaged apart for cold and warm jobs. cold: 2 partitions of 900 and
+// 1100 ms; warm: 300 and 500 ms, through the PCE.
+TEST(TimelineAnalyze, ColdStartJobsAreMarked) {
+  LogBuilder b;
+  b.ev(0, "SRS_LOAD_START", "job-a", "circuit=porep-2k")
+      .ev(50, "SRS_LOAD_END", "job-a", "circuit=porep-2k,load_ms=50")
+      .synth("job-a", 0, 100, 1000)
+      .synth("job-a", 1, 100, 1200)
+      .ev(1000, "PCE_EXTRACT_START", "job-a", "circuit=porep-2k,reason=missing")
+      .device("job-a", 0, 0, 1000, 2000)
+      .device("job-a", 1, 0, 2000, 3000)
+      .ev(2500, "PCE_EXTRACT_END", "job-a", "circuit=porep-2k,reason=missing,ms=1500,bytes=10")
+      .ev(3000, "SYNTH_START", "job-b", "partition=0")
+      .ev(3300, "SYNTH_END", "job-b", "partition=0,synth_ms=300,pce=1")
+      .ev(3000, "SYNTH_START", "job-b", "partition=1")
+      .ev(3500, "SYNTH_END", "job-b", "partition=1,synth_ms=500,pce=1")
+      .device("job-b", 0, 0, 3500, 4500)
+      .device("job-b", 1, 0, 4500, 5500);
+  auto t = b.build();
+  ASSERT_EQ(t.analysis.jobs.size(), 2u);
+  const JobRow& a = t.analysis.jobs[0];
+  const JobRow& w = t.analysis.jobs[1];
+  EXPECT_EQ(a.cold_start, (std::vector<std::string>{"srs_load", "pce_extract"}));
+  EXPECT_EQ(a.pce_partitions, 0u);
+  EXPECT_TRUE(w.cold_start.empty());
+  EXPECT_EQ(w.pce_partitions, 2u);
+  const JobSummary& s = t.analysis.job_summary;
+  EXPECT_EQ(s.cold_jobs, 1u);
+  ASSERT_TRUE(s.cold_synth_ms_per_partition && s.steady_synth_ms_per_partition);
+  EXPECT_DOUBLE_EQ(*s.cold_synth_ms_per_partition, 1000.0);
+  EXPECT_DOUBLE_EQ(*s.steady_synth_ms_per_partition, 400.0);
+}
+
+}  // namespace
+}  // namespace cuzk::timeline
