@@ -216,6 +216,17 @@ void job_rows(const Log& log, const Model& m, const std::vector<int>& job_run, A
     auto& c = rows[e.job].cold_start;
     if (why && std::find(c.begin(), c.end(), why) == c.end()) c.push_back(why);
   }
+  // Jobs synthesized by the gadgets before the log's first partition through
+  // pre-compiled constraints paid for the PCE not being ready yet.
+  int64_t first_pce = INT64_MAX;
+  for (const Event& e : log.events)
+    if (e.kind == EventKind::kSynthEnd && log.detail(e).find("pce=1") != std::string_view::npos) {
+      first_pce = e.t;
+      break;
+    }
+  for (JobRow& r : rows)
+    if (r.pce_partitions == 0 && r.synth_end && *r.synth_end < first_pce && first_pce != INT64_MAX)
+      r.cold_start.push_back("gadgets");
   {
     double sum[2] = {0, 0};
     size_t n[2] = {0, 0};

@@ -114,7 +114,9 @@ struct JobRow {
   std::optional<int64_t> idle_gap_ms;  // before its device work; none for a run's first job
   bool complete = false;  // device work seen and no START left open
   // Why the job was a cold start, from events under its id: srs_load,
-  // pce_load, pce_extract (empty: warm). pce_partitions: SYNTH_END pce=1.
+  // pce_load, pce_extract; "gadgets" when it was synthesized without
+  // pre-compiled constraints before the log's first partition through them
+  // (empty: warm). pce_partitions: SYNTH_END pce=1.
   std::vector<std::string> cold_start;
   size_t pce_partitions = 0;
   std::optional<int64_t> synth_ms() const {

@@ -361,7 +361,8 @@ namespace {
 // Cold starts: a job under whose id parameters or pre-compiled constraints
 // were loaded or extracted is marked, and per-partition synthesis is
 // averaged apart for cold and warm jobs. cold: 2 partitions of 900 and
-// 1100 ms; warm: 300 and 500 ms, through the PCE.
+// 1100 ms, and job-c's 2000 ms by the gadgets before the first PCE
+// synthesis; warm: 300 and 500 ms, through the PCE.
 TEST(TimelineAnalyze, ColdStartJobsAreMarked) {
   LogBuilder b;
   b.ev(0, "SRS_LOAD_START", "job-a", "circuit=porep-2k")
@@ -377,19 +378,23 @@ TEST(TimelineAnalyze, ColdStartJobsAreMarked) {
       .ev(3000, "SYNTH_START", "job-b", "partition=1")
       .ev(3500, "SYNTH_END", "job-b", "partition=1,synth_ms=500,pce=1")
       .device("job-b", 0, 0, 3500, 4500)
-      .device("job-b", 1, 0, 4500, 5500);
+      .device("job-b", 1, 0, 4500, 5500)
+      // Synthesized by the gadgets alongside job-a: cold, with no event of its own.
+      .synth("job-c", 0, 100, 2100)
+      .device("job-c", 0, 0, 5500, 6500);
   auto t = b.build();
-  ASSERT_EQ(t.analysis.jobs.size(), 2u);
+  ASSERT_EQ(t.analysis.jobs.size(), 3u);
+  EXPECT_EQ(t.analysis.jobs[2].cold_start, (std::vector<std::string>{"gadgets"}));
   const JobRow& a = t.analysis.jobs[0];
   const JobRow& w = t.analysis.jobs[1];
-  EXPECT_EQ(a.cold_start, (std::vector<std::string>{"srs_load", "pce_extract"}));
+  EXPECT_EQ(a.cold_start, (std::vector<std::string>{"srs_load", "pce_extract", "gadgets"}));
   EXPECT_EQ(a.pce_partitions, 0u);
   EXPECT_TRUE(w.cold_start.empty());
   EXPECT_EQ(w.pce_partitions, 2u);
   const JobSummary& s = t.analysis.job_summary;
-  EXPECT_EQ(s.cold_jobs, 1u);
+  EXPECT_EQ(s.cold_jobs, 2u);
   ASSERT_TRUE(s.cold_synth_ms_per_partition && s.steady_synth_ms_per_partition);
-  EXPECT_DOUBLE_EQ(*s.cold_synth_ms_per_partition, 1000.0);
+  EXPECT_DOUBLE_EQ(*s.cold_synth_ms_per_partition, 4000.0 / 3);
   EXPECT_DOUBLE_EQ(*s.steady_synth_ms_per_partition, 400.0);
 }
 
