@@ -197,8 +197,10 @@ bool PceStore::install(const std::string& id, std::shared_ptr<const r1cs::Precom
     if (too_big || !budget_.try_acquire(pce->bytes(), rsv)) {
       std::lock_guard lk(mu_);
       Entry& e = entries_[id];
-      e.state = State::Evicted;  // the next synthesis tries again
-      e.error = "does not fit the memory budget";
+      // No room now: the next synthesis tries again (a load, when a file
+      // was written). Larger than the whole budget: never.
+      e.state = too_big ? State::Failed : State::Evicted;
+      e.error = too_big ? "larger than the memory budget" : "no room in the memory budget";
       return false;
     }
   }
@@ -241,18 +243,22 @@ uint64_t PceStore::reclaim(uint64_t needed) {
 
 std::vector<PceStore::Info> PceStore::list() const {
   std::vector<Info> out;
-  std::lock_guard lk(mu_);
-  for (const auto& [id, e] : entries_) {
-    if (e.state == State::Absent) continue;
-    Info i;
-    i.circuit_id = id;
-    i.state = state_name(int(e.state));
-    i.bytes = e.pce ? e.pce->bytes() : 0;
-    i.proofs = e.proofs;
-    i.error = e.error;
+  {
+    std::lock_guard lk(mu_);
+    for (const auto& [id, e] : entries_) {
+      if (e.state == State::Absent) continue;
+      Info i;
+      i.circuit_id = id;
+      i.state = state_name(int(e.state));
+      i.bytes = e.pce ? e.pce->bytes() : 0;
+      i.proofs = e.proofs;
+      i.error = e.error;
+      out.push_back(std::move(i));
+    }
+  }
+  for (Info& i : out) {  // file system calls outside the lock
     std::error_code ec;
-    i.on_disk = !opt_.dir.empty() && std::filesystem::exists(path_of(id), ec);
-    out.push_back(std::move(i));
+    i.on_disk = !opt_.dir.empty() && std::filesystem::exists(path_of(i.circuit_id), ec);
   }
   return out;
 }

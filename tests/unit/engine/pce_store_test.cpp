@@ -153,10 +153,12 @@ TEST_F(PceStoreTest, TheBudgetBoundsMemoryAndReclaimEvicts) {
     PceStore s({true, ""}, tiny, tl);  // memory only
     synth(s, "job-1", 40, 2);
     s.drain();
-    EXPECT_EQ(state(s), "evicted");
+    EXPECT_EQ(state(s), "failed");  // larger than the whole budget: never retried
     EXPECT_EQ(tiny.used(), 0u);
     EXPECT_FALSE(synth(s, "job-2", 40, 3));
+    s.drain();
     EXPECT_EQ(count("error=over budget"), 1u);
+    EXPECT_EQ(count("PCE_EXTRACT_START"), 1u);
   }
   PceStore s({true, dir.string()}, budget, tl);
   synth(s, "job-1", 40, 2);
