@@ -18,6 +18,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "server/grpc_server.hpp"
+#include "temp_dir.hpp"
 #include "unit/server/fake_service.hpp"
 
 namespace {
@@ -29,18 +30,9 @@ using cuzk::server::GrpcServer;
 using cuzk::server::GrpcServerOptions;
 using cuzk::test::FakeService;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/cuzk-srv-XXXXXX";
-    char* p = mkdtemp(tmpl);
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+// One directory per test.
+struct TempDir : cuzk::test::TempDir {
+  TempDir() : cuzk::test::TempDir("cuzk-srv") {}
 };
 
 std::unique_ptr<pb::ProvingEngine::Stub> make_stub(const std::string& target) {

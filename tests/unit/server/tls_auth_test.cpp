@@ -26,6 +26,7 @@
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "server/auth.hpp"
 #include "server/grpc_server.hpp"
+#include "temp_dir.hpp"
 #include "unit/server/fake_service.hpp"
 
 namespace {
@@ -37,18 +38,9 @@ using cuzk::server::GrpcServer;
 using cuzk::server::GrpcServerOptions;
 using cuzk::test::FakeService;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/cuzk-tls-XXXXXX";
-    char* p = mkdtemp(tmpl);
-    if (!p) throw std::runtime_error("mkdtemp failed");
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+// One directory per test.
+struct TempDir : cuzk::test::TempDir {
+  TempDir() : cuzk::test::TempDir("cuzk-tls") {}
 };
 
 std::string slurp(const fs::path& p) {
