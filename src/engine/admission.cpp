@@ -9,6 +9,7 @@
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
 #include "filecoin/hash/sha256.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
@@ -149,19 +150,19 @@ SubmitResult Engine::submit(ProofRequest req) {
   const std::string id = req.request_id.empty() ? make_uuid() : req.request_id;
   const ProofKind kind = req.kind;
   const Priority priority = req.priority;
-  tl_.emit("PARSE_START", id, std::string("kind=") + kind_name(kind));
+  tl_.emit(timeline::events::kParseStart, id, std::string("kind=") + kind_name(kind));
   std::shared_ptr<PreparedJob> prepared;
   try {
     prepared = h->prepare(req);
   } catch (const ServiceError& e) {
-    tl_.emit("PARSE_END", id, "error=1");
+    tl_.emit(timeline::events::kParseEnd, id, "error=1");
     throw;
   } catch (const std::exception& e) {
-    tl_.emit("PARSE_END", id, "error=1");
+    tl_.emit(timeline::events::kParseEnd, id, "error=1");
     throw ServiceError(Code::InvalidArgument, e.what());
   }
   const uint32_t parts = prepared->num_partitions();
-  tl_.emit("PARSE_END", id, "partitions=" + std::to_string(parts));
+  tl_.emit(timeline::events::kParseEnd, id, "partitions=" + std::to_string(parts));
   if (parts == 0) throw ServiceError(Code::InvalidArgument, "request has no partitions to prove");
   if (parts > cfg_.max_partitions_per_request)
     throw ServiceError(Code::ResourceExhausted, "request has " + std::to_string(parts) +

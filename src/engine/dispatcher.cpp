@@ -9,6 +9,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
@@ -33,7 +34,7 @@ void Engine::dispatcher_loop() {
           std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
       if (batch.size() > 1)
-        tl_.emit("BATCH", batch[0]->id, "jobs=" + std::to_string(batch.size()));
+        tl_.emit(timeline::events::kBatch, batch[0]->id, "jobs=" + std::to_string(batch.size()));
     }
     for (auto& job : batch)
       if (pin_parameters(job)) dispatch(job);

@@ -6,6 +6,7 @@
 
 #include "circuit_fingerprint.hpp"  // generated: CUZK_CIRCUIT_FINGERPRINT
 #include "groth16/prover.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
@@ -125,29 +126,29 @@ void PceStore::schedule_locked(const std::string& job_id, const std::string& id,
 
 void PceStore::load(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank) {
   const std::string path = path_of(id);
-  tl_.emit("PCE_LOAD_START", job_id, "circuit=" + id);
+  tl_.emit(timeline::events::kPceLoadStart, job_id, "circuit=" + id);
   const auto t0 = Clock::now();
   try {
     auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::read_pce_file(path, circuit_digest(id)));
     const uint64_t bytes = pce->bytes();
     if (!install(id, std::move(pce))) {
-      tl_.emit("PCE_LOAD_END", job_id,
+      tl_.emit(timeline::events::kPceLoadEnd, job_id,
                "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=over budget");
       return;
     }
-    tl_.emit("PCE_LOAD_END", job_id,
+    tl_.emit(timeline::events::kPceLoadEnd, job_id,
              "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",bytes=" + std::to_string(bytes));
   } catch (const r1cs::PceFileError& e) {
     const char* reason = e.kind == r1cs::PceFileError::Kind::Stale     ? "stale"
                          : e.kind == r1cs::PceFileError::Kind::Corrupt ? "corrupt"
                                                                         : "missing";
-    tl_.emit("PCE_LOAD_END", job_id,
+    tl_.emit(timeline::events::kPceLoadEnd, job_id,
              "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=" + clean(e.what()));
     std::error_code ec;
     if (e.kind != r1cs::PceFileError::Kind::Missing) std::filesystem::remove(path, ec);
     extract(job_id, id, blank, reason);
   } catch (const std::exception& e) {
-    tl_.emit("PCE_LOAD_END", job_id,
+    tl_.emit(timeline::events::kPceLoadEnd, job_id,
              "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=" + clean(e.what()));
     fail(id, e.what());
   }
@@ -159,7 +160,7 @@ void PceStore::extract(const std::string& job_id, const std::string& id, const S
     std::lock_guard lk(mu_);
     entries_[id].state = State::Extracting;
   }
-  tl_.emit("PCE_EXTRACT_START", job_id, "circuit=" + id + ",reason=" + reason);
+  tl_.emit(timeline::events::kPceExtractStart, job_id, "circuit=" + id + ",reason=" + reason);
   const auto t0 = Clock::now();
   try {
     auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::PrecompiledCircuit::record(*blank()));
@@ -174,11 +175,11 @@ void PceStore::extract(const std::string& job_id, const std::string& id, const S
       }
     }
     const bool kept = install(id, std::move(pce));
-    tl_.emit("PCE_EXTRACT_END", job_id,
+    tl_.emit(timeline::events::kPceExtractEnd, job_id,
              "circuit=" + id + ",reason=" + reason + ",ms=" + std::to_string(ms_since(t0)) +
                  ",bytes=" + std::to_string(bytes) + note + (kept ? "" : ",error=over budget"));
   } catch (const std::exception& e) {
-    tl_.emit("PCE_EXTRACT_END", job_id,
+    tl_.emit(timeline::events::kPceExtractEnd, job_id,
              "circuit=" + id + ",reason=" + reason + ",ms=" + std::to_string(ms_since(t0)) +
                  ",error=" + clean(e.what()));
     fail(id, e.what());

@@ -5,6 +5,7 @@
 // an ended job's items are dropped at the next stage boundary.
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
@@ -46,7 +47,7 @@ void Engine::synthesis_loop() {
       }
     }
     synthesizing_++;
-    tl_.emit("SYNTH_START", job->id, part_detail(p));
+    tl_.emit(timeline::events::kSynthStart, job->id, part_detail(p));
     auto t0 = Clock::now();
     try {
       JobSynthesizer synth(&pce_, job->id);
@@ -54,13 +55,13 @@ void Engine::synthesis_loop() {
     } catch (const std::exception& e) {
       synthesizing_--;
       synth_queue_.notify();  // the pacer's gate
-      tl_.emit("SYNTH_END", job->id,
+      tl_.emit(timeline::events::kSynthEnd, job->id,
                part_detail(p) + ",synth_ms=" + std::to_string(ms_between(t0, Clock::now())) + ",error=1");
       fail_job(job, "partition " + std::to_string(p) + ": synthesis failed: " + e.what());
       continue;
     }
     const uint64_t ms = ms_between(t0, Clock::now());
-    tl_.emit("SYNTH_END", job->id,
+    tl_.emit(timeline::events::kSynthEnd, job->id,
              part_detail(p) + ",synth_ms=" + std::to_string(ms) + (item->work->via_pce() ? ",pce=1" : ""));
     {
       std::lock_guard lk(mu_);
@@ -73,7 +74,7 @@ void Engine::synthesis_loop() {
       dealloc_.defer(std::move(item->work));
       continue;
     }
-    tl_.emit("GPU_QUEUE", job->id, part_detail(p));
+    tl_.emit(timeline::events::kGpuQueue, job->id, part_detail(p));
     device_queue_.push(job->key(p), std::move(item));
     // Only now: the pacer's gate counts this partition until it is queued.
     synthesizing_--;
@@ -101,7 +102,7 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     if (!item) continue;
     auto job = item->job;
     const uint32_t p = item->partition;
-    tl_.emit("GPU_PICKUP", job->id, worker_detail(w, p));
+    tl_.emit(timeline::events::kGpuPickup, job->id, worker_detail(w, p));
     {
       std::lock_guard lk(mu_);
       auto& ws = slot.workers[local];
@@ -113,17 +114,17 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
       ws.since = Clock::now();
       if (!job->ended) job->states[p] = PartState::Gpu;
     }
-    tl_.emit("GPU_START", job->id, worker_detail(w, p));
+    tl_.emit(timeline::events::kGpuStart, job->id, worker_detail(w, p));
     item->gpu_start = Clock::now();
     item->worker = w;
     std::string error;
-    tl_.emit("GPU_LOCK", job->id, worker_detail(w, p));
+    tl_.emit(timeline::events::kGpuLock, job->id, worker_detail(w, p));
     try {
       if (!job->ended) slot.device->arena().execute([&] { item->work->device_phase(*slot.device); });
     } catch (const std::exception& e) {
       error = e.what();
     }
-    tl_.emit("GPU_UNLOCK", job->id, worker_detail(w, p));
+    tl_.emit(timeline::events::kGpuUnlock, job->id, worker_detail(w, p));
     interlock.unlock();
     {
       std::lock_guard lk(mu_);
@@ -161,7 +162,7 @@ void Engine::finalizer_loop(DeviceSlot& slot) {
     tails_running_--;
     synth_queue_.notify();  // the throttle's gate
     const uint64_t gpu_ms = ms_between(item->gpu_start, Clock::now());
-    tl_.emit("GPU_END", job->id,
+    tl_.emit(timeline::events::kGpuEnd, job->id,
              worker_detail(item->worker, p) + ",gpu_ms=" + std::to_string(gpu_ms) +
                  (error.empty() ? "" : ",error=1"));
     dealloc_.defer(std::move(item->work));

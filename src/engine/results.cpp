@@ -4,6 +4,7 @@
 // (payload, parameters pin, admission bytes) goes when it ends.
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
@@ -29,7 +30,7 @@ void Engine::partition_done(std::unique_ptr<PartitionItem> item, std::string pro
   }
   // Every partition is in: assemble (and self-check) on this finalizer, with
   // the payload and parameters this item holds.
-  tl_.emit("ASSEMBLE_START", job->id, "partitions=" + std::to_string(job->partitions));
+  tl_.emit(timeline::events::kAssembleStart, job->id, "partitions=" + std::to_string(job->partitions));
   std::string verdict;
   if (cfg_.self_check) {
     try {
@@ -38,7 +39,7 @@ void Engine::partition_done(std::unique_ptr<PartitionItem> item, std::string pro
       verdict = e.what();
     }
   }
-  tl_.emit("ASSEMBLE_END", job->id,
+  tl_.emit(timeline::events::kAssembleEnd, job->id,
            "bytes=" + std::to_string(all.size()) +
                (cfg_.self_check ? (verdict.empty() ? ",verified=1" : ",verified=0") : ""));
   if (!verdict.empty()) {
@@ -157,7 +158,7 @@ bool Engine::cancel(const std::string& id) {
     was_running = job->has_started;  // any partition began synthesis
     finish_locked(*job, JobStatus::Cancelled, "cancelled by request");
   }
-  tl_.emit("CANCEL", id, was_running ? "was_running=1" : "was_running=0");
+  tl_.emit(timeline::events::kCancel, id, was_running ? "was_running=1" : "was_running=0");
   drop_queued_work(*job);
   return was_running;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "timeline/event_names.hpp"
+
 namespace cuzk::engine {
 
 using Clock = std::chrono::steady_clock;
@@ -40,7 +42,7 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
   KindHandler* h = e.handler;
   auto t0 = Clock::now();
   lk.unlock();
-  tl_.emit("SRS_LOAD_START", job_id, "circuit=" + id);
+  tl_.emit(timeline::events::kSrsLoadStart, job_id, "circuit=" + id);
   std::shared_ptr<CircuitResources> res;
   Reservation rsv;
   platform::MappedFile mapped;
@@ -63,7 +65,7 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
   }
   uint64_t ms = uint64_t(
       std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
-  tl_.emit("SRS_LOAD_END", job_id,
+  tl_.emit(timeline::events::kSrsLoadEnd, job_id,
            "circuit=" + id + ",load_ms=" + std::to_string(ms) + (err ? ",error=1" : ""));
   lk.lock();
   e.loading = false;

@@ -2,17 +2,19 @@
 
 #include <algorithm>
 
+#include "timeline/event_names.hpp"
+
 namespace cuzk::timeline {
 
 EventKind kind_of(std::string_view n) {
-  if (n == "SYNTH_START") return EventKind::kSynthStart;
-  if (n == "SYNTH_END") return EventKind::kSynthEnd;
-  if (n == "GPU_QUEUE" || n == "CHAN_SEND") return EventKind::kGpuQueue;
-  if (n == "GPU_PICKUP") return EventKind::kGpuPickup;
-  if (n == "GPU_START") return EventKind::kGpuStart;
-  if (n == "GPU_END") return EventKind::kGpuEnd;
-  if (n == "GPU_LOCK") return EventKind::kGpuLock;
-  if (n == "GPU_UNLOCK") return EventKind::kGpuUnlock;
+  if (n == events::kSynthStart) return EventKind::kSynthStart;
+  if (n == events::kSynthEnd) return EventKind::kSynthEnd;
+  if (n == events::kGpuQueue || n == events::kChanSend) return EventKind::kGpuQueue;
+  if (n == events::kGpuPickup) return EventKind::kGpuPickup;
+  if (n == events::kGpuStart) return EventKind::kGpuStart;
+  if (n == events::kGpuEnd) return EventKind::kGpuEnd;
+  if (n == events::kGpuLock) return EventKind::kGpuLock;
+  if (n == events::kGpuUnlock) return EventKind::kGpuUnlock;
   return EventKind::kOther;
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "timeline/event_names.hpp"
+
 namespace cuzk::timeline {
 namespace {
 
@@ -22,9 +24,9 @@ class Builder {
 
   Model run() {
     for (const Event& e : log_.events) step(e);
-    report_open(synth_open_, "SYNTH_START", "SYNTH_END");
-    report_open(gpu_open_, "GPU_START", "GPU_END");
-    report_open(lock_open_, "GPU_LOCK", "GPU_UNLOCK");
+    report_open(synth_open_, events::kSynthStart, events::kSynthEnd);
+    report_open(gpu_open_, events::kGpuStart, events::kGpuEnd);
+    report_open(lock_open_, events::kGpuLock, events::kGpuUnlock);
     for (auto& [k, v] : locks_) {
       for (auto& l : v) m_.stray_locks.push_back(l);
     }
@@ -101,10 +103,10 @@ class Builder {
     Open o;
     switch (e.kind) {
       case EventKind::kSynthStart:
-        open(synth_open_, e, "SYNTH_START", "SYNTH_END");
+        open(synth_open_, e, events::kSynthStart, events::kSynthEnd);
         break;
       case EventKind::kSynthEnd:
-        if (close(synth_open_, e, "SYNTH_START", "SYNTH_END", o)) {
+        if (close(synth_open_, e, events::kSynthStart, events::kSynthEnd, o)) {
           m_.synth.push_back(Interval{o.t, e.t, e.job, e.partition, o.worker, e.line});
           synth_done_[k] = e.t;
         }
@@ -116,16 +118,16 @@ class Builder {
         picked_.try_emplace(k, e.t);
         break;
       case EventKind::kGpuStart:
-        open(gpu_open_, e, "GPU_START", "GPU_END");
+        open(gpu_open_, e, events::kGpuStart, events::kGpuEnd);
         break;
       case EventKind::kGpuEnd:
-        if (close(gpu_open_, e, "GPU_START", "GPU_END", o)) device_done(e, o);
+        if (close(gpu_open_, e, events::kGpuStart, events::kGpuEnd, o)) device_done(e, o);
         break;
       case EventKind::kGpuLock:
-        open(lock_open_, e, "GPU_LOCK", "GPU_UNLOCK");
+        open(lock_open_, e, events::kGpuLock, events::kGpuUnlock);
         break;
       case EventKind::kGpuUnlock:
-        if (close(lock_open_, e, "GPU_LOCK", "GPU_UNLOCK", o))
+        if (close(lock_open_, e, events::kGpuLock, events::kGpuUnlock, o))
           locks_[k].push_back(Interval{o.t, e.t, e.job, e.partition, o.worker >= 0 ? o.worker : e.worker, e.line});
         break;
       case EventKind::kOther:

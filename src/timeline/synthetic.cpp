@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "timeline/format.hpp"
+#include "timeline/event_names.hpp"
 
 namespace cuzk::timeline {
 namespace {
@@ -90,9 +91,9 @@ class Sim {
         slots.pop();
         int64_t d = rng_.jitter(o_.synth_ms, 0.10);
         slots.push(s + d);
-        emit(ev, s, "SYNTH_START", ids[size_t(j)], strf("partition=%d", p));
-        emit(ev, s + d, "SYNTH_END", ids[size_t(j)], strf("partition=%d,synth_ms=%lld", p, (long long)d));
-        emit(ev, s + d, "GPU_QUEUE", ids[size_t(j)], strf("partition=%d", p));
+        emit(ev, s, events::kSynthStart, ids[size_t(j)], strf("partition=%d", p));
+        emit(ev, s + d, events::kSynthEnd, ids[size_t(j)], strf("partition=%d,synth_ms=%lld", p, (long long)d));
+        emit(ev, s + d, events::kGpuQueue, ids[size_t(j)], strf("partition=%d", p));
         parts.push_back(Part{j, p, s + d});
         s_starts.push_back(s);
         s_ends.push_back(s + d);
@@ -119,13 +120,13 @@ class Sim {
       if (o_.contention > 0) held = int64_t(double(held) * (1 + o_.contention * synthesizing(lock)));
       int64_t unlock = lock + held;
       int64_t done = unlock + rng_.jitter(o_.tail_ms, 0.20);
-      emit(ev, pick, "GPU_PICKUP", id, strf("worker=%zu,partition=%d", w, pt.p));
-      emit(ev, pick, "GPU_START", id, strf("worker=%zu,partition=%d", w, pt.p));
+      emit(ev, pick, events::kGpuPickup, id, strf("worker=%zu,partition=%d", w, pt.p));
+      emit(ev, pick, events::kGpuStart, id, strf("worker=%zu,partition=%d", w, pt.p));
       if (o_.locks) {
-        emit(ev, lock, "GPU_LOCK", id, strf("worker=%zu,partition=%d", w, pt.p));
-        emit(ev, unlock, "GPU_UNLOCK", id, strf("worker=%zu,partition=%d", w, pt.p));
+        emit(ev, lock, events::kGpuLock, id, strf("worker=%zu,partition=%d", w, pt.p));
+        emit(ev, unlock, events::kGpuUnlock, id, strf("worker=%zu,partition=%d", w, pt.p));
       }
-      emit(ev, done, "GPU_END", id, strf("worker=%zu,partition=%d,gpu_ms=%lld", w, pt.p, (long long)(done - pick)));
+      emit(ev, done, events::kGpuEnd, id, strf("worker=%zu,partition=%d,gpu_ms=%lld", w, pt.p, (long long)(done - pick)));
       worker_free[w] = done;
       lock_free = unlock;
       end = std::max(end, done);
