@@ -10,7 +10,15 @@ std::string tree_shape_text(const TreeShape& s) {
 
 std::string parameter_file_stem(const std::string& cache_prefix, const std::string& identifier) {
   Digest32 d = sha256(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(identifier.data()), identifier.size()));
-  return "v" + std::to_string(kParameterVersion) + "-" + cache_prefix + "-" + platform::to_hex(d);
+  // Appended rather than `"v" + ...`: GCC 12 warns (-Wrestrict, a false
+  // positive) on a literal + std::string chain here.
+  std::string stem = "v";
+  stem += std::to_string(kParameterVersion);
+  stem += '-';
+  stem += cache_prefix;
+  stem += '-';
+  stem += platform::to_hex(d);
+  return stem;
 }
 
 std::string porep_parameter_identifier(const PorepConfig& cfg) {

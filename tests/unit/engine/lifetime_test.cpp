@@ -81,7 +81,9 @@ TEST(Lifetime, CriticalJobIsDispatchedWhileAnotherJobsParametersLoad) {
   ASSERT_FALSE(assembled.empty());
   EXPECT_NE(assembled[0].find(",crit,"), std::string::npos) << "first assembled: " << assembled[0];
   for (auto& l : f.events.of("SRS_LOAD_END")) {
-    if (l.find("circuit=fake,") != std::string::npos) EXPECT_LE(event_ms(assembled[0]), event_ms(l));
+    if (l.find("circuit=fake,") != std::string::npos) {
+      EXPECT_LE(event_ms(assembled[0]), event_ms(l));
+    }
   }
   auto r = f.engine->await("normal", std::nullopt);
   EXPECT_EQ(r.status, JobStatus::Completed);
