@@ -29,6 +29,8 @@ set -euo pipefail
 #   engine:   over all of the above; server talks to the engine only
 #   timeline: depends on nothing (it parses TIMELINE logs); engine and server
 #             may use it
+#   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
+#             only, so that the engine can include it
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
 # pairing/ec/ff/arith/timeline, server -> platform/timeline, circuits ->
 # gadgets (scripts/check-layers.sh -v lists the edges in use).
@@ -49,6 +51,7 @@ declare -A ALLOWED=(
   [filecoin]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
   [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline"
   [server]="engine platform timeline"
+  [fleet]="platform"
 )
 
 # --- Known violations ----------------------------------------------------------

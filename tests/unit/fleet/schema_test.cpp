@@ -1,0 +1,83 @@
+// fleet::Schema: migrations applied once, also by concurrent daemons.
+#include <gtest/gtest.h>
+
+#include <barrier>
+#include <thread>
+
+#include "unit/fleet/fleet_fixture.hpp"
+
+namespace {
+
+using cuzk::fleet::Database;
+using cuzk::fleet::DbError;
+using cuzk::fleet::Schema;
+
+class SchemaTest : public cuzk::test::FleetTest {
+ protected:
+  bool migrated() const override { return false; }
+};
+
+TEST_F(SchemaTest, MigrateIsIdempotent) {
+  EXPECT_EQ(Schema::current_version(db()), 0);
+  EXPECT_EQ(Schema::migrate(db()), Schema::latest_version());
+  EXPECT_EQ(Schema::migrate(db()), Schema::latest_version());
+  EXPECT_EQ(Schema::current_version(db()), Schema::latest_version());
+  EXPECT_EQ(db().exec("count", "SELECT count(*) FROM cuzk_schema").integer(0, 0),
+            int64_t(Schema::migrations().size()));
+  // The tables exist with the columns the queue uses.
+  for (const char* col : {"job_id", "kind", "priority", "circuit_id", "payload", "payload_digest", "partitions",
+                          "state", "claimed_by", "lease_expires", "attempts", "max_attempts", "last_error",
+                          "result", "created_at", "updated_at"})
+    EXPECT_EQ(db().exec("column", "SELECT count(*) FROM information_schema.columns WHERE table_name = 'cuzk_jobs' "
+                                  "AND column_name = $1",
+                        {cuzk::fleet::Param::text(col)})
+                  .integer(0, 0),
+              1)
+        << col;
+  EXPECT_EQ(db().exec("daemons", "SELECT count(*) FROM cuzk_daemons").integer(0, 0), 0);
+}
+
+TEST_F(SchemaTest, ConcurrentMigrationsApplyOnce) {
+  // Several daemons starting at once: without the advisory lock the
+  // CREATE TABLE statements race (unique violations on pg_type) or a
+  // migration is recorded twice.
+  constexpr int kDaemons = 6;
+  for (int round = 0; round < 3; ++round) {
+    const std::string uri = server().fresh_database("concurrent_" + std::to_string(round));
+    std::vector<std::unique_ptr<Database>> conns;
+    for (int i = 0; i < kDaemons; ++i) conns.push_back(std::make_unique<Database>(uri));
+    std::barrier sync(kDaemons);
+    std::vector<std::string> errors(kDaemons);
+    std::vector<int> versions(kDaemons, -1);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kDaemons; ++i)
+      threads.emplace_back([&, i] {
+        sync.arrive_and_wait();
+        try {
+          versions[i] = Schema::migrate(*conns[i]);
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+    for (auto& t : threads) t.join();
+    for (int i = 0; i < kDaemons; ++i) {
+      EXPECT_EQ(errors[i], "") << "daemon " << i;
+      EXPECT_EQ(versions[i], Schema::latest_version()) << "daemon " << i;
+    }
+    EXPECT_EQ(conns[0]->exec("count", "SELECT count(*) FROM cuzk_schema").integer(0, 0),
+              int64_t(Schema::migrations().size()));
+  }
+}
+
+TEST_F(SchemaTest, NewerDatabaseIsRefused) {
+  Schema::migrate(db());
+  db().exec("future", "INSERT INTO cuzk_schema (version, description) VALUES (999, 'from the future')");
+  try {
+    Schema::migrate(db());
+    FAIL() << "a newer schema was accepted";
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("newer than this daemon"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
