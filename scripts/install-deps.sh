@@ -6,7 +6,8 @@ pkgs=(build-essential cmake pkg-config git
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
       libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
       libssl-dev libgmp-dev libgtest-dev libbenchmark-dev
-      clang libclang-rt-dev)  # clang + libFuzzer: the sanitizer and fuzz builds
+      clang libclang-rt-dev  # clang + libFuzzer: the sanitizer and fuzz builds
+      systemd)  # systemd-analyze for the packaging test (nothing is started; ~18 MB with its libraries)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
