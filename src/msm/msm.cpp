@@ -13,13 +13,13 @@ template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points,
                           std::span<const arith::Limbs<4>> scalars, const Options& opt,
                           const Tuning& tuning, Plan* plan) {
-  return run_engine<C>(Concat<ec::Affine<C>>(points), scalars.size(), CanonicalScalars{scalars}, opt, tuning, plan);
+  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), CanonicalScalars{scalars}, opt, tuning, plan);
 }
 
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan) {
-  return run_engine<C>(Concat<ec::Affine<C>>(points), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)}, opt,
+  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)}, opt,
                        tuning, plan);
 }
 
@@ -60,7 +60,7 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt) {
     points.add(p.points);
     scalars.add(p.scalars);
   }
-  return detail::run_engine<C>(points, scalars.size(), detail::FrScalars{scalars}, opt, detail::Tuning{}, nullptr);
+  return detail::run_pippenger<C>(points, scalars.size(), detail::FrScalars{scalars}, opt, detail::Tuning{}, nullptr);
 }
 
 template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(std::span<const ec::G1Affine>,

@@ -3,7 +3,10 @@
 
 #include <random>
 
-#include "msm/pippenger.hpp"
+#include "msm/cost_model.hpp"
+#include "msm/digits.hpp"
+#include "msm/glv.hpp"
+#include "msm/scalars.hpp"
 #include "msm_test_util.hpp"
 
 using namespace cuzk;

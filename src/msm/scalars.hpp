@@ -1,0 +1,153 @@
+#pragma once
+// The MSM's inputs as the bucket method reads them: spans indexed as one
+// sequence without a copy, the two scalar sources (Fr elements, canonical
+// integers), and stage 0, which sorts the scalars into zeros (dropped), ones
+// (summed apart) and big ones (windowed).
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "arith/limbs.hpp"
+#include "ec/bls12_381.hpp"
+#include "msm/msm.hpp"
+
+namespace cuzk::msm::detail {
+
+using arith::Limbs;
+
+// Up to kMaxParts spans indexed as one sequence (msm_parts: no copy). The
+// part is found by comparing against the parts' ends: with few parts and
+// mostly sequential indices, the branches predict well.
+template <class T>
+class Concat {
+ public:
+  Concat() = default;
+  explicit Concat(std::span<const T> s) { add(s); }
+  void add(std::span<const T> s) {
+    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
+    data_[n_] = s.data();
+    begin_[n_] = size();
+    end_[n_] = begin_[n_] + s.size();
+    n_++;
+  }
+  size_t size() const { return n_ ? end_[n_ - 1] : 0; }
+  const T& operator[](size_t i) const {
+    size_t p = 0;
+    while (i >= end_[p]) p++;
+    return data_[p][i - begin_[p]];
+  }
+
+ private:
+  const T* data_[kMaxParts] = {};
+  size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
+  size_t n_ = 0;
+};
+
+inline void reduce_mod_r(Limbs<4>& k) {
+  while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
+}
+
+// Scalar sources: operator()(i) gives the canonical integer (< r); quick(i)
+// classifies without conversion where it can: 0 (zero), 1 (one), -1 (other).
+struct FrScalars {
+  Concat<ff::Fr> s;
+  Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
+  int quick(size_t i) const {
+    const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
+    if (arith::is_zero(v)) return 0;
+    if (v == ff::Fr::R1) return 1;
+    return -1;
+  }
+};
+struct CanonicalScalars {
+  std::span<const Limbs<4>> s;
+  Limbs<4> operator()(size_t i) const {
+    Limbs<4> k = s[i];
+    reduce_mod_r(k);
+    return k;
+  }
+  int quick(size_t) const { return -1; }
+};
+
+// Stage 0's answer: which points go to the ones sum, which to the windows.
+struct ScalarClasses {
+  std::vector<uint32_t> ones;  // indices of the points with scalar 1
+  std::vector<uint32_t> big;   // indices of the others; empty when every scalar is big
+  size_t nbig = 0;
+  size_t zeros = 0;        // zero scalars and points at infinity, dropped
+  unsigned max_bits = 0;   // of the largest big scalar: the bits to window
+  uint32_t big_at(size_t s) const { return big.empty() ? uint32_t(s) : big[s]; }
+};
+
+// Stage 0 (parallel over blocks of points): a scalar-1 point goes to the
+// ones only with split_ones; otherwise it is big like any other.
+template <class Aff, class ScalarAt>
+ScalarClasses classify_scalars(const Concat<Aff>& pts, const ScalarAt& scalar_at, bool split_ones) {
+  enum Class : uint8_t { kZero, kOne, kBig };
+  const size_t n = pts.size();
+  const size_t BLK = 4096;
+  const size_t nblk = (n + BLK - 1) / BLK;
+  std::vector<uint8_t> cls(n);
+  std::vector<uint32_t> n1(nblk), nb(nblk), mb(nblk);
+  std::vector<uint32_t> nz(nblk);
+  tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
+    uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
+    for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
+      uint8_t k = kZero;
+      const int q = pts[i].infinity ? 0 : scalar_at.quick(i);
+      if (q == 0) {
+        k = kZero;
+      } else if (q == 1 && split_ones) {
+        k = kOne;
+      } else {
+        Limbs<4> s = scalar_at(i);
+        size_t bl = arith::bit_length(s);
+        if (bl == 0) {
+          k = kZero;
+        } else if (bl == 1 && split_ones) {
+          k = kOne;
+        } else {
+          k = kBig;
+          bits = std::max<uint32_t>(bits, uint32_t(bl));
+        }
+      }
+      cls[i] = k;
+      c1 += k == kOne;
+      cb += k == kBig;
+      cz += k == kZero;
+    }
+    n1[b] = c1;
+    nb[b] = cb;
+    mb[b] = bits;
+    nz[b] = cz;
+  });
+  ScalarClasses out;
+  size_t t1 = 0, tb = 0, tz = 0;
+  std::vector<size_t> o1(nblk), ob(nblk);
+  for (size_t b = 0; b < nblk; b++) {
+    o1[b] = t1;
+    ob[b] = tb;
+    t1 += n1[b];
+    tb += nb[b];
+    tz += nz[b];
+    out.max_bits = std::max(out.max_bits, mb[b]);
+  }
+  out.ones.resize(t1);
+  out.nbig = tb;
+  if (tb != n) out.big.resize(tb);
+  tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
+    size_t p1 = o1[b], pb = ob[b];
+    for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
+      if (cls[i] == kOne) out.ones[p1++] = uint32_t(i);
+      if (cls[i] == kBig && tb != n) out.big[pb++] = uint32_t(i);
+    }
+  });
+  out.zeros = tz;
+  return out;
+}
+
+}  // namespace cuzk::msm::detail
