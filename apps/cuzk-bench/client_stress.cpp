@@ -143,7 +143,8 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-void run_stress(const StressOpts& o) {
+// The --mix entries, then the -t/--rate kind.
+std::vector<MixEntry> build_mix(const StressOpts& o) {
   std::vector<MixEntry> mix;
   for (const auto& m : o.mix) mix.push_back(parse_mix(m, o.defaults));
   if (!o.defaults.type.empty()) {
@@ -156,14 +157,16 @@ void run_stress(const StressOpts& o) {
     mix.push_back(std::move(e));
   }
   if (mix.empty()) throw std::runtime_error("nothing to run: give --mix KIND@RATE,... or -t TYPE --rate R");
+  return mix;
+}
+
+void check_limits(const StressOpts& o) {
   if (o.max_in_flight == 0) throw std::runtime_error("--max-in-flight must be > 0");
   if (o.cancel_fraction < 0 || o.cancel_fraction > 1)
     throw std::runtime_error("--cancel-fraction must be in [0, 1]");
-  const auto duration = engine::parse_duration(o.duration);
-  const auto drain = engine::parse_duration(o.drain_timeout);
+}
 
-  auto stub = make_stub(connect_daemon(daemon_address()));
-
+void print_plan(const StressOpts& o, const std::vector<MixEntry>& mix, std::chrono::milliseconds duration) {
   std::printf("=== Stress ===\n");
   std::printf("duration:      %ss\n", secs1(std::chrono::duration<double>(duration).count()).c_str());
   std::printf("max in flight: %u\n", o.max_in_flight);
@@ -173,228 +176,286 @@ void run_stress(const StressOpts& o) {
                 o.poisson ? "poisson" : "fixed-interval");
   std::printf("\n");
   std::fflush(stdout);
+}
 
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<Task> queue;
-  bool dispatch_done = false;
-  std::map<std::string, KindStats> stats;
-  for (const auto& e : mix) stats[e.label];
-  std::atomic<uint64_t> in_flight{0}, seq{0};
-  const size_t queue_cap = size_t(o.max_in_flight) * 4;
+// What one request came to: an RPC error (err), or the daemon's answer.
+struct RequestOutcome {
+  std::string job_id;
+  std::string err;
+  pb::AwaitProofResponse resp;
+  bool ok = false;  // resp holds the answer (TIMEOUT too, past the drain)
+};
 
-  const auto start = Clock::now();
-  const auto end = start + duration;
-  const auto give_up = end + drain;
-
-  // Arrival loops, one per mix entry, bounded by the duration.
-  std::vector<std::thread> dispatchers;
-  for (size_t i = 0; i < mix.size(); i++) {
-    dispatchers.emplace_back([&, i] {
-      std::mt19937_64 rng(o.seed ? o.seed + i : std::random_device{}());
-      std::exponential_distribution<double> expo(mix[i].rate_per_s);
-      const double interval = 1.0 / mix[i].rate_per_s;
-      auto next = start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(o.poisson ? expo(rng) : 0.0));
-      while (next < end) {
-        std::this_thread::sleep_until(next);
-        {
-          std::lock_guard<std::mutex> lk(mu);
-          auto& st = stats[mix[i].label];
-          if (queue.size() >= queue_cap) {
-            st.shed++;
-          } else {
-            st.sent++;
-            queue.push_back({i, next, seq++});
-          }
-        }
-        cv.notify_one();
-        next += std::chrono::duration_cast<Clock::duration>(
-            std::chrono::duration<double>(o.poisson ? expo(rng) : interval));
-      }
-    });
+// One stress run: an arrival thread per mix entry fills a bounded queue
+// (arrivals beyond it are shed), max_in_flight workers take requests from
+// it, and a ticker prints progress; the counts go to per-label KindStats.
+class StressRun {
+ public:
+  StressRun(const StressOpts& o, const std::vector<MixEntry>& mix, std::chrono::milliseconds duration,
+            std::chrono::milliseconds drain, pb::ProvingEngine::Stub& stub)
+      : o_(o),
+        mix_(mix),
+        duration_(duration),
+        stub_(stub),
+        queue_cap_(size_t(o.max_in_flight) * 4),
+        start_(Clock::now()),
+        end_(start_ + duration),
+        give_up_(end_ + drain) {
+    for (const auto& e : mix_) stats_[e.label];
   }
 
-  auto record = [&](const std::string& label, auto&& fn) {
-    std::lock_guard<std::mutex> lk(mu);
-    fn(stats[label]);
-  };
+  // Arrivals until the end of the duration, then the drain; returns when
+  // every worker has finished.
+  void run() {
+    std::vector<std::thread> dispatchers;
+    for (size_t i = 0; i < mix_.size(); i++) dispatchers.emplace_back([this, i] { dispatch(i); });
+    std::vector<std::thread> workers;
+    for (uint32_t w = 0; w < o_.max_in_flight; w++) workers.emplace_back([this, w] { work(w); });
+    std::thread ticker;
+    if (o_.progress_s > 0) ticker = std::thread([this] { print_progress(); });
 
-  // Bounded request loops: max_in_flight workers.
-  std::vector<std::thread> workers;
-  for (uint32_t w = 0; w < o.max_in_flight; w++) {
-    workers.emplace_back([&, w] {
-      std::mt19937_64 rng(o.seed ? o.seed * 7919 + w : std::random_device{}());
-      std::uniform_real_distribution<double> unif(0, 1);
-      for (;;) {
-        Task t;
-        {
-          std::unique_lock<std::mutex> lk(mu);
-          cv.wait(lk, [&] { return !queue.empty() || dispatch_done; });
-          if (queue.empty()) return;
-          t = queue.front();
-          queue.pop_front();
-        }
-        const auto& e = mix[t.entry];
-        in_flight++;
-        pb::SubmitProofRequest req = e.tmpl;
-        req.set_request_id(new_uuid());
-        std::string job_id;
-        std::string err;
-        pb::AwaitProofResponse resp;
-        bool ok = false;
-        {
-          grpc::ClientContext ctx;
-          ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
-          pb::SubmitProofResponse sr;
-          auto st = stub->SubmitProof(&ctx, req, &sr);
-          if (!st.ok()) err = "SubmitProof: " + describe(st);
-          job_id = sr.job_id();
-        }
-        if (err.empty() && o.cancel_fraction > 0 && unif(rng) < o.cancel_fraction) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(uint64_t(unif(rng) * o.cancel_delay_ms)));
-          grpc::ClientContext ctx;
-          pb::CancelProofRequest cr;
-          cr.set_job_id(job_id);
-          pb::CancelProofResponse cresp;
-          auto st = stub->CancelProof(&ctx, cr, &cresp);
-          // NOT_FOUND is fine: the job may have finished and been pruned.
-          if (!st.ok() && st.error_code() != grpc::StatusCode::NOT_FOUND)
-            err = "CancelProof: " + describe(st);
-        }
-        while (err.empty()) {
-          auto left = give_up - Clock::now();
-          if (left <= Clock::duration::zero()) {
-            resp.set_status(pb::AwaitProofResponse::TIMEOUT);
-            ok = true;
-            break;
-          }
-          auto slice = std::min<Clock::duration>(left, std::chrono::seconds(30));
-          grpc::ClientContext ctx;
-          ctx.set_deadline(std::chrono::system_clock::now() + slice + std::chrono::minutes(1));
-          pb::AwaitProofRequest ar;
-          ar.set_job_id(job_id);
-          ar.set_timeout_ms(uint64_t(std::max<int64_t>(
-              1, std::chrono::duration_cast<std::chrono::milliseconds>(slice).count())));
-          auto st = stub->AwaitProof(&ctx, ar, &resp);
-          if (!st.ok()) {
-            err = "AwaitProof: " + describe(st);
-            break;
-          }
-          if (resp.status() != pb::AwaitProofResponse::TIMEOUT) {
-            ok = true;
-            break;
-          }
-        }
-        const double lat = secs(Clock::now() - t.scheduled);
-        in_flight--;
-        record(e.label, [&](KindStats& s) {
-          if (!ok) {
-            s.errors++;
-            if (s.failures.size() < 10) s.failures.push_back("#" + std::to_string(t.seq) + " " + err);
-            return;
-          }
-          switch (resp.status()) {
-            case pb::AwaitProofResponse::COMPLETED:
-              s.completed++;
-              s.latency_s.push_back(lat);
-              break;
-            case pb::AwaitProofResponse::CANCELLED: s.cancelled++; break;
-            case pb::AwaitProofResponse::TIMEOUT: s.timeout++; break;
-            default:
-              s.failed++;
-              if (s.failures.size() < 10)
-                s.failures.push_back("#" + std::to_string(t.seq) + " " + job_id + " " +
-                                     status_label(resp.status()) + ": " + resp.error_message());
-          }
-        });
-      }
-    });
-  }
-
-  // Progress on stderr.
-  std::mutex tick_mu;
-  std::condition_variable tick_cv;
-  bool tick_stop = false;
-  std::thread ticker;
-  if (o.progress_s > 0) {
-    ticker = std::thread([&] {
-      std::unique_lock<std::mutex> lk(tick_mu);
-      while (!tick_cv.wait_for(lk, std::chrono::duration<double>(o.progress_s), [&] { return tick_stop; })) {
-        uint64_t sent = 0, done = 0, bad = 0, canc = 0, shed = 0;
-        size_t queued = 0;
-        {
-          std::lock_guard<std::mutex> g(mu);
-          for (auto& [k, s] : stats) {
-            sent += s.sent;
-            done += s.completed;
-            bad += s.failed + s.errors + s.timeout;
-            canc += s.cancelled;
-            shed += s.shed;
-          }
-          queued = queue.size();
-        }
-        std::fprintf(stderr,
-                     "[stress %5.0fs/%.0fs] sent=%llu completed=%llu failed=%llu cancelled=%llu "
-                     "in_flight=%llu queued=%zu shed=%llu\n",
-                     secs(Clock::now() - start), std::chrono::duration<double>(duration).count(),
-                     (unsigned long long)sent, (unsigned long long)done, (unsigned long long)bad,
-                     (unsigned long long)canc, (unsigned long long)in_flight.load(), queued,
-                     (unsigned long long)shed);
-        std::fflush(stderr);
-      }
-    });
-  }
-
-  for (auto& t : dispatchers) t.join();
-  std::this_thread::sleep_until(end);  // the last arrival may come before the end
-  const auto dispatch_end = Clock::now();
-  {
-    std::lock_guard<std::mutex> lk(mu);
-    dispatch_done = true;
-  }
-  cv.notify_all();
-  for (auto& t : workers) t.join();
-  const auto all_end = Clock::now();
-  {
-    std::lock_guard<std::mutex> lk(tick_mu);
-    tick_stop = true;
-  }
-  tick_cv.notify_all();
-  if (ticker.joinable()) ticker.join();
-
-  std::printf("=== Stress Summary ===\n");
-  std::printf("duration:      %ss (+%ss drain)\n", secs1(secs(dispatch_end - start)).c_str(),
-              secs1(secs(all_end - dispatch_end)).c_str());
-  std::printf("%-24s %6s %6s %6s %6s %6s %6s %6s %8s %8s %8s %8s %9s\n", "kind", "sent", "ok",
-              "failed", "cancel", "tmout", "errors", "shed", "p50(s)", "p90(s)", "p99(s)", "max(s)",
-              "ok/min");
-  uint64_t bad_total = 0;
-  const double wall = secs(all_end - start);
-  for (const auto& e : mix) {
-    auto& s = stats[e.label];
-    if (&e != &mix.front() && std::any_of(mix.begin(), mix.begin() + (&e - &mix.front()),
-                                          [&](const MixEntry& p) { return p.label == e.label; }))
-      continue;  // same label twice: one row
-    std::printf("%-24s %6llu %6llu %6llu %6llu %6llu %6llu %6llu %8.2f %8.2f %8.2f %8.2f %9.2f\n",
-                e.label.c_str(), (unsigned long long)s.sent, (unsigned long long)s.completed,
-                (unsigned long long)s.failed, (unsigned long long)s.cancelled,
-                (unsigned long long)s.timeout, (unsigned long long)s.errors,
-                (unsigned long long)s.shed, percentile(s.latency_s, 50), percentile(s.latency_s, 90),
-                percentile(s.latency_s, 99), percentile(s.latency_s, 100),
-                wall > 0 ? double(s.completed) / wall * 60.0 : 0.0);
-    bad_total += s.failed + s.errors + s.timeout;
-  }
-  bool header = false;
-  for (const auto& [label, s] : stats)
-    for (const auto& f : s.failures) {
-      if (!header) std::printf("\nfailures:\n");
-      header = true;
-      std::printf("  %s %s\n", label.c_str(), f.c_str());
+    for (auto& t : dispatchers) t.join();
+    std::this_thread::sleep_until(end_);  // the last arrival may come before the end
+    dispatch_end_ = Clock::now();
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      dispatch_done_ = true;
     }
-  std::printf("\nresult:        %s\n", bad_total == 0 ? "PASS (no failures)" : "FAIL");
-  std::fflush(stdout);
-  set_exit_code(bad_total == 0 ? 0 : 1);
+    cv_.notify_all();
+    for (auto& t : workers) t.join();
+    all_end_ = Clock::now();
+    {
+      std::lock_guard<std::mutex> lk(tick_mu_);
+      tick_stop_ = true;
+    }
+    tick_cv_.notify_all();
+    if (ticker.joinable()) ticker.join();
+  }
+
+  // The table, the failures, and the result line. Returns the number of
+  // failed, errored and timed-out requests.
+  uint64_t print_summary() {
+    std::printf("=== Stress Summary ===\n");
+    std::printf("duration:      %ss (+%ss drain)\n", secs1(secs(dispatch_end_ - start_)).c_str(),
+                secs1(secs(all_end_ - dispatch_end_)).c_str());
+    std::printf("%-24s %6s %6s %6s %6s %6s %6s %6s %8s %8s %8s %8s %9s\n", "kind", "sent", "ok",
+                "failed", "cancel", "tmout", "errors", "shed", "p50(s)", "p90(s)", "p99(s)", "max(s)",
+                "ok/min");
+    uint64_t bad_total = 0;
+    const double wall = secs(all_end_ - start_);
+    for (const auto& e : mix_) {
+      auto& s = stats_[e.label];
+      if (&e != &mix_.front() && std::any_of(mix_.begin(), mix_.begin() + (&e - &mix_.front()),
+                                             [&](const MixEntry& p) { return p.label == e.label; }))
+        continue;  // same label twice: one row
+      std::printf("%-24s %6llu %6llu %6llu %6llu %6llu %6llu %6llu %8.2f %8.2f %8.2f %8.2f %9.2f\n",
+                  e.label.c_str(), (unsigned long long)s.sent, (unsigned long long)s.completed,
+                  (unsigned long long)s.failed, (unsigned long long)s.cancelled,
+                  (unsigned long long)s.timeout, (unsigned long long)s.errors,
+                  (unsigned long long)s.shed, percentile(s.latency_s, 50), percentile(s.latency_s, 90),
+                  percentile(s.latency_s, 99), percentile(s.latency_s, 100),
+                  wall > 0 ? double(s.completed) / wall * 60.0 : 0.0);
+      bad_total += s.failed + s.errors + s.timeout;
+    }
+    bool header = false;
+    for (const auto& [label, s] : stats_)
+      for (const auto& f : s.failures) {
+        if (!header) std::printf("\nfailures:\n");
+        header = true;
+        std::printf("  %s %s\n", label.c_str(), f.c_str());
+      }
+    std::printf("\nresult:        %s\n", bad_total == 0 ? "PASS (no failures)" : "FAIL");
+    std::fflush(stdout);
+    return bad_total;
+  }
+
+ private:
+  const StressOpts& o_;
+  const std::vector<MixEntry>& mix_;
+  const std::chrono::milliseconds duration_;
+  pb::ProvingEngine::Stub& stub_;
+  const size_t queue_cap_;
+  const Clock::time_point start_, end_, give_up_;
+  Clock::time_point dispatch_end_, all_end_;
+
+  std::mutex mu_;  // guards queue_, dispatch_done_, stats_
+  std::condition_variable cv_;
+  std::deque<Task> queue_;
+  bool dispatch_done_ = false;
+  std::map<std::string, KindStats> stats_;
+  std::atomic<uint64_t> in_flight_{0}, seq_{0};
+
+  std::mutex tick_mu_;
+  std::condition_variable tick_cv_;
+  bool tick_stop_ = false;
+
+  // Arrivals of mix entry i (fixed intervals or Poisson) until the end.
+  void dispatch(size_t i) {
+    std::mt19937_64 rng(o_.seed ? o_.seed + i : std::random_device{}());
+    std::exponential_distribution<double> expo(mix_[i].rate_per_s);
+    const double interval = 1.0 / mix_[i].rate_per_s;
+    auto next = start_ + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(o_.poisson ? expo(rng) : 0.0));
+    while (next < end_) {
+      std::this_thread::sleep_until(next);
+      {
+        std::lock_guard<std::mutex> lk(mu_);
+        auto& st = stats_[mix_[i].label];
+        if (queue_.size() >= queue_cap_) {
+          st.shed++;
+        } else {
+          st.sent++;
+          queue_.push_back({i, next, seq_++});
+        }
+      }
+      cv_.notify_one();
+      next += std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(o_.poisson ? expo(rng) : interval));
+    }
+  }
+
+  // Worker w: one request at a time until the queue is empty and the
+  // arrivals are over.
+  void work(uint32_t w) {
+    std::mt19937_64 rng(o_.seed ? o_.seed * 7919 + w : std::random_device{}());
+    std::uniform_real_distribution<double> unif(0, 1);
+    for (;;) {
+      Task t;
+      {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return !queue_.empty() || dispatch_done_; });
+        if (queue_.empty()) return;
+        t = queue_.front();
+        queue_.pop_front();
+      }
+      const auto& e = mix_[t.entry];
+      in_flight_++;
+      pb::SubmitProofRequest req = e.tmpl;
+      req.set_request_id(new_uuid());
+      RequestOutcome out;
+      submit(req, out);
+      if (out.err.empty() && o_.cancel_fraction > 0 && unif(rng) < o_.cancel_fraction)
+        cancel_after(std::chrono::milliseconds(uint64_t(unif(rng) * o_.cancel_delay_ms)), out);
+      await_result(out);
+      const double lat = secs(Clock::now() - t.scheduled);
+      in_flight_--;
+      record(e.label, t, lat, out);
+    }
+  }
+
+  void submit(const pb::SubmitProofRequest& req, RequestOutcome& out) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(5));
+    pb::SubmitProofResponse sr;
+    auto st = stub_.SubmitProof(&ctx, req, &sr);
+    if (!st.ok()) out.err = "SubmitProof: " + describe(st);
+    out.job_id = sr.job_id();
+  }
+
+  void cancel_after(std::chrono::milliseconds delay, RequestOutcome& out) {
+    std::this_thread::sleep_for(delay);
+    grpc::ClientContext ctx;
+    pb::CancelProofRequest cr;
+    cr.set_job_id(out.job_id);
+    pb::CancelProofResponse cresp;
+    auto st = stub_.CancelProof(&ctx, cr, &cresp);
+    // NOT_FOUND is fine: the job may have finished and been pruned.
+    if (!st.ok() && st.error_code() != grpc::StatusCode::NOT_FOUND) out.err = "CancelProof: " + describe(st);
+  }
+
+  // AwaitProof in slices of at most 30 s until an answer, an RPC error, or
+  // the end of the drain (then the outcome is a TIMEOUT).
+  void await_result(RequestOutcome& out) {
+    while (out.err.empty()) {
+      auto left = give_up_ - Clock::now();
+      if (left <= Clock::duration::zero()) {
+        out.resp.set_status(pb::AwaitProofResponse::TIMEOUT);
+        out.ok = true;
+        break;
+      }
+      auto slice = std::min<Clock::duration>(left, std::chrono::seconds(30));
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + slice + std::chrono::minutes(1));
+      pb::AwaitProofRequest ar;
+      ar.set_job_id(out.job_id);
+      ar.set_timeout_ms(uint64_t(
+          std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(slice).count())));
+      auto st = stub_.AwaitProof(&ctx, ar, &out.resp);
+      if (!st.ok()) {
+        out.err = "AwaitProof: " + describe(st);
+        break;
+      }
+      if (out.resp.status() != pb::AwaitProofResponse::TIMEOUT) {
+        out.ok = true;
+        break;
+      }
+    }
+  }
+
+  void record(const std::string& label, const Task& t, double latency_s, const RequestOutcome& out) {
+    std::lock_guard<std::mutex> lk(mu_);
+    KindStats& s = stats_[label];
+    if (!out.ok) {
+      s.errors++;
+      if (s.failures.size() < 10) s.failures.push_back("#" + std::to_string(t.seq) + " " + out.err);
+      return;
+    }
+    switch (out.resp.status()) {
+      case pb::AwaitProofResponse::COMPLETED:
+        s.completed++;
+        s.latency_s.push_back(latency_s);
+        break;
+      case pb::AwaitProofResponse::CANCELLED: s.cancelled++; break;
+      case pb::AwaitProofResponse::TIMEOUT: s.timeout++; break;
+      default:
+        s.failed++;
+        if (s.failures.size() < 10)
+          s.failures.push_back("#" + std::to_string(t.seq) + " " + out.job_id + " " +
+                               status_label(out.resp.status()) + ": " + out.resp.error_message());
+    }
+  }
+
+  // A line on stderr every progress_s seconds until the run ends.
+  void print_progress() {
+    std::unique_lock<std::mutex> lk(tick_mu_);
+    while (!tick_cv_.wait_for(lk, std::chrono::duration<double>(o_.progress_s), [&] { return tick_stop_; })) {
+      uint64_t sent = 0, done = 0, bad = 0, canc = 0, shed = 0;
+      size_t queued = 0;
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        for (auto& [k, s] : stats_) {
+          sent += s.sent;
+          done += s.completed;
+          bad += s.failed + s.errors + s.timeout;
+          canc += s.cancelled;
+          shed += s.shed;
+        }
+        queued = queue_.size();
+      }
+      std::fprintf(stderr,
+                   "[stress %5.0fs/%.0fs] sent=%llu completed=%llu failed=%llu cancelled=%llu "
+                   "in_flight=%llu queued=%zu shed=%llu\n",
+                   secs(Clock::now() - start_), std::chrono::duration<double>(duration_).count(),
+                   (unsigned long long)sent, (unsigned long long)done, (unsigned long long)bad,
+                   (unsigned long long)canc, (unsigned long long)in_flight_.load(), queued,
+                   (unsigned long long)shed);
+      std::fflush(stderr);
+    }
+  }
+};
+
+void run_stress(const StressOpts& o) {
+  const std::vector<MixEntry> mix = build_mix(o);
+  check_limits(o);
+  const auto duration = engine::parse_duration(o.duration);
+  const auto drain = engine::parse_duration(o.drain_timeout);
+
+  auto stub = make_stub(connect_daemon(daemon_address()));
+  print_plan(o, mix, duration);
+
+  StressRun run(o, mix, duration, drain, *stub);
+  run.run();
+  set_exit_code(run.print_summary() == 0 ? 0 : 1);
 }
 
 void register_stress(CLI::App& app) {
