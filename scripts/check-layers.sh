@@ -31,6 +31,8 @@ set -euo pipefail
 #             may use it
 #   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
 #             only, so that the engine can include it
+#   cuda:     the CUDA kernels and their host wrappers (built only with
+#             CUZK_CUDA); over ntt and ff, under engine (engine/cuda_device.hpp)
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
 # pairing/ec/ff/arith/timeline, server -> platform/timeline, circuits ->
 # gadgets (scripts/check-layers.sh -v lists the edges in use).
@@ -49,9 +51,10 @@ declare -A ALLOWED=(
   [formats]="groth16 r1cs msm ntt pairing ec ff arith platform"
   [circuits]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
   [filecoin]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
-  [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline"
+  [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda"
   [server]="engine platform timeline"
   [fleet]="platform"
+  [cuda]="ntt ff arith platform"
 )
 
 # --- Known violations ----------------------------------------------------------

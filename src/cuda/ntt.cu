@@ -1,0 +1,55 @@
+// CUDA NTT kernels over Fr: one thread per index of the steps in
+// cuda/ntt_steps.cuh. Plain radix-2, one launch per stage (global memory):
+// correct first, fused shared-memory radix passes come once a GPU can
+// measure them (issue 20).
+#include <cuda_runtime.h>
+
+#include "cuda/kernels.hpp"
+
+namespace cuzk::cuda::detail {
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+unsigned blocks_for(uint64_t work) { return unsigned((work + kThreads - 1) / kThreads); }
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+__global__ void k_bitrev(DevFr* a, unsigned log_n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < (uint32_t(1) << log_n)) steps::bitrev_swap(a, log_n, i);
+}
+
+__global__ void k_dit_stage(DevFr* a, const DevFr* __restrict__ tw, unsigned log_n, unsigned s) {
+  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < (uint32_t(1) << (log_n - 1))) steps::dit_butterfly(a, tw, log_n, s, k);
+}
+
+// The table travels as a kernel parameter (1 KiB, in constant space).
+__global__ void k_powers(DevFr* a, uint32_t n, const steps::PowTable t, const DevFr c, bool scale) {
+  const uint32_t chunk = blockIdx.x * blockDim.x + threadIdx.x;
+  steps::powers_chunk(a, n, t, c, scale, chunk);
+}
+
+}  // namespace
+
+int launch_bitrev(DevFr* a, unsigned log_n, void* stream) {
+  if (log_n == 0) return cudaSuccess;
+  k_bitrev<<<blocks_for(uint64_t(1) << log_n), kThreads, 0, as_stream(stream)>>>(a, log_n);
+  return cudaGetLastError();
+}
+
+int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void* stream) {
+  if (log_n == 0) return cudaSuccess;
+  k_dit_stage<<<blocks_for(uint64_t(1) << (log_n - 1)), kThreads, 0, as_stream(stream)>>>(a, tw, log_n, s);
+  return cudaGetLastError();
+}
+
+int launch_powers(DevFr* a, uint32_t n, const steps::PowTable& t, const DevFr& c, bool scale,
+                  void* stream) {
+  if (n == 0) return cudaSuccess;
+  const uint64_t chunks = (uint64_t(n) + steps::kPowChunk - 1) / steps::kPowChunk;
+  k_powers<<<blocks_for(chunks), kThreads, 0, as_stream(stream)>>>(a, n, t, c, scale);
+  return cudaGetLastError();
+}
+
+}  // namespace cuzk::cuda::detail
