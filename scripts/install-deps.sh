@@ -6,6 +6,7 @@ pkgs=(build-essential cmake pkg-config git
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
       libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
       libssl-dev libgmp-dev libgtest-dev libbenchmark-dev
+      libpq-dev postgresql  # the fleet queue (src/fleet) and its tests' throwaway server
       clang libclang-rt-dev  # clang + libFuzzer: the sanitizer and fuzz builds
       systemd)  # systemd-analyze for the packaging test (nothing is started; ~18 MB with its libraries)
 missing=()
