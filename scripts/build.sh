@@ -8,6 +8,8 @@
 # compiler warnings. On failure the first compiler error and the end of the
 # log are printed. CUZK_VERBOSE_BUILD=1 prints everything as it comes.
 # CUZK_BUILD_TARGETS="a b" builds only those targets (default: all).
+# Warnings are errors (CUZK_WERROR=ON, the project's compilers build clean);
+# CUZK_WERROR=OFF relaxes that for another compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${CUZK_BUILD_DIR:-build}
@@ -15,7 +17,7 @@ read -r -a targets <<< "${CUZK_BUILD_TARGETS:-}"
 jobs=$(nproc)
 
 if [ "${CUZK_VERBOSE_BUILD:-0}" = 1 ]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_WERROR="${CUZK_WERROR:-ON}" "$@" >/dev/null
   exec cmake --build "$build" -j "$jobs" ${targets[0]+--target "${targets[@]}"}
 fi
 
@@ -40,7 +42,7 @@ show_failure() {  # step: the first compiler error with some context, then the e
   tail -n 20 "$log" >&2
 }
 
-if ! cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" > "$log" 2>&1; then
+if ! cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_WERROR="${CUZK_WERROR:-ON}" "$@" > "$log" 2>&1; then
   show_failure "cmake configure"
   exit 1
 fi
