@@ -13,8 +13,11 @@ cd "$(dirname "$0")/.."
 dir=${CUZK_PKG_DIR:-build-pkg}
 command -v dpkg-shlibdeps >/dev/null ||
   { echo "package-deb: dpkg-shlibdeps is missing (apt-get install dpkg-dev); it finds the library dependencies" >&2; exit 1; }
+# Warnings are not errors here (CUZK_WERROR=ON to make them so): the test
+# command enforces the warning policy, a package build should not stop at a
+# new compiler's new warning.
 CUZK_BUILD_DIR=$dir CUZK_BUILD_TARGETS="cuzk-daemon cuzk cuzk-bench" bash scripts/build.sh \
-  -DCUZK_NATIVE=OFF -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCH=OFF "$@"
+  -DCUZK_NATIVE=OFF -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCH=OFF -DCUZK_WERROR="${CUZK_WERROR:-OFF}" "$@"
 rm -f "$dir"/cuzk_*.deb
 (cd "$dir" && cpack -G DEB > cpack.log 2>&1) ||
   { echo "package-deb: cpack failed; the end of $dir/cpack.log:" >&2; tail -n 30 "$dir/cpack.log" >&2; exit 1; }
