@@ -85,13 +85,19 @@ void validate_request_id(const std::string& id) {
   if (id.size() > kMaxRequestIdBytes)
     throw ServiceError(Code::InvalidArgument, "request_id is " + std::to_string(id.size()) + " bytes, at most " +
                                                   std::to_string(kMaxRequestIdBytes) + " are allowed");
+  // Commas and control characters would break TIMELINE lines; inner spaces
+  // are allowed because Curio's WindowPoSt ids have them (Go's %d of the
+  // randomness bytes: "wdpost-<miner>-<partition>-[90 90 ...]"), edge spaces
+  // are not (log readers trim them).
   for (size_t i = 0; i < id.size(); i++) {
     unsigned char c = uint8_t(id[i]);
-    if (c <= 0x20 || c >= 0x7f || c == ',')
+    const bool edge_space = c == ' ' && (i == 0 || i + 1 == id.size());
+    if (c < 0x20 || c >= 0x7f || c == ',' || edge_space)
       throw ServiceError(Code::InvalidArgument,
                          "request_id has a disallowed character at byte " + std::to_string(i) +
                              " (code " + std::to_string(c) +
-                             "): use printable ASCII without spaces or commas, e.g. porep-<miner>-<sector>");
+                             "): use printable ASCII without commas (spaces only inside), e.g. "
+                             "porep-<miner>-<sector>");
   }
 }
 
