@@ -47,7 +47,8 @@ struct DeviceSlot;
 struct PartitionItem;  // a partition moving through the queues
 
 // Throws ServiceError(InvalidArgument) unless `id` is at most 256 bytes of
-// printable ASCII without spaces or commas (it is written into TIMELINE lines).
+// printable ASCII without commas or edge spaces (it is written into TIMELINE
+// lines; Curio's WindowPoSt ids have inner spaces).
 void validate_request_id(const std::string& id);
 
 class Engine final : public ProvingService {
