@@ -89,7 +89,8 @@ Synthesizer::Result PceStore::synthesize(const std::string& job_id, const std::s
         e.reservation.release();
         e.state = State::Absent;
         e.error = ex.what();
-        if (!opt_.dir.empty()) std::filesystem::remove(path_of(circuit_id));
+        std::error_code ec;  // best effort: a file left behind is refused as stale next time
+        if (!opt_.dir.empty()) std::filesystem::remove(path_of(circuit_id), ec);
       }
     } catch (...) {
       std::lock_guard lk(mu_);
