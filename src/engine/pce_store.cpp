@@ -89,7 +89,7 @@ Synthesizer::Result PceStore::synthesize(const std::string& job_id, const std::s
         e.reservation.release();
         e.state = State::Absent;
         e.error = ex.what();
-        std::error_code ec;  // best effort: a file left behind is refused as stale next time
+        std::error_code ec;  // best effort: a file that stays is loaded and dropped again
         if (!opt_.dir.empty()) std::filesystem::remove(path_of(circuit_id), ec);
       }
     } catch (...) {
