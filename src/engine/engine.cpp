@@ -41,25 +41,6 @@ const char* part_state_name(PartState s) {
   return "unknown";
 }
 
-const char* kind_name(ProofKind k) {
-  switch (k) {
-    case ProofKind::PorepSealCommit: return "porep-c2";
-    case ProofKind::SnapDealsUpdate: return "snap-update";
-    case ProofKind::WindowPostPartition: return "window-post";
-    case ProofKind::WinningPost: return "winning-post";
-    case ProofKind::GenericR1cs: return "generic-r1cs";
-    default: return "unspecified";
-  }
-}
-
-Priority default_priority(ProofKind k) {
-  switch (k) {
-    case ProofKind::WinningPost: return Priority::Critical;
-    case ProofKind::WindowPostPartition: return Priority::High;
-    default: return Priority::Normal;
-  }
-}
-
 Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handlers,
                TimelineEmitter::Sink timeline_sink, std::vector<std::unique_ptr<Device>> devices)
     : cfg_(std::move(cfg)),
