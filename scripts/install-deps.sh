@@ -8,6 +8,7 @@ pkgs=(build-essential cmake pkg-config git
       libssl-dev libgmp-dev libgtest-dev libbenchmark-dev
       libpq-dev postgresql  # the fleet queue (src/fleet) and its tests' throwaway server
       clang libclang-rt-dev  # clang + libFuzzer: the sanitizer and fuzz builds
+      clang-format clang-tidy  # scripts/format.sh (checked by the tests), scripts/tidy.sh
       systemd)  # systemd-analyze for the packaging test (nothing is started; ~18 MB with its libraries)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -40,6 +40,10 @@
 
 namespace cuzk::arith::x86 {
 
+// The asm text below is laid out by hand (one instruction group per line,
+// aligned continuations), so the formatter leaves this file alone.
+// clang-format off
+
 // GCC sizes inline asm by its line count and would otherwise keep these, and
 // the Field operators around them, out of line (a call and spills per
 // product): always_inline here, and `asm inline` so callers stay small.
@@ -494,6 +498,8 @@ CUZK_ASM_INLINE void sub_mod<6>(uint64_t* r, const uint64_t* a, const uint64_t* 
 #undef CUZK_LDOP
 #undef CUZK_TADD
 #undef CUZK_TADD_SAVED
+
+// clang-format on
 
 }  // namespace cuzk::arith::x86
 
