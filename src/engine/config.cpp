@@ -310,6 +310,36 @@ class Parser {
       }
     };
 
+    auto& f = sections_["fleet"];
+    f["database"] = [this](const std::string& k, const toml::node& n) {
+      std::string v = trim(str(k, n));
+      if (v.rfind("postgresql://", 0) != 0 && v.rfind("postgres://", 0) != 0)
+        fail(k, "expected a postgresql:// URI (e.g. \"postgresql://cuzk@db-host/cuzk\")");
+      cfg_.fleet.database = v;
+    };
+    f["daemon_id"] = [this](const std::string& k, const toml::node& n) {
+      std::string v = str(k, n);
+      if (v.empty() || v.size() > 200 || v != trim(v))
+        fail(k, "expected 1 to 200 characters without edge spaces");
+      for (unsigned char c : v)
+        if (c < 0x20 || c > 0x7e) fail(k, "printable ASCII only");
+      cfg_.fleet.daemon_id = v;
+    };
+    f["lease"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.lease = dur(k, n, 1000); };
+    f["slots"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.slots = u32(k, n, 0); };
+    f["reserved_slots"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.reserved_slots = u32(k, n, 0);
+    };
+    f["max_attempts"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.max_attempts = u32(k, n, 1);
+    };
+    f["result_retention"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.result_retention = dur(k, n, 1000);
+    };
+    f["poll_interval"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.poll_interval = dur(k, n, 1);
+    };
+
     sections_["srs"]["param_cache"] = [this](const std::string& k, const toml::node& n) {
       cfg_.param_cache = str(k, n);
     };
@@ -334,6 +364,19 @@ class Parser {
     if (key && !cert) fail("daemon.tls.cert_file", "required when daemon.tls.key_file is set");
     if (!cfg_.tls_client_ca_file.empty() && !cert)
       fail("daemon.tls.client_ca_file", "needs daemon.tls.cert_file and daemon.tls.key_file (TLS)");
+    if (fleet_section_ && cfg_.fleet.database.empty())
+      fail("fleet.database", "required in [fleet] (a postgresql:// URI); leave [fleet] out for a single daemon");
+    const auto& fl = cfg_.fleet;
+    if (fl.enabled()) {
+      if (fl.lease < std::chrono::seconds(1)) fail("fleet.lease", "at least 1s");
+      if (fl.poll_interval < std::chrono::milliseconds(10)) fail("fleet.poll_interval", "at least 10ms");
+      if (fl.poll_interval * 2 > fl.lease)
+        fail("fleet.poll_interval", "must be at most half of fleet.lease (leases are renewed in the claim loop)");
+      if (fl.slots != 0 && fl.reserved_slots >= fl.slots)
+        fail("fleet.reserved_slots", "must be smaller than fleet.slots (" + std::to_string(fl.slots) +
+                                         "), or no NORMAL/LOW job could ever be claimed");
+      if (fl.max_attempts > 100) fail("fleet.max_attempts", "at most 100");
+    }
   }
 
   void run(const toml::table& root) {
@@ -352,6 +395,7 @@ class Parser {
       }
       const toml::table* tbl = node.as_table();
       if (!tbl) fail(name, std::string("expected a table, got ") + type_name(node));
+      if (name == "fleet") fleet_section_ = true;
       for (auto&& [k2, n2] : *tbl) {
         const std::string leaf(k2.str());
         const std::string full = name + "." + leaf;
@@ -454,6 +498,7 @@ class Parser {
   EngineConfig& cfg_;
   std::vector<std::string>& warnings_;
   std::string origin_;
+  bool fleet_section_ = false;  // [fleet] present (then fleet.database is required)
   std::map<std::string, std::map<std::string, Handler>> sections_;
 };
 

@@ -65,6 +65,22 @@ struct EngineConfig {
   // Part of the total budget that holds the parsed payloads of admitted jobs;
   // 0 = auto: an eighth of the total, at most 4 GiB. Full -> RESOURCE_EXHAUSTED.
   uint64_t payload_budget_bytes = 0;
+  // [fleet] ours (docs/FLEET.md): daemons sharing one job queue on
+  // PostgreSQL. No database = a single daemon, no fleet code runs.
+  struct Fleet {
+    std::string database;   // postgresql:// or postgres:// URI; "" = fleet mode off
+    std::string daemon_id;  // "" = the host name (resolved at start)
+    std::chrono::milliseconds lease{30 * 1000};  // a claim's lease, renewed at a third of it
+    // Jobs this daemon proves at once (claimed and not ended); 0 = the
+    // engine's device workers plus reserved_slots, so that the next job is
+    // queued locally while one proves.
+    uint32_t slots = 0;
+    uint32_t reserved_slots = 1;  // kept for CRITICAL/HIGH jobs
+    uint32_t max_attempts = 3;    // claims of one job before it fails for good
+    std::chrono::milliseconds result_retention{24 * 3600 * 1000};  // ended jobs kept in the database
+    std::chrono::milliseconds poll_interval{250};  // claim loop (sooner when a local job ends)
+    bool enabled() const { return !database.empty(); }
+  } fleet;
 };
 
 // Parses a TOML file. Unknown keys and the Rust daemon's deprecated keys

@@ -377,4 +377,81 @@ TEST(LoadConfig, File) {
   }
 }
 
+
+// [fleet]: absent = a single daemon (no database); every key parsed; a
+// [fleet] without a database, a non-PostgreSQL URI and inconsistent lease /
+// slot figures are errors naming the key.
+TEST(LoadConfig, FleetAbsentMeansSingleDaemon) {
+  auto c = load_config_string("[daemon]\nlisten = \"127.0.0.1:9820\"\n");
+  EXPECT_FALSE(c.config.fleet.enabled());
+  EXPECT_EQ(c.config.fleet.database, "");
+  EXPECT_TRUE(c.warnings.empty());
+}
+
+TEST(LoadConfig, FleetEveryKey) {
+  auto c = load_config_string(
+      "[fleet]\n"
+      "database = \"postgresql://cuzk@db1/cuzk?host=/run/postgresql\"\n"
+      "daemon_id = \"gpu-7\"\n"
+      "lease = \"12s\"\n"
+      "slots = 4\n"
+      "reserved_slots = 2\n"
+      "max_attempts = 5\n"
+      "result_retention = \"2h\"\n"
+      "poll_interval = \"100ms\"\n");
+  EXPECT_TRUE(c.warnings.empty());
+  const auto& f = c.config.fleet;
+  EXPECT_TRUE(f.enabled());
+  EXPECT_EQ(f.database, "postgresql://cuzk@db1/cuzk?host=/run/postgresql");
+  EXPECT_EQ(f.daemon_id, "gpu-7");
+  EXPECT_EQ(f.lease, 12s);
+  EXPECT_EQ(f.slots, 4u);
+  EXPECT_EQ(f.reserved_slots, 2u);
+  EXPECT_EQ(f.max_attempts, 5u);
+  EXPECT_EQ(f.result_retention, 2h);
+  EXPECT_EQ(f.poll_interval, 100ms);
+}
+
+TEST(LoadConfig, FleetDefaults) {
+  auto c = load_config_string("[fleet]\ndatabase = \"postgres://h/db\"\n");
+  const auto& f = c.config.fleet;
+  EXPECT_TRUE(f.enabled());
+  EXPECT_EQ(f.daemon_id, "");  // the host name, resolved at start
+  EXPECT_EQ(f.lease, 30s);
+  EXPECT_EQ(f.slots, 0u);
+  EXPECT_EQ(f.reserved_slots, 1u);
+  EXPECT_EQ(f.max_attempts, 3u);
+  EXPECT_EQ(f.result_retention, 24h);
+  EXPECT_EQ(f.poll_interval, 250ms);
+  // Bare integers: seconds for lease and retention, milliseconds for the poll.
+  auto d = load_config_string("[fleet]\ndatabase = \"postgres://h/db\"\nlease = 9\npoll_interval = 40\n");
+  EXPECT_EQ(d.config.fleet.lease, 9s);
+  EXPECT_EQ(d.config.fleet.poll_interval, 40ms);
+}
+
+TEST(LoadConfig, FleetErrorsNameTheKey) {
+  auto err = [](const std::string& body) { return error_of("[fleet]\n" + body); };
+  EXPECT_NE(err("lease = \"10s\"\n").find("'fleet.database': required in [fleet]"), std::string::npos);
+  EXPECT_NE(err("database = \"mysql://h/db\"\n").find("'fleet.database': expected a postgresql:// URI"),
+            std::string::npos);
+  EXPECT_NE(err("database = 5\n").find("'fleet.database': expected a string"), std::string::npos);
+  const std::string db = "database = \"postgresql://h/db\"\n";
+  EXPECT_NE(err(db + "lease = \"500ms\"\n").find("'fleet.lease': at least 1s"), std::string::npos);
+  EXPECT_NE(err(db + "lease = \"2s\"\npoll_interval = \"1500ms\"\n").find("'fleet.poll_interval'"),
+            std::string::npos);
+  EXPECT_NE(err(db + "poll_interval = \"5ms\"\n").find("'fleet.poll_interval': at least 10ms"),
+            std::string::npos);
+  EXPECT_NE(err(db + "slots = 2\nreserved_slots = 2\n").find("'fleet.reserved_slots': must be smaller"),
+            std::string::npos);
+  EXPECT_NE(err(db + "max_attempts = 0\n").find("'fleet.max_attempts'"), std::string::npos);
+  EXPECT_NE(err(db + "daemon_id = \" gpu\"\n").find("'fleet.daemon_id'"), std::string::npos);
+  EXPECT_NE(err(db + "lease = \"soon\"\n").find("'fleet.lease'"), std::string::npos);
+  EXPECT_NE(err(db + "reserved_slots = -1\n").find("'fleet.reserved_slots'"), std::string::npos);
+  // slots = 0 (auto) leaves reserved_slots unchecked here: the bridge adds it.
+  EXPECT_EQ(err(db + "slots = 0\nreserved_slots = 3\n"), "");
+  // Unknown fleet keys warn like any other.
+  auto c = load_config_string("[fleet]\n" + db + "bogus = 1\n");
+  EXPECT_TRUE(has_warning(c, "unknown key 'fleet.bogus' ignored"));
+}
+
 }  // namespace
