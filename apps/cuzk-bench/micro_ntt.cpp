@@ -90,7 +90,7 @@ void run_ntt(const NttOpts& o) {
   mul.push_back(fr_mul_chain_ns(1000000));
   do_not_optimize(a[0]);
   const Stats s = stats_of(ms), m = stats_of(mul);
-  const double butterflies = double(n / 2) * double(o.log_n);
+  const double butterflies = double(n) / 2 * double(o.log_n);
   const double ratio = butterflies > 0 ? s.median * 1e6 / (butterflies * m.median) : 0.0;
   const char* tables = d.full_twiddles() ? "full" : "short";
   if (o.json) {
