@@ -30,7 +30,7 @@ set -euo pipefail
 #   timeline: depends on nothing (it parses TIMELINE logs); engine and server
 #             may use it
 #   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
-#             only, so that the engine can include it
+#             only; the engine includes it (engine/fleet_bridge.cpp)
 #   cuda:     the CUDA kernels and their host wrappers (built only with
 #             CUZK_CUDA); over ntt and ff, under engine (engine/cuda_device.hpp)
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
@@ -51,7 +51,7 @@ declare -A ALLOWED=(
   [formats]="groth16 r1cs msm ntt pairing ec ff arith platform"
   [circuits]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
   [filecoin]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
-  [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda"
+  [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
   [server]="engine platform timeline"
   [fleet]="platform"
   [cuda]="ntt ff arith platform"

@@ -28,6 +28,8 @@
 
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "engine/fleet_bridge.hpp"
+#include "fleet/database.hpp"
 #include "engine/handlers.hpp"
 #include "server/address.hpp"
 #include "server/grpc_server.hpp"
@@ -78,6 +80,16 @@ int run(const Cli& cli) {
                cli.config.empty() ? std::string("built-in defaults") : cli.config, cfg.param_cache);
 
   auto engine = std::make_unique<eng::Engine>(cfg, eng::default_handlers(cfg));
+  // Fleet mode ([fleet] database): jobs go through the shared queue; the
+  // RPCs are served by the bridge in front of the local engine.
+  std::unique_ptr<eng::FleetBridge> fleet;
+  if (cfg.fleet.enabled()) {
+    fleet = std::make_unique<eng::FleetBridge>(*engine, cfg.fleet);
+    spdlog::info("fleet mode: daemon {} on {} ({} slots, {} reserved for CRITICAL/HIGH, lease {} ms)",
+                 fleet->daemon_id(), cuzk::fleet::Database::redact(cfg.fleet.database), fleet->slots(),
+                 cfg.fleet.reserved_slots, cfg.fleet.lease.count());
+  }
+  eng::ProvingService& service = fleet ? static_cast<eng::ProvingService&>(*fleet) : *engine;
 
   srv::GrpcServerOptions gopts;
   gopts.listen = cfg.listen;
@@ -86,7 +98,7 @@ int run(const Cli& cli) {
   gopts.token_file = cfg.token_file;
   gopts.socket_mode = cfg.socket_mode;
   gopts.socket_group = cfg.socket_group;
-  srv::GrpcServer grpc_server(*engine, gopts);
+  srv::GrpcServer grpc_server(service, gopts);
   grpc_server.start();
 
   std::unique_ptr<srv::HttpStatusServer> http;
@@ -97,7 +109,7 @@ int run(const Cli& cli) {
     if (auto a = srv::parse_address(cfg.status_listen);
         protected_grpc && !a.is_unix && a.host != "127.0.0.1" && a.host != "::1" && a.host != "localhost")
       spdlog::warn("daemon.status_listen {} serves /status and /metrics without TLS or token", a.to_string());
-    http = std::make_unique<srv::HttpStatusServer>(*engine, cfg.status_listen);
+    http = std::make_unique<srv::HttpStatusServer>(service, cfg.status_listen);
     http->start();
   }
   spdlog::info("ready: gRPC on {}{}", grpc_server.bound_address(),
@@ -124,9 +136,13 @@ int run(const Cli& cli) {
   }).detach();
 
   grpc_server.stop_accepting();  // SubmitProof/Prove -> UNAVAILABLE
-  engine->shutdown(grace);       // finishes or cancels work; answers every waiter
-  grpc_server.shutdown(5s);      // waiters have their answers; close and remove the socket
+  if (fleet)
+    fleet->shutdown(grace);  // stops claiming, then the engine; unfinished jobs go back to the queue
+  else
+    engine->shutdown(grace);  // finishes or cancels work; answers every waiter
+  grpc_server.shutdown(5s);   // waiters have their answers; close and remove the socket
   if (http) http->stop();
+  fleet.reset();
   engine.reset();
   spdlog::info("cuzk-daemon stopped");
   spdlog::shutdown();

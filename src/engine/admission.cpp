@@ -21,7 +21,9 @@ constexpr size_t kMaxRequestIdBytes = 256;
 // Job record, per-partition state vectors and the 192-byte proofs.
 constexpr uint64_t kJobOverheadBytes = 1024, kPartitionOverheadBytes = 512;
 
-std::string make_uuid() {
+}  // namespace
+
+std::string new_job_id() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
   uint64_t a = rng(), b = rng();
   a = (a & ~0xf000ull) | 0x4000ull;                         // version 4
@@ -32,6 +34,8 @@ std::string make_uuid() {
                 (unsigned long long)(b & 0xffffffffffffull));
   return buf;
 }
+
+namespace {
 
 // SHA-256 over every field that defines the proof asked for, each with its
 // length, so no two different requests collide by concatenation. Priority
@@ -153,7 +157,7 @@ SubmitResult Engine::submit(ProofRequest req) {
       throw ServiceError(Code::ResourceExhausted, "queue full: " + std::to_string(live_jobs_) +
                                                       " jobs admitted and not finished (limits.max_queued_jobs)");
   }
-  const std::string id = req.request_id.empty() ? make_uuid() : req.request_id;
+  const std::string id = req.request_id.empty() ? new_job_id() : req.request_id;
   const ProofKind kind = req.kind;
   const Priority priority = req.priority;
   tl_.emit(timeline::events::kParseStart, id, std::string("kind=") + kind_name(kind));
@@ -217,6 +221,30 @@ SubmitResult Engine::submit(ProofRequest req) {
   }
   job_queue_.push(job->key(0), job);
   return res;
+}
+
+Engine::Checked Engine::check(const ProofRequest& req) const {
+  check_request(req);
+  {
+    std::lock_guard lk(mu_);
+    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
+  }
+  ProofRequest copy = req;  // prepare may move the payload out
+  std::unique_ptr<PreparedJob> prepared;
+  try {
+    prepared = handler_for(req.kind)->prepare(copy);
+  } catch (const ServiceError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ServiceError(Code::InvalidArgument, e.what());
+  }
+  const uint32_t parts = prepared->num_partitions();
+  if (parts == 0) throw ServiceError(Code::InvalidArgument, "request has no partitions to prove");
+  if (parts > cfg_.max_partitions_per_request)
+    throw ServiceError(Code::ResourceExhausted, "request has " + std::to_string(parts) +
+                                                    " partitions, limits.max_partitions_per_request is " +
+                                                    std::to_string(cfg_.max_partitions_per_request));
+  return Checked{prepared->circuit_id(), parts};
 }
 
 void Engine::prune_locked() {

@@ -50,6 +50,8 @@ struct PartitionItem;  // a partition moving through the queues
 // printable ASCII without commas or edge spaces (it is written into TIMELINE
 // lines; Curio's WindowPoSt ids have inner spaces).
 void validate_request_id(const std::string& id);
+// A fresh job id (a random UUID) for a request without request_id.
+std::string new_job_id();
 
 class Engine final : public ProvingService {
  public:
@@ -74,6 +76,24 @@ class Engine final : public ProvingService {
   std::string status_json() const override;
   PreloadResult preload(const std::string& circuit_id) override;
   EvictResult evict(const std::string& circuit_id) override;
+
+  // Fleet mode (engine/fleet_bridge.hpp) asks these instead of submitting.
+  // check(): what submit would refuse, without admitting the job — the
+  // request checks and the handler's parse-and-validate on a copy of the
+  // request; throws ServiceError as submit does.
+  struct Checked {
+    std::string circuit_id;
+    uint32_t partitions = 0;
+  };
+  Checked check(const ProofRequest& req) const;
+  // What the claim loop needs to size its claims.
+  struct Capacity {
+    uint32_t device_workers = 0;            // over all devices
+    uint32_t live_jobs = 0;                 // admitted, not ended
+    uint64_t payload_free_bytes = 0;        // room left in the payload pool
+    std::vector<std::string> hot_circuits;  // parameters resident (HOT)
+  };
+  Capacity capacity() const;
 
   const EngineConfig& config() const { return cfg_; }
   TimelineEmitter& timeline() { return tl_; }

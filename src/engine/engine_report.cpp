@@ -75,6 +75,17 @@ StatusSnapshot Engine::status() const {
   return s;
 }
 
+Engine::Capacity Engine::capacity() const {
+  Capacity c;
+  c.hot_circuits = srs_.hot_circuits();
+  const uint64_t used = payload_budget_.used(), limit = payload_budget_.limit();
+  c.payload_free_bytes = limit > used ? limit - used : 0;
+  std::lock_guard lk(mu_);
+  for (auto& slot : devices_) c.device_workers += uint32_t(slot->workers.size());
+  c.live_jobs = live_jobs_;
+  return c;
+}
+
 std::string Engine::status_json() const {
   using nlohmann::json;
   StatusSnapshot snap = status();

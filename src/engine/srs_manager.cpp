@@ -196,6 +196,14 @@ uint64_t SrsManager::reclaim(uint64_t needed) {
   return total;
 }
 
+std::vector<std::string> SrsManager::hot_circuits() const {
+  std::lock_guard lk(mu_);
+  std::vector<std::string> out;
+  for (const auto& [id, e] : entries_)
+    if (e.res) out.push_back(id);
+  return out;
+}
+
 std::vector<SrsStatus> SrsManager::status(const std::vector<KindHandler*>& handlers) const {
   // Directory listings and file sizes first, outside the lock.
   std::vector<std::pair<std::string, uint64_t>> on_disk;

@@ -61,6 +61,8 @@ class SrsManager {
   // are freed or none is evictable. Returns bytes freed.
   uint64_t reclaim(uint64_t needed);
 
+  // Circuit ids whose parameters are HOT now (no file system calls).
+  std::vector<std::string> hot_circuits() const;
   // Lists the parameter directory (file system calls) before taking the lock.
   std::vector<SrsStatus> status(const std::vector<KindHandler*>& handlers) const;
 

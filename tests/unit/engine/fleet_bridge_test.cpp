@@ -1,0 +1,304 @@
+// Fleet mode in one process: the request payload encoding, and FleetBridge
+// over real engines (the fake proof kind) sharing one PostgreSQL database
+// (the fleet tests' server, tests/unit/fleet/pg_server.hpp): submissions go
+// through the queue, any daemon answers for any job, bad input is refused at
+// submit, a lost lease stops the local run and another daemon finishes the
+// job, cancels cross daemons, CRITICAL work takes the reserved slot, and the
+// /metrics fleet gauges.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "engine/fleet_bridge.hpp"
+#include "engine_fixture.hpp"
+#include "fleet/database.hpp"
+#include "fleet/queue.hpp"
+#include "unit/fleet/pg_server.hpp"
+
+namespace cuzk::engine::test {
+namespace {
+
+bool g_pg_used = false;
+struct PgEnvironment : ::testing::Environment {
+  void TearDown() override {
+    if (g_pg_used) cuzk::test::PgServer::stop_shared();
+  }
+};
+[[maybe_unused]] auto* const pg_env = ::testing::AddGlobalTestEnvironment(new PgEnvironment);
+
+ProofRequest full_request() {
+  ProofRequest r;
+  r.request_id = "wdpost-1000-3-[90 90 12]";
+  r.kind = ProofKind::WindowPostPartition;
+  r.sector_size = 32ull << 30;
+  r.registered_proof = 0xffffffffffffffffull;
+  r.priority = Priority::Critical;
+  r.vanilla_proof = std::string("c1\0json\xff", 8);
+  r.vanilla_proofs = {"", std::string(1000, '\0'), "third"};
+  r.sector_number = 77;
+  r.miner_id = 1000;
+  r.randomness = std::string(32, '\x5a');
+  r.partition_index = 4000000000u;
+  r.comm_r_old = "old";
+  r.comm_r_new = "new";
+  r.comm_d_new = std::string(32, '\0');
+  r.circuit_id = "some-circuit";
+  return r;
+}
+
+void expect_same(const ProofRequest& a, const ProofRequest& b) {
+  EXPECT_EQ(a.request_id, b.request_id);
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.sector_size, b.sector_size);
+  EXPECT_EQ(a.registered_proof, b.registered_proof);
+  EXPECT_EQ(a.priority, b.priority);
+  EXPECT_EQ(a.vanilla_proof, b.vanilla_proof);
+  EXPECT_EQ(a.vanilla_proofs, b.vanilla_proofs);
+  EXPECT_EQ(a.sector_number, b.sector_number);
+  EXPECT_EQ(a.miner_id, b.miner_id);
+  EXPECT_EQ(a.randomness, b.randomness);
+  EXPECT_EQ(a.partition_index, b.partition_index);
+  EXPECT_EQ(a.comm_r_old, b.comm_r_old);
+  EXPECT_EQ(a.comm_r_new, b.comm_r_new);
+  EXPECT_EQ(a.comm_d_new, b.comm_d_new);
+  EXPECT_EQ(a.circuit_id, b.circuit_id);
+}
+
+TEST(FleetPayload, RoundTripsEveryField) {
+  const ProofRequest r = full_request();
+  expect_same(decode_request(encode_request(r)), r);
+  const ProofRequest empty;
+  expect_same(decode_request(encode_request(empty)), empty);
+}
+
+TEST(FleetPayload, RefusesMalformedBytes) {
+  const std::string good = encode_request(full_request());
+  // Every proper prefix is truncated somewhere.
+  for (size_t n = 0; n < good.size(); n++) EXPECT_THROW(decode_request(good.substr(0, n)), std::runtime_error) << n;
+  EXPECT_THROW(decode_request(good + "x"), std::runtime_error);  // trailing bytes
+  std::string bad_magic = good;
+  bad_magic[0] = 'X';
+  try {
+    decode_request(bad_magic);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad magic"), std::string::npos);
+  }
+  std::string v2 = good;
+  v2[4] = 2;
+  try {
+    decode_request(v2);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("version 2"), std::string::npos);
+  }
+  // A count of vanilla proofs that cannot fit is refused before any allocation.
+  ProofRequest r;
+  std::string b = encode_request(r);
+  // Layout: magic+version (5), request_id (8), kind, sector_size,
+  // registered_proof, priority (4 x 8), vanilla_proof (8), then the count.
+  const size_t count_at = 5 + 8 + 4 * 8 + 8;
+  for (int i = 0; i < 8; i++) b[count_at + i] = '\xff';
+  EXPECT_THROW(decode_request(b), std::runtime_error);
+}
+
+// Two daemons (engine + bridge) on one fresh database.
+class FleetBridgeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_pg_used = true;
+    auto& s = cuzk::test::PgServer::shared();
+    if (!s.running()) GTEST_SKIP() << s.skip_reason();
+    uri_ = s.fresh_database(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
+  EngineConfig::Fleet fleet_cfg(const std::string& id) {
+    EngineConfig::Fleet f;
+    f.database = uri_;
+    f.daemon_id = id;
+    f.lease = 1500ms;
+    f.poll_interval = 50ms;
+    return f;
+  }
+  struct Daemon {
+    std::unique_ptr<Fixture> fx;
+    std::unique_ptr<FleetBridge> bridge;
+  };
+  Daemon start(const std::string& id, uint32_t slots = 0, uint32_t reserved = 1) {
+    Daemon d;
+    d.fx = std::make_unique<Fixture>(small_config());
+    auto f = fleet_cfg(id);
+    f.slots = slots;
+    f.reserved_slots = reserved;
+    d.bridge = std::make_unique<FleetBridge>(*d.fx->engine, f);
+    return d;
+  }
+  std::unique_ptr<fleet::Database> db() { return std::make_unique<fleet::Database>(uri_); }
+
+  std::string uri_;
+};
+
+TEST_F(FleetBridgeTest, JobsGoThroughTheQueueAndAnyDaemonAnswers) {
+  auto a = start("daemon-a"), b = start("daemon-b");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 8; i++) {
+    const std::string spec = std::to_string(20 + i) + ",10";
+    auto& via = i % 2 ? a : b;
+    ids.push_back(via.bridge->submit(req({spec, spec + "0"}, "job-" + std::to_string(i))).job_id);
+  }
+  // A repeated submission with the same payload is the same job.
+  EXPECT_EQ(a.bridge->submit(req({"20,10", "20,100"}, "job-0")).job_id, "job-0");
+  // A different payload under a used id is refused.
+  try {
+    b.bridge->submit(req({"1,1"}, "job-0"));
+    FAIL();
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::AlreadyExists);
+  }
+  auto conn = db();
+  fleet::Queue q(*conn);
+  std::set<std::string> holders;
+  for (int i = 0; i < 8; i++) {
+    auto& asker = i % 3 ? a : b;  // not necessarily the daemon it was submitted to
+    auto r = asker.bridge->await(ids[i], 20s);
+    ASSERT_EQ(r.status, JobStatus::Completed) << ids[i] << ": " << r.error_message;
+    const std::string spec = std::to_string(20 + i) + ",10";
+    EXPECT_EQ(r.proof, fake_proof(spec, 0) + fake_proof(spec + "0", 1));
+    auto info = q.get(ids[i]);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, fleet::JobState::Done);
+    EXPECT_EQ(info->attempts, 1);
+    holders.insert(info->claimed_by);
+  }
+  for (const auto& h : holders) EXPECT_TRUE(h == "daemon-a" || h == "daemon-b") << h;
+  const auto ca = a.bridge->counters(), cb = b.bridge->counters();
+  EXPECT_EQ(ca.completed + cb.completed, 8u);
+  EXPECT_EQ(ca.claims + cb.claims, 8u);
+  EXPECT_EQ(ca.discarded_late + cb.discarded_late, 0u);
+  // The fleet gauges and counters are on /metrics.
+  std::this_thread::sleep_for(1200ms);  // the depth gauge refreshes every second
+  const std::string m = a.bridge->metrics_text();
+  EXPECT_NE(m.find("cuzk_proofs_completed_total"), std::string::npos);  // the engine's own
+  EXPECT_NE(m.find("cuzk_fleet_claims_total " + std::to_string(ca.claims)), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_fleet_completed_total " + std::to_string(ca.completed)), std::string::npos);
+  EXPECT_NE(m.find("cuzk_fleet_lease_expiries_total 0"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_fleet_results_discarded_total 0"), std::string::npos);
+  EXPECT_NE(m.find("# TYPE cuzk_fleet_queue_jobs gauge"), std::string::npos);
+  EXPECT_NE(a.bridge->status_json().find("\"daemon_id\":\"daemon-a\""), std::string::npos);
+  // An unknown id is NOT_FOUND on any daemon.
+  try {
+    a.bridge->await("nobody", 10ms);
+    FAIL();
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::NotFound);
+  }
+}
+
+TEST_F(FleetBridgeTest, BadInputIsRefusedAtSubmitAndNeverQueued) {
+  auto a = start("daemon-a");
+  auto r = req({"1,1"}, "bad-circuit");
+  r.circuit_id = "no-such-circuit";
+  try {
+    a.bridge->submit(r);
+    FAIL();
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), ServiceError::Code::NotFound);
+  }
+  auto bad_id = req({"1,1"}, "comma,id");
+  EXPECT_THROW(a.bridge->submit(bad_id), ServiceError);
+  auto conn = db();
+  fleet::Queue q(*conn);
+  EXPECT_FALSE(q.get("bad-circuit"));
+  EXPECT_FALSE(q.get("comma,id"));
+  // A job whose partition fails is retried up to max_attempts, then FAILED
+  // with the reason.
+  const std::string id = a.bridge->submit(req({"1,1,fail-device"}, "fails")).job_id;
+  auto res = a.bridge->await(id, 20s);
+  EXPECT_EQ(res.status, JobStatus::Failed);
+  EXPECT_NE(res.error_message.find("injected device failure"), std::string::npos) << res.error_message;
+  EXPECT_EQ(q.get(id)->attempts, 3);
+}
+
+TEST_F(FleetBridgeTest, LostLeaseStopsTheLocalRunAndAnotherDaemonFinishes) {
+  auto a = start("daemon-a");
+  const std::string id = a.bridge->submit(req({"3000,10"}, "long")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  ASSERT_EQ(q.get(id)->claimed_by, "daemon-a");
+  // Daemon A's lease ran out and a daemon "ghost" took the job (as after a
+  // stall of A); ghost then dies: its short lease expires and the job is
+  // reclaimed and proved again.
+  conn->exec("test: steal", "UPDATE cuzk_jobs SET claimed_by = 'ghost', attempts = attempts + 1, "
+                            "lease_expires = clock_timestamp() + interval '1 second' WHERE job_id = $1",
+             {fleet::Param::text(id)});
+  // A notices at its next renew (a third of the lease) and stops proving.
+  for (int i = 0; i < 100 && a.bridge->counters().leases_lost == 0; i++) std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(a.bridge->counters().leases_lost, 1u);
+  EXPECT_EQ(a.fx->engine->await(id, 2s).status, JobStatus::Cancelled);
+  auto b = start("daemon-b");
+  auto r = b.bridge->await(id, 30s);
+  ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+  EXPECT_EQ(r.proof, fake_proof("3000,10", 0));
+  auto info = q.get(id);
+  EXPECT_EQ(info->state, fleet::JobState::Done);
+  EXPECT_EQ(info->attempts, 3);  // A, ghost, then A or B
+  EXPECT_EQ(a.bridge->counters().completed + b.bridge->counters().completed, 1u);
+  EXPECT_EQ(a.bridge->counters().lease_expiries + b.bridge->counters().lease_expiries, 1u);  // ghost's
+  EXPECT_EQ(a.bridge->counters().discarded_late + b.bridge->counters().discarded_late, 0u);
+}
+
+TEST_F(FleetBridgeTest, CancelFromAnyDaemonStopsTheRunningJob) {
+  auto a = start("daemon-a"), b = start("daemon-b", 1, 0);
+  const std::string id = a.bridge->submit(req({"4000,10"}, "to-cancel")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  const std::string holder = q.get(id)->claimed_by;
+  auto& other = holder == "daemon-a" ? b : a;
+  auto& runner = holder == "daemon-a" ? a : b;
+  EXPECT_TRUE(other.bridge->cancel(id));
+  EXPECT_EQ(other.bridge->await(id, 5s).status, JobStatus::Cancelled);
+  // The holder's renew fails and it cancels its local run well before 4 s.
+  EXPECT_EQ(runner.fx->engine->await(id, 3s).status, JobStatus::Cancelled);
+  EXPECT_FALSE(a.bridge->cancel(id));  // already ended
+  EXPECT_THROW(a.bridge->cancel("unknown"), ServiceError);
+}
+
+TEST_F(FleetBridgeTest, CriticalJobTakesTheReservedSlot) {
+  // One daemon with 2 slots, 1 reserved: NORMAL jobs run one at a time, a
+  // CRITICAL job starts at once beside them.
+  auto a = start("daemon-a", 2, 1);
+  std::vector<std::string> normal;
+  for (int i = 0; i < 3; i++) normal.push_back(a.bridge->submit(req({"600,10"}, "normal-" + std::to_string(i))).job_id);
+  std::this_thread::sleep_for(200ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string crit = a.bridge->submit(req({"50,10"}, "critical", Priority::Critical)).job_id;
+  auto r = a.bridge->await(crit, 10s);
+  ASSERT_EQ(r.status, JobStatus::Completed);
+  // It did not wait for the NORMAL jobs ahead of it (3 x 600 ms).
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1500ms);
+  auto conn = db();
+  fleet::Queue q(*conn);
+  int normal_done = 0;
+  for (auto& id : normal) normal_done += q.get(id)->state == fleet::JobState::Done;
+  EXPECT_LE(normal_done, 1);
+  for (auto& id : normal) EXPECT_EQ(a.bridge->await(id, 10s).status, JobStatus::Completed);
+}
+
+TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
+  auto a = start("daemon-a");
+  const std::string id = a.bridge->submit(req({"2000,10"}, "cut-short")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  a.bridge->shutdown(0ms);
+  auto info = q.get(id);
+  EXPECT_EQ(info->state, fleet::JobState::Queued);
+  EXPECT_NE(info->last_error.find("daemon-a shut down"), std::string::npos) << info->last_error;
+  auto b = start("daemon-b");
+  EXPECT_EQ(b.bridge->await(id, 20s).status, JobStatus::Completed);
+}
+
+}  // namespace
+}  // namespace cuzk::engine::test
