@@ -1,6 +1,7 @@
 #include "server/grpc_server.hpp"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
 #include <sys/stat.h>
@@ -346,6 +347,10 @@ void GrpcServer::start() {
   }
 
   impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice, tokens_);
+  // grpc.health.v1.Health (grpc++'s own implementation): SERVING while the
+  // daemon accepts work, NOT_SERVING once it drains (stop_accepting). Read
+  // by the builder, so set before it is made.
+  grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder b;
   b.SetMaxReceiveMessageSize(opts_.max_message_bytes);
   b.SetMaxSendMessageSize(opts_.max_message_bytes);
@@ -387,6 +392,7 @@ void GrpcServer::start() {
     a.port = selected;
     bound_ = a.grpc_target();
   }
+  set_health(true);
   running_.store(true);
   if (!insecure_warning.empty()) spdlog::warn("gRPC on {} {}", bound_, insecure_warning);
   spdlog::info("gRPC listening on {}{}{}", bound_,
@@ -395,9 +401,18 @@ void GrpcServer::start() {
                tokens_ ? ", " + std::to_string(tokens_->size()) + " token(s) accepted" : std::string());
 }
 
+void GrpcServer::set_health(bool serving) {
+  if (!server_) return;
+  if (auto* h = server_->GetHealthCheckService()) {
+    h->SetServingStatus(serving);  // "" (the whole server) and every service name
+    h->SetServingStatus(kHealthServiceName, serving);
+  }
+}
+
 void GrpcServer::stop_accepting() {
   std::lock_guard<std::mutex> lk(shutdown_mu_);
   if (impl_) impl_->stop_accepting();
+  set_health(false);
 }
 
 void GrpcServer::shutdown(std::chrono::milliseconds deadline) {

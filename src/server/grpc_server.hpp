@@ -13,6 +13,11 @@
 // that a client that goes away, or a server shutdown past its deadline,
 // releases the handler thread; the job itself keeps running.
 //
+// Health: the standard grpc.health.v1.Health service answers SERVING for ""
+// and "cuzk.v1.ProvingEngine" from start() until stop_accepting(), then
+// NOT_SERVING (a load balancer stops sending work to a draining daemon). With
+// TLS and tokens it needs a token like every RPC; without TLS it is open.
+//
 // Security (GrpcServerOptions): TLS from PEM files, optional client
 // certificates, bearer tokens checked on every RPC (UNAUTHENTICATED), plain
 // TCP refused unless explicitly allowed, unix socket mode and group.
@@ -92,7 +97,11 @@ class GrpcServer {
   std::string bound_address() const;
   int port() const { return port_; }  // TCP: bound port (also for ":0"); unix: 0
 
+  static constexpr const char* kHealthServiceName = "cuzk.v1.ProvingEngine";
+
  private:
+  void set_health(bool serving);
+
   engine::ProvingService& service_;
   GrpcServerOptions opts_;
   std::shared_ptr<const TokenSet> tokens_;  // null = no token required
