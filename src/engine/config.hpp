@@ -71,9 +71,9 @@ struct EngineConfig {
     std::string database;   // postgresql:// or postgres:// URI; "" = fleet mode off
     std::string daemon_id;  // "" = the host name (resolved at start)
     std::chrono::milliseconds lease{30 * 1000};  // a claim's lease, renewed at a third of it
-    // Jobs this daemon proves at once (claimed and not ended); 0 = the
-    // engine's device workers plus reserved_slots, so that the next job is
-    // queued locally while one proves.
+    // Jobs this daemon holds at once (claimed and not ended); 0 = the
+    // engine's device workers + 1 (the next job waits locally, not in the
+    // database) + reserved_slots.
     uint32_t slots = 0;
     uint32_t reserved_slots = 1;  // kept for CRITICAL/HIGH jobs
     uint32_t max_attempts = 3;    // claims of one job before it fails for good

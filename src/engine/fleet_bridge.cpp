@@ -164,7 +164,10 @@ struct FleetBridge::Running {
 FleetBridge::FleetBridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engine), cfg_(std::move(cfg)) {
   if (cfg_.daemon_id.empty()) cfg_.daemon_id = host_name();
   const auto cap = engine_.capacity();
-  slots_ = cfg_.slots ? cfg_.slots : std::max<uint32_t>(1, cap.device_workers) + cfg_.reserved_slots;
+  // Default: one job per device worker, one more queued locally (so the
+  // engine starts the next job without waiting for the database), plus the
+  // reserved ones.
+  slots_ = cfg_.slots ? cfg_.slots : std::max<uint32_t>(1, cap.device_workers) + 1 + cfg_.reserved_slots;
   if (cfg_.reserved_slots >= slots_)
     throw std::runtime_error("fleet.reserved_slots (" + std::to_string(cfg_.reserved_slots) +
                              ") must be smaller than the daemon's slots (" + std::to_string(slots_) + ")");

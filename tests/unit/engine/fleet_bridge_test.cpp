@@ -300,5 +300,21 @@ TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
   EXPECT_EQ(b.bridge->await(id, 20s).status, JobStatus::Completed);
 }
 
+TEST_F(FleetBridgeTest, SurvivesADatabaseRestart) {
+  auto a = start("daemon-a"), b = start("daemon-b");
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; i++) ids.push_back(a.bridge->submit(req({"300,10"}, "before-" + std::to_string(i))).job_id);
+  // Every connection of both daemons breaks; they reconnect on their own.
+  cuzk::test::PgServer::shared().restart();
+  for (int i = 0; i < 4; i++) ids.push_back(b.bridge->submit(req({"200,10"}, "after-" + std::to_string(i))).job_id);
+  for (const auto& id : ids) {
+    auto r = (id[0] == 'b' ? b : a).bridge->await(id, 30s);
+    EXPECT_EQ(r.status, JobStatus::Completed) << id << ": " << r.error_message;
+  }
+  auto conn = db();
+  auto rows = conn->exec("test: done", "SELECT count(*) FROM cuzk_jobs WHERE state = 'done'");
+  EXPECT_EQ(rows.integer(0, 0), 8);
+}
+
 }  // namespace
 }  // namespace cuzk::engine::test
