@@ -178,9 +178,18 @@ FleetBridge::FleetBridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engi
   client_db_ = std::make_unique<fleet::Database>(cfg_.database);
   client_q_ = std::make_unique<fleet::Queue>(*client_db_);
   thread_ = std::thread([this] { loop(); });
+  poller_ = std::thread([this] { poll_loop(); });
 }
 
-FleetBridge::~FleetBridge() { shutdown(0ms); }
+FleetBridge::~FleetBridge() {
+  shutdown(0ms);
+  {
+    std::lock_guard lk(watch_mu_);
+    watch_stop_ = true;
+  }
+  watch_cv_.notify_all();
+  if (poller_.joinable()) poller_.join();
+}
 
 void FleetBridge::shutdown(std::chrono::milliseconds grace) {
   if (shut_down_.exchange(true)) return;
@@ -240,43 +249,116 @@ SubmitResult FleetBridge::submit(ProofRequest req) {
   return SubmitResult{r.job_id, 0, ""};
 }
 
+ProofResult FleetBridge::result_of(const std::string& job_id, Clock::time_point start) {
+  auto info = with_client("await", [&](fleet::Queue& q) { return q.get(job_id); });
+  if (!info) throw ServiceError(Code::NotFound, "unknown job id " + job_id);
+  ProofResult r;
+  r.job_id = job_id;
+  switch (info->state) {
+    case fleet::JobState::Done:
+      r.status = JobStatus::Completed;
+      r.proof = info->result.value_or("");
+      break;
+    case fleet::JobState::Failed:
+      r.status = JobStatus::Failed;
+      r.error_message = info->last_error;
+      break;
+    case fleet::JobState::Cancelled:
+      r.status = JobStatus::Cancelled;
+      r.error_message = info->last_error.empty() ? "cancelled" : info->last_error;
+      break;
+    default:
+      r.status = JobStatus::Timeout;
+      r.error_message = std::string("job ") + fleet::state_name(info->state) +
+                        (info->claimed_by.empty() ? std::string() : " on " + info->claimed_by);
+      return r;
+  }
+  r.total_ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+  return r;
+}
+
 ProofResult FleetBridge::await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) {
   const auto start = Clock::now();
   const bool forever = !timeout || *timeout > std::chrono::hours(24 * 365 * 10);
   const auto deadline = forever ? Clock::time_point::max() : start + std::max(*timeout, 0ms);
-  auto pause = 10ms;
-  for (;;) {
-    auto info = with_client("await", [&](fleet::Queue& q) { return q.get(job_id); });
-    if (!info) throw ServiceError(Code::NotFound, "unknown job id " + job_id);
-    ProofResult r;
-    r.job_id = job_id;
-    if (ended(info->state)) {
-      switch (info->state) {
-        case fleet::JobState::Done:
-          r.status = JobStatus::Completed;
-          r.proof = info->result.value_or("");
-          break;
-        case fleet::JobState::Failed:
-          r.status = JobStatus::Failed;
-          r.error_message = info->last_error;
-          break;
-        default:
-          r.status = JobStatus::Cancelled;
-          r.error_message = info->last_error.empty() ? "cancelled" : info->last_error;
-      }
-      r.total_ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
-      return r;
+  bool watched = false;
+  {
+    std::lock_guard lk(watch_mu_);
+    auto it = watched_.find(job_id);
+    if (it != watched_.end()) {  // watched already (another waiter, or the previous slice)
+      it->second.waiters++;
+      it->second.last_used = start;
+      watched = true;
     }
+  }
+  if (!watched) {  // first look: unknown ids and ended jobs answer at once
+    ProofResult r = result_of(job_id, start);
+    if (r.status != JobStatus::Timeout) return r;
+    std::lock_guard lk(watch_mu_);
+    auto& w = watched_[job_id];
+    w.waiters++;
+    w.last_used = start;
+  }
+  watch_cv_.notify_all();  // the poller may be idle
+  bool ended_now = false;
+  {
+    std::unique_lock lk(watch_mu_);
+    auto pred = [&] { return watch_stop_ || watched_[job_id].ended; };
+    if (forever) watch_cv_.wait(lk, pred);
+    else watch_cv_.wait_until(lk, deadline, pred);
+    auto& w = watched_[job_id];
+    ended_now = w.ended;
+    w.waiters--;
+    w.last_used = Clock::now();
+  }
+  if (ended_now) return result_of(job_id, start);
+  ProofResult r;
+  r.job_id = job_id;
+  r.status = JobStatus::Timeout;
+  r.error_message = "timed out after " + std::to_string(forever ? 0 : timeout->count()) + " ms; job still running";
+  return r;
+}
+
+void FleetBridge::poll_loop() {
+  const auto tick = std::clamp<std::chrono::milliseconds>(cfg_.poll_interval / 2, 10ms, 250ms);
+  constexpr auto kLinger = 2s;
+  std::unique_lock lk(watch_mu_);
+  while (!watch_stop_) {
     const auto now = Clock::now();
-    if (now >= deadline) {
-      r.status = JobStatus::Timeout;
-      r.error_message = "timed out after " + std::to_string(timeout->count()) + " ms; job " +
-                        fleet::state_name(info->state) +
-                        (info->claimed_by.empty() ? std::string() : " on " + info->claimed_by);
-      return r;
+    std::vector<std::string> ids;
+    for (auto it = watched_.begin(); it != watched_.end();) {
+      if (it->second.waiters == 0 && now - it->second.last_used > kLinger) {
+        it = watched_.erase(it);
+        continue;
+      }
+      if (!it->second.ended && it->second.waiters > 0) ids.push_back(it->first);
+      ++it;
     }
-    std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - now));
-    pause = std::min<std::chrono::milliseconds>(pause * 2, cfg_.poll_interval);
+    if (watched_.empty()) {
+      watch_cv_.wait(lk, [&] { return watch_stop_ || !watched_.empty(); });
+      continue;
+    }
+    if (!ids.empty()) {
+      lk.unlock();
+      std::vector<std::pair<std::string, fleet::JobState>> states;
+      bool ok = true;
+      try {
+        states = with_client("await", [&](fleet::Queue& q) { return q.states(ids); });
+      } catch (const std::exception&) {
+        ok = false;  // the waiters keep waiting; the next tick tries again
+      }
+      lk.lock();
+      if (ok) {
+        std::map<std::string, fleet::JobState> by_id(states.begin(), states.end());
+        for (const auto& id : ids) {
+          auto s = by_id.find(id);
+          auto it = watched_.find(id);
+          if (it != watched_.end() && (s == by_id.end() || ended(s->second))) it->second.ended = true;  // or gone
+        }
+        watch_cv_.notify_all();
+      }
+    }
+    watch_cv_.wait_for(lk, tick, [&] { return watch_stop_; });
   }
 }
 
@@ -413,7 +495,8 @@ void FleetBridge::step(fleet::Queue& q) {
   const auto now = Clock::now();
   if (now >= next_reclaim_) {
     const auto back = q.reclaim_expired();
-    next_reclaim_ = now + cfg_.poll_interval;
+    // Leases run out in lease units: a tenth of one is soon enough.
+    next_reclaim_ = now + std::max<Clock::duration>(cfg_.poll_interval, cfg_.lease / 10);
     std::lock_guard lk(mu_);
     counters_.lease_expiries += back.size();
   }

@@ -6,7 +6,8 @@
 //                records it in the shared queue (fleet::Queue::enqueue); the
 //                request travels as the payload (encode_request below)
 //   await/cancel read and cancel the queue's row, so any daemon answers for
-//                any job (await polls the row)
+//                any job; awaited jobs are polled together, one statement
+//                per tick for all of them (Queue::states)
 //   claim loop   one thread with its own database connection: heartbeat,
 //                reclaim of expired leases, claims sized by the engine's
 //                free capacity (reserved_slots kept for CRITICAL/HIGH), each
@@ -95,6 +96,8 @@ class FleetBridge final : public ProvingService {
   void admit(fleet::Queue& q, const std::string& job_id, const std::string& payload);
   void report_finished(fleet::Queue& q);
   void renew_leases(fleet::Queue& q);
+  void poll_loop();  // the awaiters' poller
+  ProofResult result_of(const std::string& job_id, std::chrono::steady_clock::time_point start);
   // Runs fn on the shared client connection (submit/await/cancel threads).
   template <typename F>
   auto with_client(const char* what, F&& fn);
@@ -127,6 +130,21 @@ class FleetBridge final : public ProvingService {
   bool poke_ = false;  // a local submit: claim now rather than at the next poll
   std::atomic<bool> claiming_{true};
   std::atomic<bool> stop_{false};
+
+  // Awaited jobs: AwaitProof callers wait on watch_cv_ while the poller
+  // reads the states of every watched job in one statement per tick. An
+  // entry lingers a little after its last waiter (the server awaits in
+  // slices), so a slice does not cost a query of its own.
+  struct Watch {
+    int waiters = 0;
+    bool ended = false;  // ended, or gone from the queue
+    std::chrono::steady_clock::time_point last_used{};
+  };
+  std::mutex watch_mu_;
+  std::condition_variable watch_cv_;
+  std::map<std::string, Watch> watched_;
+  bool watch_stop_ = false;
+  std::thread poller_;
   std::atomic<bool> shut_down_{false};
   std::thread thread_;
 };

@@ -296,6 +296,16 @@ std::optional<JobInfo> Queue::get(const std::string& job_id) {
   return j;
 }
 
+std::vector<std::pair<std::string, JobState>> Queue::states(const std::vector<std::string>& job_ids) {
+  std::vector<std::pair<std::string, JobState>> out;
+  if (job_ids.empty()) return out;
+  Result r = db_.exec("states of " + std::to_string(job_ids.size()) + " jobs",
+                      "SELECT job_id, state FROM cuzk_jobs WHERE job_id = ANY($1::text[]) ORDER BY job_id",
+                      {Param::text(text_array(job_ids))}, Retry::Idempotent);
+  for (int i = 0; i < r.rows(); ++i) out.emplace_back(r.text(i, 0), parse_state(r.text(i, 1)));
+  return out;
+}
+
 CancelOutcome Queue::cancel(const std::string& job_id) {
   CancelOutcome out = CancelOutcome::NotFound;
   db_.transaction("cancel " + job_id, [&](Database& tx) {

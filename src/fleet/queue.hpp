@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fleet/database.hpp"
@@ -144,6 +145,9 @@ class Queue {
   std::vector<Reclaimed> reclaim_expired();
 
   std::optional<JobInfo> get(const std::string& job_id);
+  // The states of many jobs in one statement (awaiting daemons poll with
+  // it); ids not in the queue are left out.
+  std::vector<std::pair<std::string, JobState>> states(const std::vector<std::string>& job_ids);
   CancelOutcome cancel(const std::string& job_id);
 
   // Deletes done/failed/cancelled jobs last updated more than `age` ago;

@@ -42,11 +42,21 @@ CREATE TABLE cuzk_daemons (
 );
 )sql";
 
+// Payloads are stored out of line without compression: pglz compressed a
+// 2 MiB generic-R1CS witness in about 90 ms of the server's CPU per job
+// (docs/PERFORMANCE.md "Fleet mode"); payloads are read once and deleted
+// with the row at retention. Existing rows keep their storage.
+const char* const kMigration2 = R"sql(
+ALTER TABLE cuzk_jobs ALTER COLUMN payload SET STORAGE EXTERNAL;
+ALTER TABLE cuzk_jobs ALTER COLUMN result SET STORAGE EXTERNAL;
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& Schema::migrations() {
   static const std::vector<Migration> m = {
       {1, "cuzk_jobs (shared job queue) and cuzk_daemons (registry)", kMigration1},
+      {2, "payload and result stored without compression (STORAGE EXTERNAL)", kMigration2},
   };
   return m;
 }

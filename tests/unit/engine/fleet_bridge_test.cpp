@@ -7,6 +7,7 @@
 // /metrics fleet gauges.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -314,6 +315,30 @@ TEST_F(FleetBridgeTest, SurvivesADatabaseRestart) {
   auto conn = db();
   auto rows = conn->exec("test: done", "SELECT count(*) FROM cuzk_jobs WHERE state = 'done'");
   EXPECT_EQ(rows.integer(0, 0), 8);
+}
+
+TEST_F(FleetBridgeTest, AwaitTimesOutAndManyWaitersShareOnePoller) {
+  auto a = start("daemon-a"), b = start("daemon-b");
+  const std::string id = a.bridge->submit(req({"800,10"}, "shared")).job_id;
+  auto r = b.bridge->await(id, 50ms);
+  EXPECT_EQ(r.status, JobStatus::Timeout);
+  std::vector<std::thread> ts;
+  std::atomic<int> completed{0};
+  for (int i = 0; i < 8; i++)
+    ts.emplace_back([&, i] {
+      auto& via = i % 2 ? a : b;
+      // In slices, as the gRPC server waits.
+      for (int s = 0; s < 200; s++) {
+        auto res = via.bridge->await(id, 100ms);
+        if (res.status == JobStatus::Timeout) continue;
+        if (res.status == JobStatus::Completed && res.proof == fake_proof("800,10", 0)) completed++;
+        break;
+      }
+    });
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(completed.load(), 8);
+  // After the job ended: answered at once, in or out of the linger window.
+  EXPECT_EQ(b.bridge->await(id, 0ms).status, JobStatus::Completed);
 }
 
 }  // namespace

@@ -307,6 +307,21 @@ TEST_F(QueueTest, CancelQueuedAndRunningJobs) {
   EXPECT_FALSE(q().get("nope").has_value());
 }
 
+TEST_F(QueueTest, StatesOfManyJobsInOneStatement) {
+  q().enqueue(job("a \"quoted\", id", kNormal, "c", "1"));
+  q().enqueue(job("b", kHigh, "c", "2"));
+  q().enqueue(job("c", kLow, "c", "3"));
+  ASSERT_EQ(ids(q().claim(claimer("d1", 1))), std::vector<std::string>{"b"});
+  EXPECT_EQ(q().complete("d1", "b", "proof"), CompleteOutcome::Completed);
+  EXPECT_EQ(q().cancel("c"), CancelOutcome::Cancelled);
+  const auto s = q().states({"c", "missing", "a \"quoted\", id", "b"});
+  ASSERT_EQ(s.size(), 3u);  // sorted by id, unknown ids left out
+  EXPECT_EQ(s[0], std::make_pair(std::string("a \"quoted\", id"), JobState::Queued));
+  EXPECT_EQ(s[1], std::make_pair(std::string("b"), JobState::Done));
+  EXPECT_EQ(s[2], std::make_pair(std::string("c"), JobState::Cancelled));
+  EXPECT_TRUE(q().states({}).empty());
+}
+
 TEST_F(QueueTest, RetentionDeletesOnlyEndedJobs) {
   for (const char* id : {"done", "failed", "cancelled", "queued", "claimed"}) q().enqueue(job(id, kNormal, "c", id));
   // Equal priorities and no hot circuits: claimed by age, "done" and "failed" first.

@@ -35,6 +35,14 @@ TEST_F(SchemaTest, MigrateIsIdempotent) {
               1)
         << col;
   EXPECT_EQ(db().exec("daemons", "SELECT count(*) FROM cuzk_daemons").integer(0, 0), 0);
+  // Migration 2: payloads and results out of line, uncompressed.
+  for (const char* col : {"payload", "result"})
+    EXPECT_EQ(db().exec("storage", "SELECT attstorage FROM pg_attribute WHERE attrelid = 'cuzk_jobs'::regclass "
+                                   "AND attname = $1",
+                        {cuzk::fleet::Param::text(col)})
+                  .text(0, 0),
+              "e")
+        << col;
 }
 
 TEST_F(SchemaTest, ConcurrentMigrationsApplyOnce) {
