@@ -5,6 +5,7 @@
 // an ended job's items are dropped at the next stage boundary.
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "platform/tsan.hpp"
 #include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
@@ -51,7 +52,8 @@ void Engine::synthesis_loop() {
     auto t0 = Clock::now();
     try {
       JobSynthesizer synth(&pce_, job->id);
-      synth_arena_.execute([&] { item->work = item->prepared->synthesize(p, item->srs.resources(), synth); });
+      platform::arena_execute(
+          synth_arena_, [&] { item->work = item->prepared->synthesize(p, item->srs.resources(), synth); });
     } catch (const std::exception& e) {
       synthesizing_--;
       synth_queue_.notify();  // the pacer's gate
@@ -120,7 +122,8 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     std::string error;
     tl_.emit(timeline::events::kGpuLock, job->id, worker_detail(w, p));
     try {
-      if (!job->ended) slot.device->arena().execute([&] { item->work->device_phase(*slot.device); });
+      if (!job->ended)
+        platform::arena_execute(slot.device->arena(), [&] { item->work->device_phase(*slot.device); });
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -155,7 +158,7 @@ void Engine::finalizer_loop(DeviceSlot& slot) {
     tails_running_++;
     std::string proof, error;
     try {
-      slot.device->arena().execute([&] { proof = item->work->finish(*slot.device); });
+      platform::arena_execute(slot.device->arena(), [&] { proof = item->work->finish(*slot.device); });
     } catch (const std::exception& e) {
       error = e.what();
     }

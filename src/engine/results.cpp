@@ -4,6 +4,7 @@
 // (payload, parameters pin, admission bytes) goes when it ends.
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "platform/tsan.hpp"
 #include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
@@ -34,7 +35,8 @@ void Engine::partition_done(std::unique_ptr<PartitionItem> item, std::string pro
   std::string verdict;
   if (cfg_.self_check) {
     try {
-      dev.arena().execute([&] { verdict = item->prepared->verify(all, item->srs.resources()); });
+      platform::arena_execute(dev.arena(),
+                              [&] { verdict = item->prepared->verify(all, item->srs.resources()); });
     } catch (const std::exception& e) {
       verdict = e.what();
     }
