@@ -429,6 +429,16 @@ TEST(LoadConfig, FleetDefaults) {
   EXPECT_EQ(d.config.fleet.poll_interval, 40ms);
 }
 
+TEST(LoadConfig, FleetExampleIsValid) {
+  // config/cuzk-fleet.toml, the documented example of a fleet daemon.
+  auto c = load_config_file(std::string(CUZK_TEST_VECTORS) + "/../../config/cuzk-fleet.toml");
+  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  EXPECT_TRUE(c.config.fleet.enabled());
+  EXPECT_EQ(c.config.fleet.daemon_id, "gpu1");
+  EXPECT_EQ(c.config.fleet.lease, 30s);
+  EXPECT_EQ(c.config.fleet.reserved_slots, 1u);
+}
+
 TEST(LoadConfig, FleetErrorsNameTheKey) {
   auto err = [](const std::string& body) { return error_of("[fleet]\n" + body); };
   EXPECT_NE(err("lease = \"10s\"\n").find("'fleet.database': required in [fleet]"), std::string::npos);
