@@ -50,7 +50,7 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CUZK_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Library dependencies come from dpkg-shlibdeps on the installed binaries
-# (libgrpc++, libprotobuf, libtbb, libssl, libspdlog, libfmt, libtomlplusplus,
+# (libgrpc++, libprotobuf, libtbb, libssl, libpq, libspdlog, libfmt, libtomlplusplus,
 # abseil, libstdc++ ...); the maintainer scripts need adduser.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
