@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs the whole test suite through CTest,
 # then the sanitizer stage (scripts/test-sanitizers.sh: ThreadSanitizer on the
-# engine's concurrency tests, Address+UndefinedBehavior sanitizers on the
-# unit suites; CUZK_SANITIZERS=none skips it). The last line sums both.
+# engine's concurrency tests and the server and daemon integration suites,
+# Address+UndefinedBehavior sanitizers on the unit suites;
+# CUZK_SANITIZERS=none skips it). The last line sums both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

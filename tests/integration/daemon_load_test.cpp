@@ -14,8 +14,10 @@
 #include <atomic>
 #include <barrier>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <random>
@@ -84,7 +86,15 @@ struct Daemon {
     int status = 0;
     ::waitpid(pid, &status, 0);
     pid = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    // The log is removed with the directory: show it when the daemon did not
+    // exit cleanly (a sanitizer's report ends in exit code 66, its text here).
+    if (rc != 0) {
+      std::ifstream in(log);
+      std::fprintf(stderr, "daemon exited with %d; %s:\n%s\n", rc, log.c_str(),
+                   std::string(std::istreambuf_iterator<char>(in), {}).c_str());
+    }
+    return rc;
   }
   ~Daemon() {
     stop();
