@@ -18,7 +18,8 @@
 namespace cuzk_test_params {
 
 // The cache file for `blank`'s parameters, generated if missing.
-inline std::filesystem::path cached_dev_parameters_file(const std::string& name, const cuzk::r1cs::Circuit& blank) {
+inline std::filesystem::path cached_dev_parameters_file(const std::string& name,
+                                                        const cuzk::r1cs::Circuit& blank) {
   namespace fs = std::filesystem;
   const fs::path file = fs::path(CUZK_TEST_CACHE) / name;
   if (fs::exists(file)) return file;
@@ -33,7 +34,8 @@ inline std::filesystem::path cached_dev_parameters_file(const std::string& name,
 
 // The parameters themselves (our own file: points checked on the curve only).
 // A damaged cache file is regenerated.
-inline cuzk::groth16::Parameters cached_dev_parameters(const std::string& name, const cuzk::r1cs::Circuit& blank) {
+inline cuzk::groth16::Parameters cached_dev_parameters(const std::string& name,
+                                                       const cuzk::r1cs::Circuit& blank) {
   const auto file = cached_dev_parameters_file(name, blank);
   try {
     return cuzk::groth16::read_parameters_file(file.string(), cuzk::ec::Check::SkipSubgroup);

@@ -56,7 +56,8 @@ std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_circuit(const std::
   if (auto post = filecoin::post_config_for_circuit_id(id))
     return {std::make_unique<filecoin::FallbackPostCircuit>(*post), std::string(post->name)};
   if (auto snap = filecoin::snap_config_for_circuit_id(id))
-    return {std::make_unique<filecoin::EmptySectorUpdateCircuit>(*snap), "EmptySectorUpdate " + std::string(snap->name)};
+    return {std::make_unique<filecoin::EmptySectorUpdateCircuit>(*snap),
+            "EmptySectorUpdate " + std::string(snap->name)};
   throw std::invalid_argument("unknown circuit: " + id +
                               " (porep-, winning-post-, window-post-, snap- with 2k, 8m, 512m, 32g, 64g)");
 }

@@ -82,11 +82,11 @@ void run_single(const SingleOpts& o) {
   auto req = build_request(o.job);
   req.set_request_id(o.request_id.empty() ? new_uuid() : o.request_id);
   auto stub = make_stub(connect_daemon(daemon_address()));
-  auto out = submit_and_await(*stub, req, std::chrono::seconds(10),
-                              [](Clock::duration el, const std::string& id) {
-                                std::fprintf(stderr, "waiting for %s ... %.0fs\n", id.c_str(), secs(el));
-                                std::fflush(stderr);
-                              });
+  auto out =
+      submit_and_await(*stub, req, std::chrono::seconds(10), [](Clock::duration el, const std::string& id) {
+        std::fprintf(stderr, "waiting for %s ... %.0fs\n", id.c_str(), secs(el));
+        std::fflush(stderr);
+      });
   if (!out.rpc_ok) throw std::runtime_error(out.rpc_error);
   print_result(out.resp, out.wall);
   if (!o.out.empty() && out.resp.status() == pb::AwaitProofResponse::COMPLETED) {
@@ -137,8 +137,7 @@ void run_batch(const BatchOpts& o) {
       std::printf("  [%u/%u] %s \u2014 %ss (prove=%llu ms, queue=%llu ms)\n", k, o.count, label,
                   secs1(secs(out.wall)).c_str(), (unsigned long long)out.resp.gpu_compute_ms(),
                   (unsigned long long)out.resp.queue_wait_ms());
-      if (!out.rpc_ok)
-        std::printf("        error: %s\n", out.rpc_error.c_str());
+      if (!out.rpc_ok) std::printf("        error: %s\n", out.rpc_error.c_str());
       else if (out.resp.status() != pb::AwaitProofResponse::COMPLETED)
         std::printf("        error: %s\n", out.resp.error_message().c_str());
       std::fflush(stdout);
@@ -177,12 +176,12 @@ void run_batch(const BatchOpts& o) {
     };
     auto [wmin, wmax] = std::minmax_element(wall.begin(), wall.end());
     auto [pmin, pmax] = std::minmax_element(prove.begin(), prove.end());
-    std::printf("wall time:     avg=%ss min=%ss max=%ss\n", secs1(avg(wall)).c_str(),
-                secs1(*wmin).c_str(), secs1(*wmax).c_str());
-    std::printf("prove time:    avg=%ss min=%ss max=%ss\n", secs1(avg(prove)).c_str(),
-                secs1(*pmin).c_str(), secs1(*pmax).c_str());
-    std::printf("throughput:    %.3f proofs/min (%ss/proof)\n",
-                double(completed) / batch_s * 60.0, secs1(batch_s / double(completed)).c_str());
+    std::printf("wall time:     avg=%ss min=%ss max=%ss\n", secs1(avg(wall)).c_str(), secs1(*wmin).c_str(),
+                secs1(*wmax).c_str());
+    std::printf("prove time:    avg=%ss min=%ss max=%ss\n", secs1(avg(prove)).c_str(), secs1(*pmin).c_str(),
+                secs1(*pmax).c_str());
+    std::printf("throughput:    %.3f proofs/min (%ss/proof)\n", double(completed) / batch_s * 60.0,
+                secs1(batch_s / double(completed)).c_str());
   }
   std::fflush(stdout);
   set_exit_code(failed == 0 ? 0 : 1);
@@ -210,10 +209,12 @@ void run_status() {
   std::printf("uptime:           %llus\n", (unsigned long long)r.uptime_seconds());
   std::printf("proofs completed: %llu\n", (unsigned long long)r.total_proofs_completed());
   std::printf("proofs failed:    %llu\n", (unsigned long long)r.total_proofs_failed());
-  std::printf("memory budget:    %llu / %llu MiB used\n", (unsigned long long)(r.memory_budget_used_bytes() >> 20),
+  std::printf("memory budget:    %llu / %llu MiB used\n",
+              (unsigned long long)(r.memory_budget_used_bytes() >> 20),
               (unsigned long long)(r.memory_budget_limit_bytes() >> 20));
   if (r.pinned_memory_limit_bytes() > 0)
-    std::printf("pinned memory:    %llu / %llu MiB used\n", (unsigned long long)(r.pinned_memory_bytes() >> 20),
+    std::printf("pinned memory:    %llu / %llu MiB used\n",
+                (unsigned long long)(r.pinned_memory_bytes() >> 20),
                 (unsigned long long)(r.pinned_memory_limit_bytes() >> 20));
   if (r.gpus_size() > 0) {
     std::printf("\nDevices:\n");
@@ -221,8 +222,8 @@ void run_status() {
       std::string job = g.current_job_id().empty()
                             ? std::string("idle")
                             : "proving " + g.current_proof_kind() + " (" + g.current_job_id() + ")";
-      std::printf("  [%u] %s \u2014 %llu MiB free of %llu MiB %s \u2014 %u/%u workers busy \u2014 %s\n", g.ordinal(),
-                  g.name().c_str(), (unsigned long long)(g.vram_free_bytes() >> 20),
+      std::printf("  [%u] %s \u2014 %llu MiB free of %llu MiB %s \u2014 %u/%u workers busy \u2014 %s\n",
+                  g.ordinal(), g.name().c_str(), (unsigned long long)(g.vram_free_bytes() >> 20),
                   (unsigned long long)(g.vram_total_bytes() >> 20), g.host_memory() ? "host RAM" : "VRAM",
                   g.busy_workers(), g.workers(), job.c_str());
     }
@@ -230,14 +231,13 @@ void run_status() {
   if (r.loaded_srs_size() > 0) {
     std::printf("\nLoaded SRS:\n");
     for (const auto& s : r.loaded_srs())
-      std::printf("  %s (tier=%s, size=%llu bytes, refs=%u)\n", s.circuit_id().c_str(),
-                  tier_name(s.tier()), (unsigned long long)s.size_bytes(), s.ref_count());
+      std::printf("  %s (tier=%s, size=%llu bytes, refs=%u)\n", s.circuit_id().c_str(), tier_name(s.tier()),
+                  (unsigned long long)s.size_bytes(), s.ref_count());
   }
   if (r.queues_size() > 0) {
     std::printf("\nQueues:\n");
     for (const auto& q : r.queues())
-      std::printf("  %s: pending=%u, in_progress=%u\n", q.proof_kind().c_str(), q.pending(),
-                  q.in_progress());
+      std::printf("  %s: pending=%u, in_progress=%u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
   }
   std::fflush(stdout);
 }
@@ -250,10 +250,8 @@ void run_preload(const std::string& circuit) {
   pb::PreloadSrsResponse r;
   auto st = stub->PreloadSRS(&ctx, req, &r);
   if (!st.ok()) throw std::runtime_error("PreloadSRS RPC failed: " + describe(st));
-  if (r.already_loaded())
-    std::printf("%s already loaded\n", circuit.c_str());
-  else
-    std::printf("%s loaded in %llu ms\n", circuit.c_str(), (unsigned long long)r.load_time_ms());
+  if (r.already_loaded()) std::printf("%s already loaded\n", circuit.c_str());
+  else std::printf("%s loaded in %llu ms\n", circuit.c_str(), (unsigned long long)r.load_time_ms());
 }
 
 void run_evict(const std::string& circuit) {
@@ -266,8 +264,7 @@ void run_evict(const std::string& circuit) {
   if (!st.ok()) throw std::runtime_error("EvictSRS RPC failed: " + describe(st));
   if (r.was_loaded())
     std::printf("%s evicted (%llu bytes freed)\n", circuit.c_str(), (unsigned long long)r.freed_bytes());
-  else
-    std::printf("%s was not loaded\n", circuit.c_str());
+  else std::printf("%s was not loaded\n", circuit.c_str());
 }
 
 void run_cancel(const std::string& job_id) {
@@ -291,8 +288,9 @@ void run_metrics() {
 }
 
 void register_client(CLI::App& app) {
-  app.add_option("-a,--addr", daemon_address(),
-                 "daemon address: unix:///path/to.sock or [http://]host:port (default http://127.0.0.1:9820)");
+  app.add_option(
+      "-a,--addr", daemon_address(),
+      "daemon address: unix:///path/to.sock or [http://]host:port (default http://127.0.0.1:9820)");
 
   auto so = std::make_shared<SingleOpts>();
   auto* single = app.add_subcommand("single", "run one proof through the daemon");
@@ -307,8 +305,7 @@ void register_client(CLI::App& app) {
   add_addr_option(batch);
   add_job_options(batch, bo->job, false);
   batch->add_option("-c,--count", bo->count, "number of proofs")->capture_default_str();
-  batch->add_option("-j,--concurrency", bo->concurrency, "proofs in flight at once")
-      ->capture_default_str();
+  batch->add_option("-j,--concurrency", bo->concurrency, "proofs in flight at once")->capture_default_str();
   batch->add_option("--progress", bo->progress_s, "seconds between progress lines on stderr (0 = off)")
       ->capture_default_str();
   batch->callback([bo] { run_batch(*bo); });

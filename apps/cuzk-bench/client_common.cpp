@@ -158,7 +158,8 @@ void add_job_options(CLI::App* sub, JobOptions& o, bool with_partition) {
   sub->add_option("--registered-proof", o.registered_proof, "registered proof type (numeric)");
   sub->add_option("--sector-num", o.sector_num, "sector number");
   sub->add_option("--miner-id", o.miner_id, "miner id");
-  sub->add_option("--sector-size", o.sector_size, "sector size in bytes (default: unspecified; PoRep takes it from the C1 input)");
+  sub->add_option("--sector-size", o.sector_size,
+                  "sector size in bytes (default: unspecified; PoRep takes it from the C1 input)");
   if (with_partition) sub->add_option("--partition", o.partition, "WindowPoSt partition index");
   sub->add_option("--randomness", o.randomness, "PoSt: 32-byte randomness (hex)");
   sub->add_option("--comm-r-old", o.comm_r_old, "SnapDeals: comm_r_old (hex)");
@@ -176,8 +177,7 @@ std::string lower(std::string s) {
 pb::ProofKind parse_kind(const std::string& s) {
   const std::string k = lower(s);
   if (k == "porep" || k == "porep-c2" || k == "seal-commit") return pb::POREP_SEAL_COMMIT;
-  if (k == "snap" || k == "snap-deals" || k == "update" || k == "snap-update")
-    return pb::SNAP_DEALS_UPDATE;
+  if (k == "snap" || k == "snap-deals" || k == "update" || k == "snap-update") return pb::SNAP_DEALS_UPDATE;
   if (k == "wpost" || k == "window-post" || k == "windowpost") return pb::WINDOW_POST_PARTITION;
   if (k == "winning" || k == "winning-post" || k == "winningpost") return pb::WINNING_POST;
   if (k == "r1cs" || k == "generic" || k == "generic-r1cs") return pb::GENERIC_R1CS;
@@ -316,8 +316,7 @@ pb::SubmitProofRequest build_request(const JobOptions& o) {
       load_vanilla(o.vanilla);
       break;
   }
-  r.set_randomness(o.randomness.empty() ? std::string(32, '\0')
-                                        : from_hex(o.randomness, "--randomness"));
+  r.set_randomness(o.randomness.empty() ? std::string(32, '\0') : from_hex(o.randomness, "--randomness"));
   if (!o.comm_r_old.empty()) r.set_comm_r_old(from_hex(o.comm_r_old, "--comm-r-old"));
   if (!o.comm_r_new.empty()) r.set_comm_r_new(from_hex(o.comm_r_new, "--comm-r-new"));
   if (!o.comm_d_new.empty()) r.set_comm_d_new(from_hex(o.comm_d_new, "--comm-d-new"));
@@ -330,8 +329,8 @@ std::string new_uuid() {
     return (uint64_t(rd()) << 32) ^ rd();
   }());
   uint64_t hi = rng(), lo = rng();
-  hi = (hi & ~0xf000ull) | 0x4000ull;                 // version 4
-  lo = (lo & ~(3ull << 62)) | (2ull << 62);          // variant 10
+  hi = (hi & ~0xf000ull) | 0x4000ull;        // version 4
+  lo = (lo & ~(3ull << 62)) | (2ull << 62);  // variant 10
   char buf[37];
   std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx", uint32_t(hi >> 32),
                 uint32_t((hi >> 16) & 0xffff), uint32_t(hi & 0xffff), uint32_t(lo >> 48),

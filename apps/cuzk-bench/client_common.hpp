@@ -29,7 +29,9 @@ struct ClientSecurity {
   std::string tls_key;          // --tls-key: its private key (PEM)
   std::string tls_server_name;  // --tls-server-name: name to verify instead of the address's host
   std::string token_file;       // --token-file
-  bool tls() const { return !tls_ca.empty() || !tls_cert.empty() || !tls_key.empty() || !tls_server_name.empty(); }
+  bool tls() const {
+    return !tls_ca.empty() || !tls_cert.empty() || !tls_key.empty() || !tls_server_name.empty();
+  }
 };
 ClientSecurity& client_security();
 // The token to send: --token-file's first token, else $CUZK_TOKEN, else "".

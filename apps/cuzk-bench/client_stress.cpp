@@ -77,7 +77,8 @@ double parse_rate(const std::string& s) {
 
 MixEntry parse_mix(const std::string& spec, const JobOptions& defaults) {
   auto at = spec.find('@');
-  if (at == std::string::npos) throw std::runtime_error("--mix '" + spec + "': expected KIND@RATE[,key=value...]");
+  if (at == std::string::npos)
+    throw std::runtime_error("--mix '" + spec + "': expected KIND@RATE[,key=value...]");
   std::vector<std::string> parts;
   {
     std::string rest = spec.substr(at + 1), cur;
@@ -99,7 +100,8 @@ MixEntry parse_mix(const std::string& spec, const JobOptions& defaults) {
   std::vector<std::string> witness;
   for (size_t i = 1; i < parts.size(); i++) {
     auto eq = parts[i].find('=');
-    if (eq == std::string::npos) throw std::runtime_error("--mix '" + spec + "': expected key=value, got '" + parts[i] + "'");
+    if (eq == std::string::npos)
+      throw std::runtime_error("--mix '" + spec + "': expected key=value, got '" + parts[i] + "'");
     std::string k = parts[i].substr(0, eq), v = parts[i].substr(eq + 1);
     if (k == "circuit") o.circuit = v;
     else if (k == "witness") witness.push_back(v);
@@ -238,9 +240,8 @@ class StressRun {
     std::printf("=== Stress Summary ===\n");
     std::printf("duration:      %ss (+%ss drain)\n", secs1(secs(dispatch_end_ - start_)).c_str(),
                 secs1(secs(all_end_ - dispatch_end_)).c_str());
-    std::printf("%-24s %6s %6s %6s %6s %6s %6s %6s %8s %8s %8s %8s %9s\n", "kind", "sent", "ok",
-                "failed", "cancel", "tmout", "errors", "shed", "p50(s)", "p90(s)", "p99(s)", "max(s)",
-                "ok/min");
+    std::printf("%-24s %6s %6s %6s %6s %6s %6s %6s %8s %8s %8s %8s %9s\n", "kind", "sent", "ok", "failed",
+                "cancel", "tmout", "errors", "shed", "p50(s)", "p90(s)", "p99(s)", "max(s)", "ok/min");
     uint64_t bad_total = 0;
     const double wall = secs(all_end_ - start_);
     for (const auto& e : mix_) {
@@ -251,10 +252,9 @@ class StressRun {
       std::printf("%-24s %6llu %6llu %6llu %6llu %6llu %6llu %6llu %8.2f %8.2f %8.2f %8.2f %9.2f\n",
                   e.label.c_str(), (unsigned long long)s.sent, (unsigned long long)s.completed,
                   (unsigned long long)s.failed, (unsigned long long)s.cancelled,
-                  (unsigned long long)s.timeout, (unsigned long long)s.errors,
-                  (unsigned long long)s.shed, percentile(s.latency_s, 50), percentile(s.latency_s, 90),
-                  percentile(s.latency_s, 99), percentile(s.latency_s, 100),
-                  wall > 0 ? double(s.completed) / wall * 60.0 : 0.0);
+                  (unsigned long long)s.timeout, (unsigned long long)s.errors, (unsigned long long)s.shed,
+                  percentile(s.latency_s, 50), percentile(s.latency_s, 90), percentile(s.latency_s, 99),
+                  percentile(s.latency_s, 100), wall > 0 ? double(s.completed) / wall * 60.0 : 0.0);
       bad_total += s.failed + s.errors + s.timeout;
     }
     bool header = false;
@@ -472,7 +472,8 @@ void register_stress(CLI::App& app) {
   s->add_option("--circuit", o->defaults.circuit, "default r1cs circuit id");
   s->add_option("--witness", o->defaults.witness, "default r1cs witness files (repeat)");
   s->add_option("--priority", o->defaults.priority, "default priority");
-  s->add_option("--duration", o->duration, "how long to issue requests (e.g. 60s, 5m)")->capture_default_str();
+  s->add_option("--duration", o->duration, "how long to issue requests (e.g. 60s, 5m)")
+      ->capture_default_str();
   s->add_option("--max-in-flight", o->max_in_flight, "requests outstanding at once")->capture_default_str();
   s->add_option("--cancel-fraction", o->cancel_fraction, "fraction of jobs cancelled at random")
       ->capture_default_str();

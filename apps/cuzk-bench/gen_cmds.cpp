@@ -35,10 +35,12 @@ void run_gen_circuit(const GenOpts& o) {
   };
   auto inst = circuits::install_cube_chain(o.param_cache, s, io);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("circuit: %s\nconstraints: %llu (+%llu input constraints)\ninputs: %llu (with ONE)\naux: %llu\n%s in %.1f s\n",
-              inst.id.c_str(), (unsigned long long)inst.constraints, (unsigned long long)inst.inputs,
-              (unsigned long long)inst.inputs, (unsigned long long)inst.aux,
-              inst.generated ? "generated" : "already present", secs);
+  std::printf(
+      "circuit: %s\nconstraints: %llu (+%llu input constraints)\ninputs: %llu (with ONE)\naux: %llu\n%s in "
+      "%.1f s\n",
+      inst.id.c_str(), (unsigned long long)inst.constraints, (unsigned long long)inst.inputs,
+      (unsigned long long)inst.inputs, (unsigned long long)inst.aux,
+      inst.generated ? "generated" : "already present", secs);
 }
 
 void run_gen_witness(const GenOpts& o) {
@@ -50,7 +52,8 @@ void run_gen_witness(const GenOpts& o) {
 
 void register_gen(CLI::App& app) {
   auto o = std::make_shared<GenOpts>();
-  auto* gc = app.add_subcommand("gen-circuit", "install a cube-chain test circuit with development parameters");
+  auto* gc =
+      app.add_subcommand("gen-circuit", "install a cube-chain test circuit with development parameters");
   gc->add_option("--param-cache", o->param_cache, "parameter directory")->capture_default_str();
   gc->add_option("--rounds", o->rounds, "rounds (2 constraints each)")->capture_default_str();
   gc->add_option("--extra-inputs", o->extra_inputs, "extra public inputs")->capture_default_str();

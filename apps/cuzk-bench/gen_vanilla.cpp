@@ -39,9 +39,11 @@ fc::Domain domain_opt(const std::string& hex, const char* what) {
 
 void run_gen_vanilla_porep(const VanillaOpts& o) {
   auto size = fc::parse_sector_size(o.sector_size);
-  if (!size) throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
-  std::optional<fc::PorepConfig> cfg =
-      o.registered_proof < 0 ? fc::porep_config_for_size(*size) : fc::porep_config(uint64_t(o.registered_proof));
+  if (!size)
+    throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
+  std::optional<fc::PorepConfig> cfg = o.registered_proof < 0
+                                           ? fc::porep_config_for_size(*size)
+                                           : fc::porep_config(uint64_t(o.registered_proof));
   if (!cfg) throw std::runtime_error("no registered PoRep proof for sector size " + o.sector_size);
   if (cfg->sector_size != *size)
     throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) + " (" +
@@ -73,7 +75,8 @@ void run_gen_vanilla_porep(const VanillaOpts& o) {
   if (!f.write(text.data(), std::streamsize(text.size()))) throw std::runtime_error("cannot write " + o.out);
   std::printf("comm_d:     %s\ncomm_r:     %s\nreplica_id: %s\nwrote %s (%zu bytes, %s)\n",
               platform::to_hex(s.comm_d).c_str(), platform::to_hex(s.comm_r).c_str(),
-              platform::to_hex(s.replica_id).c_str(), o.out.c_str(), text.size(), o.raw ? "c1.json" : "C1 wrapper");
+              platform::to_hex(s.replica_id).c_str(), o.out.c_str(), text.size(),
+              o.raw ? "c1.json" : "C1 wrapper");
 }
 
 // WinningPoSt / WindowPoSt vanilla proofs of freshly sealed test sectors,
@@ -87,7 +90,8 @@ struct PostVanillaOpts {
 
 void run_gen_vanilla_post(const PostVanillaOpts& o, bool winning) {
   auto size = fc::parse_sector_size(o.sector_size);
-  if (!size) throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
+  if (!size)
+    throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
   uint64_t id = uint64_t(o.registered_proof);
   if (o.registered_proof < 0)
     for (uint64_t p = winning ? 0 : 10; p < (winning ? 5 : 15); p++)
@@ -96,7 +100,8 @@ void run_gen_vanilla_post(const PostVanillaOpts& o, bool winning) {
   if (!c || c->sector_size != *size || (c->kind == fc::PostKind::Winning) != winning)
     throw std::runtime_error("no " + std::string(winning ? "WinningPoSt" : "WindowPoSt") + " proof " +
                              std::to_string(o.registered_proof) + " for sector size " + o.sector_size);
-  if (c->sector_size > (uint64_t(512) << 20)) throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
+  if (c->sector_size > (uint64_t(512) << 20))
+    throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
   const uint64_t count = winning ? 1 : o.sectors;
   if (count == 0 || count > c->sector_count)
     throw std::runtime_error("--sectors: 1.." + std::to_string(c->sector_count) + " per partition");
@@ -134,14 +139,17 @@ struct SnapVanillaOpts {
 
 void run_gen_vanilla_snap(const SnapVanillaOpts& o) {
   auto size = fc::parse_sector_size(o.sector_size);
-  if (!size) throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
+  if (!size)
+    throw std::runtime_error("--sector-size: '" + o.sector_size + "' is not a size (2KiB, 8MiB, ...)");
   std::optional<fc::SnapConfig> c;
   for (uint64_t p = 0; p < 5; p++)
     if (fc::snap_config(p)->sector_size == *size) c = fc::snap_config(p);
   if (o.registered_proof >= 0) c = fc::snap_config(uint64_t(o.registered_proof));
   if (!c || c->sector_size != *size)
-    throw std::runtime_error("no update proof " + std::to_string(o.registered_proof) + " for sector size " + o.sector_size);
-  if (c->sector_size > (uint64_t(512) << 20)) throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
+    throw std::runtime_error("no update proof " + std::to_string(o.registered_proof) + " for sector size " +
+                             o.sector_size);
+  if (c->sector_size > (uint64_t(512) << 20))
+    throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
   auto t0 = std::chrono::steady_clock::now();
   auto lap = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   fc::SealInputs in;
@@ -162,17 +170,20 @@ void run_gen_vanilla_snap(const SnapVanillaOpts& o) {
   }
   fc::SnapUpdate u = fc::encode_sector_update(*c, s, data);
   std::vector<std::string> blobs;
-  for (size_t k = 0; k < c->partitions; k++) blobs.push_back(fc::write_snap_partition_proof(fc::snap_partition_proof(u, k)));
-  std::fprintf(stderr, "encoded the update, vanilla proofs of %zu partition(s), in %.2f s\n", blobs.size(), lap());
+  for (size_t k = 0; k < c->partitions; k++)
+    blobs.push_back(fc::write_snap_partition_proof(fc::snap_partition_proof(u, k)));
+  std::fprintf(stderr, "encoded the update, vanilla proofs of %zu partition(s), in %.2f s\n", blobs.size(),
+               lap());
   std::string text = fc::vanilla_proofs_to_json(blobs);
   std::ofstream f(o.out, std::ios::binary);
   if (!f.write(text.data(), std::streamsize(text.size()))) throw std::runtime_error("cannot write " + o.out);
   const fc::SnapPublic pub = u.public_inputs();
-  std::printf("%s (registered_proof %llu), %zu partition(s)\ncomm_r_old: %s\ncomm_r_new: %s\ncomm_d_new: %s\n"
-              "wrote %s (%zu bytes)\n",
-              std::string(c->name).c_str(), (unsigned long long)c->id, c->partitions,
-              platform::to_hex(pub.comm_r_old).c_str(), platform::to_hex(pub.comm_r_new).c_str(),
-              platform::to_hex(pub.comm_d_new).c_str(), o.out.c_str(), text.size());
+  std::printf(
+      "%s (registered_proof %llu), %zu partition(s)\ncomm_r_old: %s\ncomm_r_new: %s\ncomm_d_new: %s\n"
+      "wrote %s (%zu bytes)\n",
+      std::string(c->name).c_str(), (unsigned long long)c->id, c->partitions,
+      platform::to_hex(pub.comm_r_old).c_str(), platform::to_hex(pub.comm_r_new).c_str(),
+      platform::to_hex(pub.comm_d_new).c_str(), o.out.c_str(), text.size());
 }
 
 void register_gen_vanilla(CLI::App& app) {
@@ -181,8 +192,10 @@ void register_gen_vanilla(CLI::App& app) {
   gv->require_subcommand(1);
   auto* p = gv->add_subcommand("porep", "PoRep C1 output (c1.json in the Curio/lotus-bench wrapper)");
   p->add_option("--sector-size", o->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
-  p->add_option("--registered-proof", o->registered_proof, "registered seal proof id (default: the size's V1_1)");
-  p->add_option("--data", o->data, "sector data: unpadded (size*127/128 bytes) or fr32-padded; default zeros");
+  p->add_option("--registered-proof", o->registered_proof,
+                "registered seal proof id (default: the size's V1_1)");
+  p->add_option("--data", o->data,
+                "sector data: unpadded (size*127/128 bytes) or fr32-padded; default zeros");
   p->add_option("--seed", o->seed, "interactive seed, 64 hex digits")->capture_default_str();
   p->add_option("--ticket", o->ticket, "ticket, 64 hex digits")->capture_default_str();
   p->add_option("--sector-num", o->sector_num, "sector number")->capture_default_str();
@@ -193,9 +206,10 @@ void register_gen_vanilla(CLI::App& app) {
 
   for (bool winning : {true, false}) {
     auto po = std::make_shared<PostVanillaOpts>();
-    auto* sc = gv->add_subcommand(winning ? "winning-post" : "window-post",
-                                  winning ? "WinningPoSt vanilla proof of one sealed test sector (66 openings)"
-                                          : "WindowPoSt vanilla proofs of sealed test sectors (one partition)");
+    auto* sc =
+        gv->add_subcommand(winning ? "winning-post" : "window-post",
+                           winning ? "WinningPoSt vanilla proof of one sealed test sector (66 openings)"
+                                   : "WindowPoSt vanilla proofs of sealed test sectors (one partition)");
     sc->add_option("--sector-size", po->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
     sc->add_option("--registered-proof", po->registered_proof,
                    winning ? "0-4 (default: the size's)" : "5-14 (default: the size's V1_1, 10-14)");
@@ -211,10 +225,12 @@ void register_gen_vanilla(CLI::App& app) {
   }
 
   auto so = std::make_shared<SnapVanillaOpts>();
-  auto* sn = gv->add_subcommand("snap", "SnapDeals partition proofs of a sealed CC sector updated with new data");
+  auto* sn =
+      gv->add_subcommand("snap", "SnapDeals partition proofs of a sealed CC sector updated with new data");
   sn->add_option("--sector-size", so->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
   sn->add_option("--registered-proof", so->registered_proof, "update proof 0-4 (default: the size's)");
-  sn->add_option("--data", so->data, "new data: unpadded (size*127/128 bytes) or fr32-padded; default seeded random");
+  sn->add_option("--data", so->data,
+                 "new data: unpadded (size*127/128 bytes) or fr32-padded; default seeded random");
   sn->add_option("--data-seed", so->data_seed, "seed of the random new data")->capture_default_str();
   sn->add_option("--sector-num", so->sector_num, "sector number")->capture_default_str();
   sn->add_option("--miner-id", so->miner_id, "miner actor id (f0<N>)")->capture_default_str();

@@ -11,8 +11,7 @@ int main(int argc, char** argv) {
   CLI::App app{"cuzk-bench: benchmark and analysis tool for the cuzk proving engine"};
   app.require_subcommand(1);
   auto& reg = cuzk::bench_cli::registry();
-  std::stable_sort(reg.begin(), reg.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(reg.begin(), reg.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, fn] : reg) fn(app);
   try {
     app.parse(argc, argv);

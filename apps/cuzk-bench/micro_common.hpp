@@ -30,8 +30,7 @@ inline void do_not_optimize(const T& x) {
 
 // The `micro` subcommand, created by whichever micro benchmark registers first.
 inline CLI::App* micro_command(CLI::App& app) {
-  for (auto* sub : app.get_subcommands([](CLI::App* a) { return a->get_name() == "micro"; }))
-    return sub;
+  for (auto* sub : app.get_subcommands([](CLI::App* a) { return a->get_name() == "micro"; })) return sub;
   auto* micro = app.add_subcommand("micro", "micro benchmarks of the arithmetic layer");
   micro->require_subcommand(1);
   return micro;

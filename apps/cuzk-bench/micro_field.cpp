@@ -33,11 +33,17 @@ double chain_ns(size_t iters, uint64_t seed, Step step) {
 }
 
 template <class F>
-double mul_ns(size_t n) { return chain_ns<F>(n, 1, [](const F& a, const F& b) { return a * b; }); }
+double mul_ns(size_t n) {
+  return chain_ns<F>(n, 1, [](const F& a, const F& b) { return a * b; });
+}
 template <class F>
-double sqr_ns(size_t n) { return chain_ns<F>(n, 2, [](const F& a, const F&) { return a.square(); }); }
+double sqr_ns(size_t n) {
+  return chain_ns<F>(n, 2, [](const F& a, const F&) { return a.square(); });
+}
 template <class F>
-double add_ns(size_t n) { return chain_ns<F>(n, 3, [](const F& a, const F& b) { return a + b; }); }
+double add_ns(size_t n) {
+  return chain_ns<F>(n, 3, [](const F& a, const F& b) { return a + b; });
+}
 template <class F>
 double inv_ns(size_t n) {
   return chain_ns<F>(n, 4, [](const F& a, const F& b) { return a.inverse() + b; });
@@ -56,10 +62,14 @@ void run_field(const FieldOpts& o) {
     size_t iters;
   };
   const Row rows[] = {
-      {"fp_mul", mul_ns<ff::Fp>, 2000000}, {"fp_sqr", sqr_ns<ff::Fp>, 2000000},
-      {"fp_add", add_ns<ff::Fp>, 4000000}, {"fr_mul", mul_ns<ff::Fr>, 4000000},
-      {"fr_sqr", sqr_ns<ff::Fr>, 4000000}, {"fr_add", add_ns<ff::Fr>, 8000000},
-      {"fp_inv", inv_ns<ff::Fp>, 2000},    {"fr_inv", inv_ns<ff::Fr>, 4000},
+      {"fp_mul", mul_ns<ff::Fp>, 2000000},
+      {"fp_sqr", sqr_ns<ff::Fp>, 2000000},
+      {"fp_add", add_ns<ff::Fp>, 4000000},
+      {"fr_mul", mul_ns<ff::Fr>, 4000000},
+      {"fr_sqr", sqr_ns<ff::Fr>, 4000000},
+      {"fr_add", add_ns<ff::Fr>, 8000000},
+      {"fp_inv", inv_ns<ff::Fp>, 2000},
+      {"fr_inv", inv_ns<ff::Fr>, 4000},
       {"fp_inv_binary", inv_vartime_ns<ff::Fp>, 20000},
       {"fr_inv_binary", inv_vartime_ns<ff::Fr>, 40000},
   };

@@ -77,8 +77,10 @@ void run_kernel(const KernelOpts& o) {
     if (g != "g1" && g != "g2") throw std::invalid_argument("micro kernel: --group is g1 or g2");
     const Stats st = run_one(g == "g2", o);
     if (o.json) {
-      nlohmann::json j = {{"bench", "kernel"}, {"group", g},     {"batch", o.batch},         {"pool", o.pool},
-                          {"ns_per_add", st.median},           {"ns_per_add_min", st.min}, {"reps", o.reps}};
+      nlohmann::json j = {{"bench", "kernel"},       {"group", g},
+                          {"batch", o.batch},        {"pool", o.pool},
+                          {"ns_per_add", st.median}, {"ns_per_add_min", st.min},
+                          {"reps", o.reps}};
       std::printf("%s\n", j.dump().c_str());
     } else {
       std::printf("%s affine add (IFMA, batch %zu, pool %zu): median %.1f ns, min %.1f ns per addition\n",

@@ -155,8 +155,8 @@ void run_group(const MsmOpts& o, const char* gname) {
             for (int r = 0; r < o.reps; r++) ms.push_back(once(acc, true, plan));
             return stats_of(ms);
           };
-          auto report = [&](const char* variant, const Stats& s, double fp_ns,
-                            const msm::detail::Plan& plan, double gain) {
+          auto report = [&](const char* variant, const Stats& s, double fp_ns, const msm::detail::Plan& plan,
+                            double gain) {
             double per_point_ns = s.median * 1e6 / double(n);
             nlohmann::json j = {{"bench", "msm"},
                                 {"group", gname},
@@ -182,12 +182,12 @@ void run_group(const MsmOpts& o, const char* gname) {
             if (o.json) {
               std::printf("%s\n", j.dump().c_str());
             } else {
-              std::printf("msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%2d W=%2d  %9.1f ms  %8.0f pts/s  "
-                          "norm %.1f (fp_mul %.1f ns)%s\n",
-                          gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", plan.window_bits,
-                          plan.windows, s.median,
-                          double(n) / (s.median / 1e3), per_point_ns / fp_ns, fp_ns,
-                          gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
+              std::printf(
+                  "msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%2d W=%2d  %9.1f ms  %8.0f pts/s  "
+                  "norm %.1f (fp_mul %.1f ns)%s\n",
+                  gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", plan.window_bits,
+                  plan.windows, s.median, double(n) / (s.median / 1e3), per_point_ns / fp_ns, fp_ns,
+                  gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
             }
             std::fflush(stdout);
           };
@@ -206,13 +206,14 @@ void run_group(const MsmOpts& o, const char* gname) {
             const Stats sb = stats_of(b);
             report("scalar", sb, fp_ns, splan, 0);
             if (o.json) {
-              nlohmann::json j = {{"bench", "msm_ratio"}, {"what", "ifma_speedup"}, {"group", gname},
-                                  {"log_n", log_n},       {"threads", th},         {"scalars", sk},
+              nlohmann::json j = {{"bench", "msm_ratio"}, {"what", "ifma_speedup"},
+                                  {"group", gname},       {"log_n", log_n},
+                                  {"threads", th},        {"scalars", sk},
                                   {"ifma", plan.ifma},    {"ratio", sb.median / s.median}};
               std::printf("%s\n", j.dump().c_str());
             } else {
-              std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", "ifma_speedup", gname, log_n, th,
-                          sk.c_str(), sb.median / s.median, plan.ifma ? "" : " (IFMA not in use)");
+              std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", "ifma_speedup", gname,
+                          log_n, th, sk.c_str(), sb.median / s.median, plan.ifma ? "" : " (IFMA not in use)");
             }
           } else {
             s = measure(msm::detail::Accumulator::Auto, plan);
@@ -237,11 +238,10 @@ void run_group(const MsmOpts& o, const char* gname) {
 void print_ratios(const MsmOpts& o) {
   auto& r = results();
   auto line = [&](const char* what, const Key& k, double num, double den, const char* note) {
-    nlohmann::json j = {{"bench", "msm_ratio"}, {"what", what},       {"group", k.group},
+    nlohmann::json j = {{"bench", "msm_ratio"}, {"what", what},         {"group", k.group},
                         {"log_n", k.log_n},     {"threads", k.threads}, {"scalars", k.scalars},
                         {"ratio", num / den}};
-    if (o.json)
-      std::printf("%s\n", j.dump().c_str());
+    if (o.json) std::printf("%s\n", j.dump().c_str());
     else
       std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", what, k.group.c_str(), k.log_n,
                   k.threads, k.scalars.c_str(), num / den, note);
@@ -268,12 +268,9 @@ void print_ratios(const MsmOpts& o) {
 void run_msm(const MsmOpts& o) {
   results().clear();
   for (const auto& g : o.groups) {
-    if (g == "g1")
-      run_group<ec::G1Curve>(o, "g1");
-    else if (g == "g2")
-      run_group<ec::G2Curve>(o, "g2");
-    else
-      throw CLI::ValidationError("--group", "expected g1 or g2");
+    if (g == "g1") run_group<ec::G1Curve>(o, "g1");
+    else if (g == "g2") run_group<ec::G2Curve>(o, "g2");
+    else throw CLI::ValidationError("--group", "expected g1 or g2");
   }
   print_ratios(o);
 }

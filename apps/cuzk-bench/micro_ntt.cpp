@@ -94,21 +94,29 @@ void run_ntt(const NttOpts& o) {
   const double ratio = butterflies > 0 ? s.median * 1e6 / (butterflies * m.median) : 0.0;
   const char* tables = d.full_twiddles() ? "full" : "short";
   if (o.json) {
-    nlohmann::json j = {{"bench", "ntt"},        {"op", op},          {"n", n},
-                        {"log_n", o.log_n},      {"threads", o.threads}, {"reps", o.reps},
-                        {"ms", s.median},        {"ms_min", s.min},   {"fr_mul_ns", m.median},
-                        {"butterfly_ratio", ratio}, {"tables", tables}};
+    nlohmann::json j = {{"bench", "ntt"},
+                        {"op", op},
+                        {"n", n},
+                        {"log_n", o.log_n},
+                        {"threads", o.threads},
+                        {"reps", o.reps},
+                        {"ms", s.median},
+                        {"ms_min", s.min},
+                        {"fr_mul_ns", m.median},
+                        {"butterfly_ratio", ratio},
+                        {"tables", tables}};
     std::printf("%s\n", j.dump().c_str());
   } else {
-    std::printf("ntt %-13s n=2^%-2u threads=%u tables=%s  median %9.2f ms  min %9.2f ms  "
-                "fr_mul %6.2f ns  butterfly_ratio %.3f\n",
-                op.c_str(), o.log_n, o.threads, tables, s.median, s.min, m.median, ratio);
+    std::printf(
+        "ntt %-13s n=2^%-2u threads=%u tables=%s  median %9.2f ms  min %9.2f ms  "
+        "fr_mul %6.2f ns  butterfly_ratio %.3f\n",
+        op.c_str(), o.log_n, o.threads, tables, s.median, s.min, m.median, ratio);
   }
   if (o.compare_scalar) {
     const Stats sc = stats_of(scalar_ms);
     if (o.json) {
-      nlohmann::json j = {{"bench", "ntt_ratio"}, {"what", "ifma_speedup"}, {"op", op},
-                          {"log_n", o.log_n},     {"threads", o.threads},   {"ifma", ifma},
+      nlohmann::json j = {{"bench", "ntt_ratio"},   {"what", "ifma_speedup"},       {"op", op},
+                          {"log_n", o.log_n},       {"threads", o.threads},         {"ifma", ifma},
                           {"scalar_ms", sc.median}, {"ratio", sc.median / s.median}};
       std::printf("%s\n", j.dump().c_str());
     } else {
@@ -127,12 +135,10 @@ void register_micro_ntt(CLI::App& app) {
   cmd->add_option("--log-n", o->log_n, "domain size 2^log_n")->capture_default_str();
   cmd->add_option("--threads", o->threads, "worker threads (0 = all)")->capture_default_str();
   cmd->add_option("--reps", o->reps, "timed repetitions (median reported)")->capture_default_str();
-  cmd->add_option("--op", o->op,
-                  "forward | inverse | nr (natural->bit-reversed only) | rn | bit_reverse")
+  cmd->add_option("--op", o->op, "forward | inverse | nr (natural->bit-reversed only) | rn | bit_reverse")
       ->capture_default_str();
   cmd->add_flag("--coset", o->coset, "coset variant (generator 7) of forward/inverse");
-  cmd->add_flag("--short-tables", o->short_tables,
-                "force the short-twiddle-table (four-step twist) path");
+  cmd->add_flag("--short-tables", o->short_tables, "force the short-twiddle-table (four-step twist) path");
   cmd->add_flag("--compare-scalar", o->compare_scalar,
                 "also time the scalar kernels (no AVX-512 IFMA), alternating, and report the speed-up");
   cmd->add_flag("--json", o->json, "one JSON object per line");

@@ -70,7 +70,8 @@ void run_synth(const SynthOpts& o) {
   fc::Domain seed;
   seed.fill(5);
   const auto c1 = fc::seal_commit_phase1(fc::seal_precommit(in), seed);
-  std::fprintf(stderr, "micro synth: sealed a %s test sector in %.1f s\n", o.circuit.c_str(), seconds_since(t0));
+  std::fprintf(stderr, "micro synth: sealed a %s test sector in %.1f s\n", o.circuit.c_str(),
+               seconds_since(t0));
 
   tbb::task_arena arena(int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads));
   const unsigned threads = unsigned(arena.max_concurrency());
@@ -118,8 +119,9 @@ void run_synth(const SynthOpts& o) {
       }
       std::printf("%s\n", j.dump().c_str());
     } else {
-      std::printf("synth %-9s %-7s threads=%u constraints=%zu  median %8.1f ms  min %8.1f ms  %6.2f M/s per core\n",
-                  o.circuit.c_str(), mode, threads, rows, s.median, s.min, rate / 1e6);
+      std::printf(
+          "synth %-9s %-7s threads=%u constraints=%zu  median %8.1f ms  min %8.1f ms  %6.2f M/s per core\n",
+          o.circuit.c_str(), mode, threads, rows, s.median, s.min, rate / 1e6);
     }
     return s.median;
   };
@@ -128,12 +130,14 @@ void run_synth(const SynthOpts& o) {
   if (pce) pm = report("pce", p_ms);
   if (gadgets && pce) {
     if (o.json)
-      std::printf("%s\n", nlohmann::json({{"bench", "synth_ratio"}, {"circuit", o.circuit}, {"threads", threads},
-                                          {"what", "pce_speedup"}, {"ratio", gm / pm}})
+      std::printf("%s\n", nlohmann::json({{"bench", "synth_ratio"},
+                                          {"circuit", o.circuit},
+                                          {"threads", threads},
+                                          {"what", "pce_speedup"},
+                                          {"ratio", gm / pm}})
                               .dump()
                               .c_str());
-    else
-      std::printf("synth %-9s pce_speedup %.2fx (gadgets / pce, medians)\n", o.circuit.c_str(), gm / pm);
+    else std::printf("synth %-9s pce_speedup %.2fx (gadgets / pce, medians)\n", o.circuit.c_str(), gm / pm);
   }
   std::fflush(stdout);
 }
@@ -141,9 +145,11 @@ void run_synth(const SynthOpts& o) {
 void register_micro_synth(CLI::App& app) {
   auto* micro = micro_command(app);
   auto o = std::make_shared<SynthOpts>();
-  auto* cmd = micro->add_subcommand("synth", "PoRep partition synthesis: gadgets vs pre-compiled constraints");
+  auto* cmd =
+      micro->add_subcommand("synth", "PoRep partition synthesis: gadgets vs pre-compiled constraints");
   cmd->add_option("--circuit", o->circuit, "porep-2k | porep-8m")->capture_default_str();
-  cmd->add_option("--mode", o->mode, "gadgets | pce | both (alternating, with their ratio)")->capture_default_str();
+  cmd->add_option("--mode", o->mode, "gadgets | pce | both (alternating, with their ratio)")
+      ->capture_default_str();
   cmd->add_option("--threads", o->threads, "arena threads (0 = all)")->capture_default_str();
   cmd->add_option("--reps", o->reps, "timed repetitions per mode (median reported)")->capture_default_str();
   cmd->add_flag("--json", o->json, "one JSON object per line");

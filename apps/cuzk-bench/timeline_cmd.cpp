@@ -61,19 +61,24 @@ void add_analysis_args(CLI::App* c, Opts& o) {
   auto* g = "verdict rules (docs/TIMELINE.md)";
   c->add_option("--device-bound-utilization", o.analyze.device_bound_utilization,
                 "device-bound: utilization at least this (0..1)")
-      ->capture_default_str()->group(g);
+      ->capture_default_str()
+      ->group(g);
   c->add_option("--device-bound-tolerance", o.analyze.device_bound_tolerance,
                 "device-bound: s/proof within this fraction of serial device time")
-      ->capture_default_str()->group(g);
+      ->capture_default_str()
+      ->group(g);
   c->add_option("--contention-rise", o.analyze.contention_rise,
                 "contention: device ms per partition this fraction above the baseline run")
-      ->capture_default_str()->group(g);
+      ->capture_default_str()
+      ->group(g);
   c->add_option("--contention-concurrency-rise", o.analyze.contention_concurrency_rise,
                 "contention: synthesis parallelism this fraction above the baseline run")
-      ->capture_default_str()->group(g);
+      ->capture_default_str()
+      ->group(g);
   c->add_option("--starved-share", o.analyze.starved_share,
                 "synthesis-bound: share of idle time with nothing waiting")
-      ->capture_default_str()->group(g);
+      ->capture_default_str()
+      ->group(g);
 }
 
 void write_out(const std::string& path, const std::string& text) {
@@ -102,7 +107,8 @@ std::string file_name(const std::string& path) {
 
 void cmd_table(const Opts& o) {
   tl::Log log = tl::parse_file(o.log, o.parse);
-  write_out("", o.json ? tl::dump_json(tl::table_json(log, o.by_job)) + "\n" : tl::format_table(log, o.by_job, o.full_ids));
+  write_out("", o.json ? tl::dump_json(tl::table_json(log, o.by_job)) + "\n"
+                       : tl::format_table(log, o.by_job, o.full_ids));
 }
 
 void cmd_jobs(const Opts& o) {
@@ -218,7 +224,9 @@ void cmd_bench(const BenchOpts& b) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
   };
-  auto wall_now = [] { return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count(); };
+  auto wall_now = [] {
+    return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+  };
   // Per phase: wall and CPU milliseconds.
   std::vector<double> wall[4], cpu[4];
   size_t events = 0, runs = 0;
@@ -243,8 +251,9 @@ void cmd_bench(const BenchOpts& b) {
   };
   const char* names[] = {"parse", "analyze", "json", "total"};
   if (b.json) {
-    std::printf("{\"bench\":\"timeline\",\"lines\":%llu,\"bytes\":%zu,\"events\":%zu,\"runs\":%zu,\"reps\":%d",
-                (unsigned long long)b.lines, text.size(), events, runs, b.reps);
+    std::printf(
+        "{\"bench\":\"timeline\",\"lines\":%llu,\"bytes\":%zu,\"events\":%zu,\"runs\":%zu,\"reps\":%d",
+        (unsigned long long)b.lines, text.size(), events, runs, b.reps);
     for (int k = 0; k < 4; k++)
       std::printf(",\"%s_ms\":%.1f,\"%s_cpu_ms\":%.1f", names[k], median(wall[k]), names[k], median(cpu[k]));
     std::printf("}\n");
@@ -257,7 +266,8 @@ void cmd_bench(const BenchOpts& b) {
 }
 
 void register_timeline(CLI::App& app) {
-  auto* top = app.add_subcommand("timeline", "analyse TIMELINE logs: tables, utilization, verdicts, pictures");
+  auto* top =
+      app.add_subcommand("timeline", "analyse TIMELINE logs: tables, utilization, verdicts, pictures");
   top->require_subcommand(1);
   auto o = std::make_shared<Opts>();
   auto guarded = [](auto fn) {
@@ -285,13 +295,15 @@ void register_timeline(CLI::App& app) {
   jobs->add_flag("--json", o->json, "JSON output");
   jobs->callback(guarded([o] { cmd_jobs(*o); }));
 
-  auto* an = top->add_subcommand("analyze", "runs, device utilization, idle gaps, workers, transitions, verdict");
+  auto* an =
+      top->add_subcommand("analyze", "runs, device utilization, idle gaps, workers, transitions, verdict");
   add_log_arg(an, *o);
   add_analysis_args(an, *o);
   an->add_flag("--json", o->json, "JSON output (one object; with --follow one line per update)");
   an->add_flag("--full-ids", o->full_ids, "print whole job ids");
   an->add_flag("--follow", o->follow, "keep reading the log as the daemon writes it");
-  an->add_option("--interval-s", o->interval_s, "with --follow: seconds between reads")->capture_default_str();
+  an->add_option("--interval-s", o->interval_s, "with --follow: seconds between reads")
+      ->capture_default_str();
   an->add_option("--max-updates", o->max_updates, "with --follow: stop after this many reads (0 = never)");
   an->callback(guarded([o] { cmd_analyze(*o); }));
 
@@ -325,7 +337,8 @@ void register_timeline(CLI::App& app) {
   gen->add_option("--synth-ms", g->s.synth_ms, "synthesis time per partition")->capture_default_str();
   gen->add_option("--device-ms", g->s.device_ms, "device time per partition")->capture_default_str();
   gen->add_option("--tail-ms", g->s.tail_ms, "CPU tail after the device")->capture_default_str();
-  gen->add_option("--job-interval-ms", g->s.job_interval_ms, "spacing of job arrivals")->capture_default_str();
+  gen->add_option("--job-interval-ms", g->s.job_interval_ms, "spacing of job arrivals")
+      ->capture_default_str();
   gen->add_option("--run-pause-ms", g->s.run_pause_ms, "pause between runs")->capture_default_str();
   gen->add_option("--contention", g->s.contention, "device time growth per partition in synthesis")
       ->capture_default_str();

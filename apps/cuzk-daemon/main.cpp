@@ -117,8 +117,7 @@ int run(const Cli& cli) {
 
   int sig = 0;
   sigwait(&sigs, &sig);
-  spdlog::info("{} received: draining (grace {} ms)", sig == SIGINT ? "SIGINT" : "SIGTERM",
-               grace.count());
+  spdlog::info("{} received: draining (grace {} ms)", sig == SIGINT ? "SIGINT" : "SIGTERM", grace.count());
 
   // A second signal: leave now, but do not leave the socket behind.
   std::string unix_path;
@@ -135,12 +134,10 @@ int run(const Cli& cli) {
     std::_Exit(130);
   }).detach();
 
-  grpc_server.stop_accepting();  // SubmitProof/Prove -> UNAVAILABLE
-  if (fleet)
-    fleet->shutdown(grace);  // stops claiming, then the engine; unfinished jobs go back to the queue
-  else
-    engine->shutdown(grace);  // finishes or cancels work; answers every waiter
-  grpc_server.shutdown(5s);   // waiters have their answers; close and remove the socket
+  grpc_server.stop_accepting();       // SubmitProof/Prove -> UNAVAILABLE
+  if (fleet) fleet->shutdown(grace);  // stops claiming, then the engine; unfinished jobs go back to the queue
+  else engine->shutdown(grace);       // finishes or cancels work; answers every waiter
+  grpc_server.shutdown(5s);           // waiters have their answers; close and remove the socket
   if (http) http->stop();
   fleet.reset();
   engine.reset();

@@ -61,7 +61,6 @@ namespace {
 
 using cuzk::cli::Progress;
 
-
 // Both sniff a file's start without reading all of it (a .zkey is 58 MB at 2^16).
 bool looks_like_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -142,7 +141,8 @@ int cmd_prove_zkey(const std::string& zkey, const std::string& wtns, const std::
   o.progress = [&](std::string_view st, size_t d, size_t t) { pr.stage(st, d, t); };
   g16::Proof p = fmt_::prove_zkey(zk, w, rng, o);
   fmt_::write_text_file(proof_out, fmt_::proof_to_snarkjs_json(p));
-  if (!public_out.empty()) fmt_::write_text_file(public_out, fmt_::public_to_snarkjs_json(fmt_::zkey_public_signals(zk, w)));
+  if (!public_out.empty())
+    fmt_::write_text_file(public_out, fmt_::public_to_snarkjs_json(fmt_::zkey_public_signals(zk, w)));
   pr.step("wrote " + proof_out + (public_out.empty() ? "" : " and " + public_out));
   return 0;
 }
@@ -161,8 +161,9 @@ int cmd_prove_params(const std::string& params, const std::string& r1cs_path, co
   pr.step("reading " + wtns);
   auto z = fmt_::read_any_witness_file(wtns);
   if (z.size() != circ.r1cs.num_variables())
-    throw std::runtime_error(wtns + ": witness has " + std::to_string(z.size()) + " values, the circuit has " +
-                             std::to_string(circ.r1cs.num_variables()) + " variables");
+    throw std::runtime_error(wtns + ": witness has " + std::to_string(z.size()) +
+                             " values, the circuit has " + std::to_string(circ.r1cs.num_variables()) +
+                             " variables");
   if (size_t row = circ.r1cs.first_unsatisfied(z); row != circ.r1cs.num_constraints())
     throw std::runtime_error(wtns + ": witness does not satisfy constraint " + std::to_string(row));
   pr.step("synthesis (evaluating " + std::to_string(circ.r1cs.num_constraints()) + " constraints)");
@@ -185,8 +186,9 @@ int cmd_prove_params(const std::string& params, const std::string& r1cs_path, co
 int cmd_verify(const std::string& vk_path, const std::string& proof_path, const std::string& public_path,
                Progress& pr) {
   g16::VerifyingKey vk = load_vk(vk_path);
-  g16::Proof p = looks_like_json(proof_path) ? fmt_::proof_from_snarkjs_json(fmt_::read_text_file(proof_path), proof_path)
-                                             : g16::decode_proof(fmt_::read_binary_file(proof_path), proof_path);
+  g16::Proof p = looks_like_json(proof_path)
+                     ? fmt_::proof_from_snarkjs_json(fmt_::read_text_file(proof_path), proof_path)
+                     : g16::decode_proof(fmt_::read_binary_file(proof_path), proof_path);
   auto pub = fmt_::public_from_snarkjs_json(fmt_::read_text_file(public_path), public_path);
   if (pub.size() + 1 != vk.num_inputs()) {
     std::fprintf(stderr, "cuzk verify: %s has %zu public inputs, the key expects %zu\n", public_path.c_str(),
@@ -235,7 +237,8 @@ int cmd_export(const std::string& from, const std::string& to, Progress& pr) {
     fmt_::write_text_file(to, fmt_::vk_to_snarkjs_json(vk));
   } else {
     if (vk.beta_g1.is_identity() || vk.delta_g1.is_identity())
-      throw std::runtime_error(from + ": has no beta_g1/delta_g1 (a snarkjs JSON key); cannot write a bellperson .vk");
+      throw std::runtime_error(
+          from + ": has no beta_g1/delta_g1 (a snarkjs JSON key); cannot write a bellperson .vk");
     g16::write_file(to, g16::encode_verifying_key(vk));
   }
   pr.step("wrote " + to);
@@ -246,8 +249,8 @@ int cmd_setup(const std::string& r1cs_path, const std::string& params_out, const
               const std::string& vk_json, Progress& pr) {
   pr.step("reading " + r1cs_path);
   auto circ = fmt_::read_any_r1cs_file(r1cs_path);
-  pr.step("generating DEVELOPMENT parameters (not a ceremony): " + std::to_string(circ.r1cs.num_constraints()) +
-          " constraints");
+  pr.step("generating DEVELOPMENT parameters (not a ceremony): " +
+          std::to_string(circ.r1cs.num_constraints()) + " constraints");
   g16::SecureRng rng;
   auto tw = g16::ToxicWaste::random(rng);
   g16::SetupOptions so;
@@ -275,13 +278,15 @@ int main(int argc, char** argv) {
   prove->add_option("--params", params, "bellperson .params (needs --r1cs)");
   prove->add_option("--r1cs", r1cs, "circuit (.r1cs or .cuzk-r1cs) for --params");
   prove->add_option("--wtns", wtns, "witness (.wtns or .cuzk-wtns)")->required();
-  prove->add_option("--proof", proof, "output proof: .json (snarkjs) or binary (192-byte bellperson)")->required();
+  prove->add_option("--proof", proof, "output proof: .json (snarkjs) or binary (192-byte bellperson)")
+      ->required();
   prove->add_option("--public", pub, "output public signals (snarkjs JSON)");
-  prove->add_option("--check", check,
-                    "key validation: full (default: every point on the curve and in the prime-order subgroup, "
-                    "once per key file: its SHA-256 is recorded in ~/.cache/cuzk/checked-keys or "
-                    "$CUZK_KEY_RECORDS), full-every-run (no record), or curve (on-curve only, for trusted "
-                    "keys; snarkjs checks no key point, so this is the like-for-like setting)")
+  prove
+      ->add_option("--check", check,
+                   "key validation: full (default: every point on the curve and in the prime-order subgroup, "
+                   "once per key file: its SHA-256 is recorded in ~/.cache/cuzk/checked-keys or "
+                   "$CUZK_KEY_RECORDS), full-every-run (no record), or curve (on-curve only, for trusted "
+                   "keys; snarkjs checks no key point, so this is the like-for-like setting)")
       ->check(CLI::IsMember({"full", "full-every-run", "curve"}));
 
   auto* verify = app.add_subcommand("verify", "verify a proof; exit status 0 iff valid");
@@ -314,7 +319,8 @@ int main(int argc, char** argv) {
   pr.quiet = quiet;
   try {
     if (*prove) {
-      if (!zkey.empty() == !params.empty()) throw CLI::ValidationError("prove: give exactly one of --zkey, --params");
+      if (!zkey.empty() == !params.empty())
+        throw CLI::ValidationError("prove: give exactly one of --zkey, --params");
       if (!zkey.empty()) return cmd_prove_zkey(zkey, wtns, proof, pub, parse_check(check), pr);
       if (r1cs.empty()) throw CLI::ValidationError("prove --params needs --r1cs");
       return cmd_prove_params(params, r1cs, wtns, proof, pub, parse_check(check), pr);

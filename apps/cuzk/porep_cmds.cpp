@@ -57,7 +57,8 @@ int setup_circuit(const std::string& id, const std::string& dir, Progress& pr) {
   const std::string stem = cfg    ? fc::porep_parameter_stem(*cfg)
                            : post ? fc::post_parameter_stem(*post)
                                   : fc::snap_parameter_stem(*snap);
-  const std::string params = (fs::path(dir) / (stem + ".params")).string(), vk = (fs::path(dir) / (stem + ".vk")).string();
+  const std::string params = (fs::path(dir) / (stem + ".params")).string(),
+                    vk = (fs::path(dir) / (stem + ".vk")).string();
   // Write next to the target and rename, so a daemon never maps half a file.
   g16::write_file(params + ".tmp", g16::encode_parameters(P));
   fs::rename(params + ".tmp", params);
@@ -92,8 +93,8 @@ int porep_prove(const PorepCommands& o, Progress& pr) {
       std::fprintf(stderr,
                    "  %s phases (s): synthesis %.2f | NTT %.2f (+%.2f a*b-c) | MSM H %.2f, L %.2f, A %.2f, "
                    "B1 %.2f, B2 %.2f | other %.2f | prove %.2f\n",
-                   part.c_str(), synth, t.ntt(), t.ntt_combine, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2,
-                   t.total() - t.ntt() - t.ntt_combine - t.msm(), t.total());
+                   part.c_str(), synth, t.ntt(), t.ntt_combine, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1,
+                   t.msm_b_g2, t.total() - t.ntt() - t.ntt_combine - t.msm(), t.total());
   }
   auto bytes = g16::encode_proofs(proofs);
   g16::write_file(o.proof, bytes);
@@ -107,19 +108,21 @@ int verify_seal(const PorepCommands& o, Progress& pr) {
   if (!o.c1.empty()) {
     fc::C1Wrapper w = fc::load_c1_file(o.c1);
     cfg = *fc::porep_config(uint64_t(w.phase1.registered_proof));
-    comm_r = w.phase1.comm_r, comm_d = w.phase1.comm_d, replica_id = w.phase1.replica_id, seed = w.phase1.seed;
+    comm_r = w.phase1.comm_r, comm_d = w.phase1.comm_d, replica_id = w.phase1.replica_id,
+    seed = w.phase1.seed;
   } else {
     auto c = fc::porep_config(o.registered_proof);
-    if (!c) throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) + " is not a PoRep id");
+    if (!c)
+      throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) +
+                               " is not a PoRep id");
     cfg = *c;
     comm_r = domain_arg(o.comm_r, "comm-r");
     comm_d = domain_arg(o.comm_d, "comm-d");
     seed = domain_arg(o.seed, "seed");
-    if (!o.replica_id.empty())
-      replica_id = domain_arg(o.replica_id, "replica-id");
+    if (!o.replica_id.empty()) replica_id = domain_arg(o.replica_id, "replica-id");
     else
-      replica_id = fc::replica_id(fc::prover_id_from_actor_id(o.miner_id), o.sector_num, domain_arg(o.ticket, "ticket"),
-                                  comm_d, cfg.porep_id());
+      replica_id = fc::replica_id(fc::prover_id_from_actor_id(o.miner_id), o.sector_num,
+                                  domain_arg(o.ticket, "ticket"), comm_d, cfg.porep_id());
   }
   const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, cfg, ".vk") : o.vk;
   auto vk = g16::read_verifying_key_file(vk_path);
@@ -136,13 +139,16 @@ int verify_seal(const PorepCommands& o, Progress& pr) {
 
 void PorepCommands::add(CLI::App& app, CLI::App* setup_cmd) {
   setup = setup_cmd;
-  setup->add_option("--circuit", circuit,
-                    "built-in circuit: porep-, winning-post-, window-post- or snap- with 2k, 8m, 512m, 32g, 64g");
+  setup->add_option(
+      "--circuit", circuit,
+      "built-in circuit: porep-, winning-post-, window-post- or snap- with 2k, 8m, 512m, 32g, 64g");
   setup->add_option("--param-dir", param_dir, "where --circuit parameters go (Filecoin file names)");
 
-  prove = app.add_subcommand("porep-prove", "PoRep C2: prove every partition of a c1.json (or Curio wrapper)");
+  prove =
+      app.add_subcommand("porep-prove", "PoRep C2: prove every partition of a c1.json (or Curio wrapper)");
   prove->add_option("--c1", c1, "c1.json or the {SectorNum, Phase1Out, SectorSize} wrapper")->required();
-  prove->add_option("--param-dir", param_dir, "directory with the v28-stacked-proof-of-replication-* parameters");
+  prove->add_option("--param-dir", param_dir,
+                    "directory with the v28-stacked-proof-of-replication-* parameters");
   prove->add_option("--proof", proof, "output: partitions x 192 bytes")->required();
 
   verify = app.add_subcommand("verify-seal", "verify a PoRep proof; exit status 0 iff valid");
@@ -150,7 +156,8 @@ void PorepCommands::add(CLI::App& app, CLI::App* setup_cmd) {
   verify->add_option("--param-dir", param_dir, "directory with the .vk (Filecoin file name)");
   verify->add_option("--vk", vk, "verifying key file (instead of --param-dir)");
   verify->add_option("--c1", c1, "take comm_r, comm_d, replica_id, seed and the proof type from a c1");
-  verify->add_option("--registered-proof", registered_proof, "registered seal proof id (default 5: 2KiB V1_1)");
+  verify->add_option("--registered-proof", registered_proof,
+                     "registered seal proof id (default 5: 2KiB V1_1)");
   verify->add_option("--comm-r", comm_r, "hex");
   verify->add_option("--comm-d", comm_d, "hex");
   verify->add_option("--seed", seed, "hex");

@@ -19,7 +19,8 @@ namespace {
 
 fc::PostConfig config_arg(uint64_t id) {
   auto c = fc::post_config(id);
-  if (!c) throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not a PoSt proof (0-14)");
+  if (!c)
+    throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not a PoSt proof (0-14)");
   return *c;
 }
 
@@ -72,13 +73,14 @@ int verify_post(const PostCommands& o, Progress& pr) {
     if (!comm_r) throw std::runtime_error("--sector '" + s + "': expected ID:COMM_R_HEX");
     pub.push_back({std::stoull(s.substr(0, colon)), *comm_r});
   }
-  if (pub.empty()) throw std::runtime_error("give the proved sectors: --vanilla FILE or --sector ID:COMM_R (repeat)");
+  if (pub.empty())
+    throw std::runtime_error("give the proved sectors: --vanilla FILE or --sector ID:COMM_R (repeat)");
   const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, c, ".vk") : o.vk;
   auto pvk = g16::prepare_verifying_key(g16::read_verifying_key_file(vk_path));
   auto proof = cuzk::formats::read_text_file(o.proof);
   // --vanilla/--sector list this partition's sectors: index them from partition·sector_count.
-  std::vector<fc::PostPublicSector> all(c.kind == fc::PostKind::Winning ? 0 : size_t(o.partition) * c.sector_count,
-                                        pub.front());
+  std::vector<fc::PostPublicSector> all(
+      c.kind == fc::PostKind::Winning ? 0 : size_t(o.partition) * c.sector_count, pub.front());
   all.insert(all.end(), pub.begin(), pub.end());
   bool ok = fc::verify_post_partition(
       c, pvk, rnd, all, c.kind == fc::PostKind::Winning ? 0 : o.partition,
@@ -91,16 +93,21 @@ int verify_post(const PostCommands& o, Progress& pr) {
 }  // namespace
 
 void PostCommands::add(CLI::App& app) {
-  prove = app.add_subcommand("post-prove", "WinningPoSt / WindowPoSt: prove one partition from vanilla proofs");
-  verify = app.add_subcommand("verify-post", "verify a WinningPoSt / WindowPoSt proof; exit status 0 iff valid");
+  prove =
+      app.add_subcommand("post-prove", "WinningPoSt / WindowPoSt: prove one partition from vanilla proofs");
+  verify =
+      app.add_subcommand("verify-post", "verify a WinningPoSt / WindowPoSt proof; exit status 0 iff valid");
   for (CLI::App* c : {prove, verify}) {
-    c->add_option("--registered-proof", registered_proof, "0-4 Winning, 5-9 Window V1, 10-14 Window V1_1")->required();
+    c->add_option("--registered-proof", registered_proof, "0-4 Winning, 5-9 Window V1, 10-14 Window V1_1")
+        ->required();
     c->add_option("--randomness", randomness, "32 bytes hex, byte 31 masked with 0x3f")->required();
     c->add_option("--partition", partition, "WindowPoSt partition index");
     c->add_option("--param-dir", param_dir, "directory with the v28-proof-of-spacetime-fallback-* files");
     c->add_option("--proof", proof, "the 192-byte proof")->required();
   }
-  prove->add_option("--vanilla", vanilla, "JSON array of base64 bincode FallbackPoStSectorProof (Curio's file)")
+  prove
+      ->add_option("--vanilla", vanilla,
+                   "JSON array of base64 bincode FallbackPoStSectorProof (Curio's file)")
       ->required();
   verify->add_option("--vanilla", vanilla, "take the sectors (id, comm_r) from this vanilla proofs file");
   verify->add_option("--sector", sectors, "a proved sector as ID:COMM_R_HEX (repeat, in order)");

@@ -23,7 +23,8 @@ namespace {
 
 fc::SnapConfig config_arg(uint64_t id) {
   auto c = fc::snap_config(id);
-  if (!c) throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not an update proof (0-4)");
+  if (!c)
+    throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not an update proof (0-4)");
   return *c;
 }
 
@@ -95,7 +96,8 @@ void SnapCommands::add(CLI::App& app) {
   prove = app.add_subcommand("update-prove", "SnapDeals: prove every partition of a sector update");
   verify = app.add_subcommand("verify-update", "verify a SnapDeals update proof; exit status 0 iff valid");
   for (CLI::App* c : {prove, verify}) {
-    c->add_option("--registered-proof", registered_proof, "0-4: update 2KiB, 8MiB, 512MiB, 32GiB, 64GiB")->required();
+    c->add_option("--registered-proof", registered_proof, "0-4: update 2KiB, 8MiB, 512MiB, 32GiB, 64GiB")
+        ->required();
     c->add_option("--comm-r-old", comm_r_old, "hex")->required();
     c->add_option("--comm-r-new", comm_r_new, "hex")->required();
     c->add_option("--comm-d-new", comm_d_new, "hex")->required();

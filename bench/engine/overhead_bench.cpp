@@ -46,8 +46,9 @@ static void BM_EngineOverheadPerPartition(benchmark::State& state) {
   }
   // items_per_second = partitions per second; its inverse is the overhead.
   state.SetItemsProcessed(state.iterations() * jobs * partitions);
-  state.counters["s_per_partition"] = benchmark::Counter(
-      double(state.iterations() * jobs * partitions), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["s_per_partition"] =
+      benchmark::Counter(double(state.iterations() * jobs * partitions),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   std::filesystem::remove(param);
 }
 BENCHMARK(BM_EngineOverheadPerPartition)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -88,7 +88,8 @@ void synth_mode(benchmark::State& st, uint64_t id, bool pce_mode) {
   const int threads = int(st.range(0));
   tbb::task_arena arena(threads);
   static std::map<uint64_t, r1cs::PrecompiledCircuit> pces;
-  if (pce_mode && !pces.count(id)) pces.emplace(id, r1cs::PrecompiledCircuit::record(porep_blank_circuit(cfg)));
+  if (pce_mode && !pces.count(id))
+    pces.emplace(id, r1cs::PrecompiledCircuit::record(porep_blank_circuit(cfg)));
   size_t rows = 0;
   for (auto _ : st) {
     auto circuit = porep_partition_circuit(c1, cfg, 0);
@@ -133,9 +134,25 @@ void BM_Count8MiB(benchmark::State& st) { count(st, 6); }
 
 BENCHMARK(BM_Synth2KiB)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Synth2KiBCold)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Synth2KiBGadgets)->ArgName("threads")->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Synth2KiBPce)->ArgName("threads")->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Synth8MiBPce)->ArgName("threads")->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Synth2KiBGadgets)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Synth2KiBPce)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Synth8MiBPce)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 BENCHMARK(BM_Synth8MiB)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_Count2KiB)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Count8MiB)->Unit(benchmark::kMillisecond);

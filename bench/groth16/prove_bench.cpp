@@ -112,7 +112,8 @@ void BM_Prove(benchmark::State& state) {
     prove = secs(t1, t2);  // wall time; what no phase covers counts as overhead
     state.SetIterationTime(secs(t0, t2));
   }
-  if (!groth16::verify_proof(su.pvk, proof, circuits::CubeChain::public_inputs(shape, r1cs::Fr::from_u64(kX))))
+  if (!groth16::verify_proof(su.pvk, proof,
+                             circuits::CubeChain::public_inputs(shape, r1cs::Fr::from_u64(kX))))
     state.SkipWithError("proof does not verify");
   const double other = prove - t.ntt() - t.msm();
   auto& c = state.counters;
@@ -151,12 +152,13 @@ Mem read_mem() {
 
 class Sampler {
  public:
-  Sampler() : th_([this] {
-      while (!stop_) {
-        sample();
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    }) {}
+  Sampler()
+      : th_([this] {
+          while (!stop_) {
+            sample();
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+          }
+        }) {}
   ~Sampler() {
     stop_ = true;
     th_.join();
@@ -231,8 +233,8 @@ int peak_mem(unsigned log_n, const std::string& dir) {
   std::printf("circuit %s: domain 2^%u, params file %.1f MiB, witness %.1f MiB (32 B x %zu values)\n",
               circuits::cube_chain_id(shape).c_str(), log_n, mib(params_bytes), mib(double(witness_bytes)),
               witness_bytes / 32);
-  std::printf("load %.2f s, synthesis %.2f s, prove %.2f s, proof %s\n", secs(t0, t1), secs(t1, t2), secs(t2, t3),
-              ok ? "verifies" : "DOES NOT VERIFY");
+  std::printf("load %.2f s, synthesis %.2f s, prove %.2f s, proof %s\n", secs(t0, t1), secs(t1, t2),
+              secs(t2, t3), ok ? "verifies" : "DOES NOT VERIFY");
   std::printf("%-14s %12s %12s\n", "phase", "peak VmRSS", "peak RssAnon");
   auto row = [](const char* n, const Mem& m) {
     std::printf("%-14s %8.1f MiB %8.1f MiB\n", n, m.rss_kb / 1024.0, m.anon_kb / 1024.0);
@@ -274,14 +276,10 @@ int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; i++) {
       std::string a = argv[i];
-      if (a.rfind("--log-n=", 0) == 0)
-        sizes = parse_sizes(a.substr(8));
-      else if (a == "--peak-mem")
-        peak = true;
-      else if (a.rfind("--params-dir=", 0) == 0)
-        dir = a.substr(13);
-      else
-        rest.push_back(argv[i]);
+      if (a.rfind("--log-n=", 0) == 0) sizes = parse_sizes(a.substr(8));
+      else if (a == "--peak-mem") peak = true;
+      else if (a.rfind("--params-dir=", 0) == 0) dir = a.substr(13);
+      else rest.push_back(argv[i]);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_groth16: bad --log-n: %s\n", e.what());

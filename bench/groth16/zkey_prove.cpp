@@ -31,8 +31,9 @@ static double cpu_ms() {
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
   auto usage = [] {
-    std::fprintf(stderr,
-                 "usage: bench_zkey_prove ZKEY WTNS PROOF.json PUBLIC.json [--check full|curve|none] [--repeat N]\n");
+    std::fprintf(
+        stderr,
+        "usage: bench_zkey_prove ZKEY WTNS PROOF.json PUBLIC.json [--check full|curve|none] [--repeat N]\n");
     return 2;
   };
   if (argc < 5) return usage();
@@ -43,10 +44,8 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage();
     std::string v = argv[i + 1];
     if (opt == "--check") {
-      if (v == "curve")
-        ro.check = cuzk::ec::Check::SkipSubgroup;
-      else if (v == "none")
-        ro.check = cuzk::ec::Check::None;
+      if (v == "curve") ro.check = cuzk::ec::Check::SkipSubgroup;
+      else if (v == "none") ro.check = cuzk::ec::Check::None;
       else if (v != "full") {
         std::fprintf(stderr, "bench_zkey_prove: --check must be full, curve or none (got %s)\n", v.c_str());
         return 2;
@@ -68,8 +67,8 @@ int main(int argc, char** argv) {
     auto t1 = Clock::now();
     auto w = cuzk::formats::read_any_witness_file(argv[2]);
     auto t2 = Clock::now();
-    std::fprintf(stderr, "read zkey %.0f ms, read wtns %.0f ms (nVars %u, domain %u)\n", ms(t0, t1), ms(t1, t2),
-                 zk.n_vars, zk.domain_size);
+    std::fprintf(stderr, "read zkey %.0f ms, read wtns %.0f ms (nVars %u, domain %u)\n", ms(t0, t1),
+                 ms(t1, t2), zk.n_vars, zk.domain_size);
     cuzk::groth16::SecureRng rng;
     for (int rep = 0; rep < repeat; rep++) {
       cuzk::formats::ZkeyProveTimes tm;
@@ -79,13 +78,14 @@ int main(int argc, char** argv) {
       double c3 = cpu_ms();
       auto proof = cuzk::formats::prove_zkey(zk, w, rng, po);
       auto t4 = Clock::now();
-      std::fprintf(stderr,
-                   "prove %.0f ms (cpu %.0f ms): h scalars %.0f, msm A %.0f, msm B2 %.0f, msm B1 %s, msm C+H%s %.0f, "
-                   "rest %.0f\n",
-                   ms(t3, t4), cpu_ms() - c3, tm.h_scalars_ms, tm.msm_a_ms, tm.msm_b2_ms,
-                   tm.b1_merged ? "(folded)" : std::to_string(int(tm.msm_b1_ms)).c_str(), tm.b1_merged ? "+r.B1" : "",
-                   tm.msm_ch_ms,
-                   tm.total_ms - tm.h_scalars_ms - tm.msm_a_ms - tm.msm_b2_ms - tm.msm_b1_ms - tm.msm_ch_ms);
+      std::fprintf(
+          stderr,
+          "prove %.0f ms (cpu %.0f ms): h scalars %.0f, msm A %.0f, msm B2 %.0f, msm B1 %s, msm C+H%s %.0f, "
+          "rest %.0f\n",
+          ms(t3, t4), cpu_ms() - c3, tm.h_scalars_ms, tm.msm_a_ms, tm.msm_b2_ms,
+          tm.b1_merged ? "(folded)" : std::to_string(int(tm.msm_b1_ms)).c_str(), tm.b1_merged ? "+r.B1" : "",
+          tm.msm_ch_ms,
+          tm.total_ms - tm.h_scalars_ms - tm.msm_a_ms - tm.msm_b2_ms - tm.msm_b1_ms - tm.msm_ch_ms);
       if (rep + 1 == repeat) {
         cuzk::formats::write_text_file(argv[3], cuzk::formats::proof_to_snarkjs_json(proof));
         cuzk::formats::write_text_file(

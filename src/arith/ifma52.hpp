@@ -70,7 +70,7 @@ constexpr std::array<uint64_t, K> times52(const std::array<uint64_t, K>& x, uint
 template <size_t K>
 struct Modulus52 {
   std::array<uint64_t, K> p, p2, p4, p8;  // p and its multiples, normalised limbs
-  uint64_t k0;  // -p^-1 mod 2^52
+  uint64_t k0;                            // -p^-1 mod 2^52
   // m*p in redundant form: limb 0 gets +2^52, middle limbs +2^52 - 1, the top
   // limb -1 (same value; every low limb >= 2^52 > any normalised limb).
   std::array<uint64_t, K> red1, red2, red4, red8;
@@ -143,7 +143,8 @@ CUZK_IFMA_INLINE Vec<K> from_limbs64(const __m512i* L) {
     const size_t pos = 52 * k, li = pos / 64, sh = pos % 64;
     __m512i v = _mm512_setzero_si512();
     if (li < N)  // a limb that straddles two 64-bit limbs: one concatenating shift
-      v = sh > 12 && li + 1 < N ? _mm512_shrdv_epi64(L[li], L[li + 1], bcast(sh)) : _mm512_srlv_epi64(L[li], bcast(sh));
+      v = sh > 12 && li + 1 < N ? _mm512_shrdv_epi64(L[li], L[li + 1], bcast(sh))
+                                : _mm512_srlv_epi64(L[li], bcast(sh));
     r.l[k] = _mm512_and_si512(v, bcast(MASK52));
   }
   return r;
@@ -237,7 +238,8 @@ template <size_t K>
 CUZK_IFMA_INLINE Wide<K> sub_wide(const Wide<K>& a, const Wide<K>& b, const std::array<uint64_t, 2 * K>& c) {
   const std::array<uint64_t, 2 * K>& cc = opaque(c);
   Wide<K> r;
-  for (size_t j = 0; j < 2 * K; j++) r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(cc[j])), b.l[j]);
+  for (size_t j = 0; j < 2 * K; j++)
+    r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(cc[j])), b.l[j]);
   return r;
 }
 
@@ -291,8 +293,7 @@ template <size_t K>
 CUZK_IFMA_INLINE Vec<K> sub_lazy(const Vec<K>& a, const Vec<K>& b, const std::array<uint64_t, K>& c) {
   const std::array<uint64_t, K>& red = opaque(c);
   Vec<K> r;
-  for (size_t j = 0; j < K; j++)
-    r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(red[j])), b.l[j]);
+  for (size_t j = 0; j < K; j++) r.l[j] = _mm512_sub_epi64(_mm512_add_epi64(a.l[j], bcast(red[j])), b.l[j]);
   return r;
 }
 template <size_t K>

@@ -50,11 +50,8 @@ template <size_t N>
                                             const uint64_t* p, uint64_t inv) {
 #if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
-    if (__builtin_expect(platform::detail::g_use_adx, 1))
-      x86::mont_mul<N>(r, a, b, p, inv);
-    else
-      detail::via_buffer<N>(
-          r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, b, p, inv); });
+    if (__builtin_expect(platform::detail::g_use_adx, 1)) x86::mont_mul<N>(r, a, b, p, inv);
+    else detail::via_buffer<N>(r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, b, p, inv); });
     return;
   }
 #endif
@@ -62,15 +59,11 @@ template <size_t N>
 }
 
 template <size_t N>
-[[gnu::always_inline]] inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p,
-                                            uint64_t inv) {
+[[gnu::always_inline]] inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
 #if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
-    if (__builtin_expect(platform::detail::g_use_adx, 1))
-      x86::mont_sqr<N>(r, a, p, inv);
-    else
-      detail::via_buffer<N>(
-          r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, a, p, inv); });
+    if (__builtin_expect(platform::detail::g_use_adx, 1)) x86::mont_sqr<N>(r, a, p, inv);
+    else detail::via_buffer<N>(r, [&](uint64_t* t) { detail::mont_mul_portable_call<N>(t, a, a, p, inv); });
     return;
   }
 #endif
@@ -82,10 +75,8 @@ template <size_t N>
                                            const uint64_t* p) {
 #if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
-    if (__builtin_expect(platform::detail::g_use_adx, 1))
-      x86::add_mod<N>(r, a, b, p);
-    else
-      portable::add_mod<N>(r, a, b, p);
+    if (__builtin_expect(platform::detail::g_use_adx, 1)) x86::add_mod<N>(r, a, b, p);
+    else portable::add_mod<N>(r, a, b, p);
     return;
   }
 #endif
@@ -97,10 +88,8 @@ template <size_t N>
                                            const uint64_t* p) {
 #if CUZK_HAVE_MULX_ASM
   if constexpr (has_asm_kernel<N>) {
-    if (__builtin_expect(platform::detail::g_use_adx, 1))
-      x86::sub_mod<N>(r, a, b, p);
-    else
-      portable::sub_mod<N>(r, a, b, p);
+    if (__builtin_expect(platform::detail::g_use_adx, 1)) x86::sub_mod<N>(r, a, b, p);
+    else portable::sub_mod<N>(r, a, b, p);
     return;
   }
 #endif

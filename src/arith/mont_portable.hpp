@@ -10,8 +10,8 @@ namespace cuzk::arith::portable {
 // "no-carry" CIOS variant applies (gnark-crypto's observation; true for both
 // BLS12-381 moduli): the running sum then never needs an (N+1)-th limb.
 template <size_t N>
-inline void mont_mul(uint64_t* __restrict r, const uint64_t* a, const uint64_t* b,
-                     const uint64_t* p, uint64_t inv) {
+inline void mont_mul(uint64_t* __restrict r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+                     uint64_t inv) {
   uint64_t t[N] = {};
   for (size_t i = 0; i < N; i++) {
     uint64_t A = 0, C = 0;

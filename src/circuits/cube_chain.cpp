@@ -78,7 +78,8 @@ void CubeChain::synthesize(r1cs::ConstraintSystem& cs) const {
     cs.enforce("cube", s, t, y_next);
     y = y_next;
     while (next_tap < taps.size() && tap_round(next_tap, shape_.extra_inputs, shape_.rounds) == i + 1) {
-      cs.enforce([&] { return "tap " + std::to_string(next_tap); }, LinearCombination(y), LinearCombination(Variable::one()), LinearCombination(taps[next_tap]));
+      cs.enforce([&] { return "tap " + std::to_string(next_tap); }, LinearCombination(y),
+                 LinearCombination(Variable::one()), LinearCombination(taps[next_tap]));
       next_tap++;
     }
   }

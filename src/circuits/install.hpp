@@ -25,7 +25,7 @@ struct Installed {
   uint64_t constraints = 0;  // before the per-input constraints
   uint64_t inputs = 0;       // including ONE
   uint64_t aux = 0;
-  bool generated = false;    // false: the files were already there
+  bool generated = false;  // false: the files were already there
 };
 
 // "cube-<rounds>r-<extra>i": the id naming a CubeChain shape.

@@ -56,9 +56,7 @@ MemInfo mem_info(int ordinal) {
 }
 
 namespace {
-std::string version_string(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 }  // namespace
 
 std::string runtime_version() {

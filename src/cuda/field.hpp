@@ -10,12 +10,18 @@
 
 namespace cuzk::cuda {
 
-void fr_add_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out, int device = 0);
-void fr_sub_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out, int device = 0);
-void fr_mul_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out, int device = 0);
-void fp_add_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out, int device = 0);
-void fp_sub_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out, int device = 0);
-void fp_mul_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out, int device = 0);
+void fr_add_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out,
+                  int device = 0);
+void fr_sub_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out,
+                  int device = 0);
+void fr_mul_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out,
+                  int device = 0);
+void fp_add_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out,
+                  int device = 0);
+void fp_sub_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out,
+                  int device = 0);
+void fp_mul_batch(std::span<const ff::Fp> a, std::span<const ff::Fp> b, std::span<ff::Fp> out,
+                  int device = 0);
 
 // x[i] <- x[i]^2 * y[i], `rounds` times, on the device (host data in and out):
 // the same chain a host loop computes, so it doubles as a test.

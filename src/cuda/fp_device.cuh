@@ -61,21 +61,18 @@ struct FrParams {
 struct FpParams {
   static constexpr int N = 12;
   CUZK_HD static constexpr uint32_t p(int i) {
-    constexpr uint32_t t[N] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
-                               0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
-                               0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
+    constexpr uint32_t t[N] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u,
+                               0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
     return t[i];
   }
   CUZK_HD static constexpr uint32_t r1(int i) {
-    constexpr uint32_t t[N] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu,
-                               0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
-                               0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
+    constexpr uint32_t t[N] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
+                               0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
     return t[i];
   }
   CUZK_HD static constexpr uint32_t r2(int i) {
-    constexpr uint32_t t[N] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u,
-                               0x4c95b6d5u, 0x8de5476cu, 0x939d83c0u, 0x67eb88a9u,
-                               0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
+    constexpr uint32_t t[N] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu,
+                               0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
     return t[i];
   }
   static constexpr uint32_t inv = neg_inv32(0xffffaaabu);

@@ -40,7 +40,8 @@ steps::PowTable pow_table(const Fr& g) {
 
 unsigned checked_log(size_t n) {
   if (n < 2 || !std::has_single_bit(n) || n > (size_t(1) << 30))
-    throw std::invalid_argument("cuda ntt: size " + std::to_string(n) + " is not a power of two in [2, 2^30]");
+    throw std::invalid_argument("cuda ntt: size " + std::to_string(n) +
+                                " is not a power of two in [2, 2^30]");
   return unsigned(std::countr_zero(n));
 }
 
@@ -48,7 +49,8 @@ unsigned checked_log(size_t n) {
 
 DeviceNttDomain::DeviceNttDomain(unsigned log_n, int device) : log_n_(log_n), device_(device) {
   if (log_n < 1 || log_n > 30)
-    throw std::invalid_argument("cuda::DeviceNttDomain: log_n = " + std::to_string(log_n) + " outside [1, 30]");
+    throw std::invalid_argument("cuda::DeviceNttDomain: log_n = " + std::to_string(log_n) +
+                                " outside [1, 30]");
   // The CPU domain with minimal tables: only its constants are used, so that
   // omega, 1/n and g are ntt::'s by construction.
   ntt::DomainConfig cfg;
@@ -62,7 +64,8 @@ DeviceNttDomain::DeviceNttDomain(unsigned log_n, int device) : log_n_(log_n), de
   const uint32_t half = uint32_t(1) << (log_n - 1);
   tw_fwd_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
   tw_inv_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
-  check(detail::launch_powers(dev_ptr(tw_fwd_.get()), half, pow_table(host.omega()), DevFr::one(), false, nullptr),
+  check(detail::launch_powers(dev_ptr(tw_fwd_.get()), half, pow_table(host.omega()), DevFr::one(), false,
+                              nullptr),
         "twiddles (forward)");
   check(detail::launch_powers(dev_ptr(tw_inv_.get()), half, pow_table(host.omega_inv()), DevFr::one(), false,
                               nullptr),
@@ -79,7 +82,8 @@ void DeviceNttDomain::run(Kind k, Fr* d, void* stream) const {
   if (k == Kind::coset_forward)  // a[i] *= g^i: evaluations on g*H
     check(detail::launch_powers(a, n, pow_table(g_), DevFr::one(), true, stream), "coset scale");
   check(detail::launch_bitrev(a, log_n_, stream), "bit reversal");
-  for (unsigned s = 0; s < log_n_; s++) check(detail::launch_dit_stage(a, tw, log_n_, s, stream), "NTT stage");
+  for (unsigned s = 0; s < log_n_; s++)
+    check(detail::launch_dit_stage(a, tw, log_n_, s, stream), "NTT stage");
   if (k == Kind::inverse)  // a[i] *= 1/n (g = 1: the table of 1)
     check(detail::launch_powers(a, n, pow_table(Fr::one()), to_dev(n_inv_), true, stream), "1/n");
   if (k == Kind::coset_inverse)  // a[i] *= g^-i / n

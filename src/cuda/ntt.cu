@@ -44,8 +44,7 @@ int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void
   return cudaGetLastError();
 }
 
-int launch_powers(DevFr* a, uint32_t n, const steps::PowTable& t, const DevFr& c, bool scale,
-                  void* stream) {
+int launch_powers(DevFr* a, uint32_t n, const steps::PowTable& t, const DevFr& c, bool scale, void* stream) {
   if (n == 0) return cudaSuccess;
   const uint64_t chunks = (uint64_t(n) + steps::kPowChunk - 1) / steps::kPowChunk;
   k_powers<<<blocks_for(chunks), kThreads, 0, as_stream(stream)>>>(a, n, t, c, scale);

@@ -139,14 +139,12 @@ struct DecodeStatus {
                                              : "compression flag (0x80) is set");
       case DecodeError::SortFlagOnUncompressed:
         return s + "sort flag (0x20) is set on an uncompressed encoding";
-      case DecodeError::SortFlagOnInfinity:
-        return s + "sort flag (0x20) is set on the point at infinity";
+      case DecodeError::SortFlagOnInfinity: return s + "sort flag (0x20) is set on the point at infinity";
       case DecodeError::InfinityNotCanonical:
         return s + "infinity flag (0x40) is set but other bits are non-zero";
       case DecodeError::XNotCanonical: return s + coord("x");
       case DecodeError::YNotCanonical: return s + coord("y");
-      case DecodeError::NoSquareRoot:
-        return s + "x is not on the curve (x^3 + b has no square root)";
+      case DecodeError::NoSquareRoot: return s + "x is not on the curve (x^3 + b has no square root)";
       case DecodeError::NotOnCurve: return s + "point is not on the curve";
       case DecodeError::NotInSubgroup: return s + "point is not in the prime-order subgroup";
     }
@@ -215,8 +213,7 @@ bool encode_batch(std::span<const Affine<C>> points, Form form, std::span<uint8_
   for (size_t i = 0; i < points.size(); i++) {
     if (form == Form::Compressed)
       encode_compressed<C>(points[i], std::span<uint8_t, compressed_size<C>>(out.data() + i * sz, sz));
-    else
-      encode_uncompressed<C>(points[i], std::span<uint8_t, uncompressed_size<C>>(out.data() + i * sz, sz));
+    else encode_uncompressed<C>(points[i], std::span<uint8_t, uncompressed_size<C>>(out.data() + i * sz, sz));
   }
   return true;
 }

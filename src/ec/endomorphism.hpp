@@ -38,17 +38,17 @@ inline const ff::Fp& g1_beta2() {
 }
 // psi coefficients.
 inline const ff::Fp2& g2_psi_cx() {
-  static const ff::Fp2 v = {ff::Fp::zero(),
-                            detail::fp_hex(arith::parse_hex<6>(
-                                "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaad"))};
+  static const ff::Fp2 v = {
+      ff::Fp::zero(), detail::fp_hex(arith::parse_hex<6>("0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad48"
+                                                         "97d29650fb85f9b409427eb4f49fffd8bfd00000000aaad"))};
   return v;
 }
 inline const ff::Fp2& g2_psi_cy() {
   static const ff::Fp2 v = {
-      detail::fp_hex(arith::parse_hex<6>(
-          "0x135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b04121bdea2")),
-      detail::fp_hex(arith::parse_hex<6>(
-          "0x06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbede3cc09"))};
+      detail::fp_hex(arith::parse_hex<6>("0x135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e3"
+                                         "04466cf3e67fa0af1ee7b04121bdea2")),
+      detail::fp_hex(arith::parse_hex<6>("0x06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5e"
+                                         "e67992f72ec05f4c81084fbede3cc09"))};
   return v;
 }
 

@@ -139,7 +139,9 @@ CUZK_IFMA_INLINE V2 fsqr_lazy(const V2& a) {
   return {mul_lazy(add(a.c0, a.c1), sub(a.c0, a.c1, MOD.red8), MOD), add_lazy(t, t)};
 }
 CUZK_IFMA_INLINE V2 fadd(const V2& a, const V2& b) { return {add(a.c0, b.c0), add(a.c1, b.c1)}; }
-CUZK_IFMA_INLINE V2 fadd_lazy(const V2& a, const V2& b) { return {add_lazy(a.c0, b.c0), add_lazy(a.c1, b.c1)}; }
+CUZK_IFMA_INLINE V2 fadd_lazy(const V2& a, const V2& b) {
+  return {add_lazy(a.c0, b.c0), add_lazy(a.c1, b.c1)};
+}
 CUZK_IFMA_INLINE V2 fsub(const V2& a, const V2& b, const std::array<uint64_t, K>& red) {
   return {sub(a.c0, b.c0, red), sub(a.c1, b.c1, red)};
 }

@@ -154,8 +154,8 @@ inline G2Jacobian mul_gls_vartime(const G2Jacobian& p, const ff::Fr& k) {
   constexpr size_t T = size_t(1) << (w - 2);
   if (p.is_identity() || k.is_zero()) return G2Jacobian::identity();
   auto d = detail::u_digits(k.to_canonical());
-  std::array<arith::Limbs<1>, 4> ks = {arith::Limbs<1>{d[0]}, arith::Limbs<1>{d[1]},
-                                       arith::Limbs<1>{d[2]}, arith::Limbs<1>{d[3]}};
+  std::array<arith::Limbs<1>, 4> ks = {arith::Limbs<1>{d[0]}, arith::Limbs<1>{d[1]}, arith::Limbs<1>{d[2]},
+                                       arith::Limbs<1>{d[3]}};
   std::array<std::array<G2Jacobian, T>, 4> t;
   detail::odd_multiples(p, t[0], T);
   for (size_t j = 1; j < 4; j++)

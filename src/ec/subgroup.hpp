@@ -56,13 +56,13 @@ inline bool is_in_subgroup(const G2Jacobian& p) {
 inline G1Jacobian clear_cofactor(const G1Jacobian& p) { return mul_by_u_abs(p).add(p); }
 
 inline G2Jacobian clear_cofactor(const G2Jacobian& p) {
-  G2Jacobian t1 = mul_by_u(p);         // [u]P
-  G2Jacobian t2 = psi(p);              // psi(P)
-  G2Jacobian t3 = psi2(p.dbl());       // psi^2(2P)
-  t3 = t3.add(t2.neg());               // psi^2(2P) - psi(P)
-  t2 = mul_by_u(t1.add(t2));           // [u^2]P + [u]psi(P)
-  t3 = t3.add(t2).add(t1.neg());       // ... - [u]P
-  return t3.add(p.neg());              // ... - P
+  G2Jacobian t1 = mul_by_u(p);    // [u]P
+  G2Jacobian t2 = psi(p);         // psi(P)
+  G2Jacobian t3 = psi2(p.dbl());  // psi^2(2P)
+  t3 = t3.add(t2.neg());          // psi^2(2P) - psi(P)
+  t2 = mul_by_u(t1.add(t2));      // [u^2]P + [u]psi(P)
+  t3 = t3.add(t2).add(t1.neg());  // ... - [u]P
+  return t3.add(p.neg());         // ... - P
 }
 template <class C>
 Affine<C> clear_cofactor(const Affine<C>& p) {

@@ -87,8 +87,9 @@ std::string mib(uint64_t bytes) {
 // ASCII without commas or spaces.
 void validate_request_id(const std::string& id) {
   if (id.size() > kMaxRequestIdBytes)
-    throw ServiceError(Code::InvalidArgument, "request_id is " + std::to_string(id.size()) + " bytes, at most " +
-                                                  std::to_string(kMaxRequestIdBytes) + " are allowed");
+    throw ServiceError(Code::InvalidArgument, "request_id is " + std::to_string(id.size()) +
+                                                  " bytes, at most " + std::to_string(kMaxRequestIdBytes) +
+                                                  " are allowed");
   // Commas and control characters would break TIMELINE lines; inner spaces
   // are allowed because Curio's WindowPoSt ids have them (Go's %d of the
   // randomness bytes: "wdpost-<miner>-<partition>-[90 90 ...]"), edge spaces
@@ -98,8 +99,8 @@ void validate_request_id(const std::string& id) {
     const bool edge_space = c == ' ' && (i == 0 || i + 1 == id.size());
     if (c < 0x20 || c >= 0x7f || c == ',' || edge_space)
       throw ServiceError(Code::InvalidArgument,
-                         "request_id has a disallowed character at byte " + std::to_string(i) +
-                             " (code " + std::to_string(c) +
+                         "request_id has a disallowed character at byte " + std::to_string(i) + " (code " +
+                             std::to_string(c) +
                              "): use printable ASCII without commas (spaces only inside), e.g. "
                              "porep-<miner>-<sector>");
   }
@@ -109,14 +110,16 @@ void Engine::check_request(const ProofRequest& req) const {
   if (req.kind == ProofKind::Unspecified) throw ServiceError(Code::InvalidArgument, "proof_kind is required");
   if (!handler_for(req.kind))
     throw ServiceError(Code::InvalidArgument, std::string("proof kind ") + kind_name(req.kind) + " (" +
-                                                  std::to_string(int(req.kind)) + ") is not supported by this daemon");
+                                                  std::to_string(int(req.kind)) +
+                                                  ") is not supported by this daemon");
   validate_request_id(req.request_id);
   const uint64_t bytes = payload_size(req);
   auto it = cfg_.max_payload_by_kind.find(kind_name(req.kind));
   const uint64_t limit = it != cfg_.max_payload_by_kind.end() ? it->second : cfg_.max_payload_bytes;
   if (bytes > limit)
-    throw ServiceError(Code::ResourceExhausted, std::string(kind_name(req.kind)) + " payload of " + mib(bytes) +
-                                                    " exceeds limits.max_payload (" + mib(limit) + ")");
+    throw ServiceError(Code::ResourceExhausted, std::string(kind_name(req.kind)) + " payload of " +
+                                                    mib(bytes) + " exceeds limits.max_payload (" +
+                                                    mib(limit) + ")");
 }
 
 std::string Engine::assigned_device() const {
@@ -154,8 +157,9 @@ SubmitResult Engine::submit(ProofRequest req) {
     if (!req.request_id.empty())
       if (auto r = existing_locked(req, digest)) return *r;
     if (live_jobs_ >= cfg_.max_queued_jobs)
-      throw ServiceError(Code::ResourceExhausted, "queue full: " + std::to_string(live_jobs_) +
-                                                      " jobs admitted and not finished (limits.max_queued_jobs)");
+      throw ServiceError(Code::ResourceExhausted,
+                         "queue full: " + std::to_string(live_jobs_) +
+                             " jobs admitted and not finished (limits.max_queued_jobs)");
   }
   const std::string id = req.request_id.empty() ? new_job_id() : req.request_id;
   const ProofKind kind = req.kind;
@@ -188,10 +192,10 @@ SubmitResult Engine::submit(ProofRequest req) {
   auto job = std::make_shared<Job>();
   const uint64_t held = prepared->resident_bytes() + kJobOverheadBytes + kPartitionOverheadBytes * parts;
   if (!payload_budget_.try_acquire(held, job->admission))
-    throw ServiceError(Code::ResourceExhausted,
-                       "payload budget full: " + mib(payload_budget_.used()) + " of " + mib(payload_budget_.limit()) +
-                           " held by admitted jobs, this one needs " + mib(held) +
-                           " (limits.payload_budget); retry when jobs finish");
+    throw ServiceError(Code::ResourceExhausted, "payload budget full: " + mib(payload_budget_.used()) +
+                                                    " of " + mib(payload_budget_.limit()) +
+                                                    " held by admitted jobs, this one needs " + mib(held) +
+                                                    " (limits.payload_budget); retry when jobs finish");
   job->id = id;
   job->kind = kind;
   job->priority = priority == Priority::Unspecified ? default_priority(kind) : priority;

@@ -67,8 +67,8 @@ class Synthesizer {
 class PartitionWork {
  public:
   virtual ~PartitionWork() = default;
-  virtual void device_phase(Device& dev) = 0;       // held under the interlock
-  virtual std::string finish(Device& dev) = 0;      // returns the 192-byte proof
+  virtual void device_phase(Device& dev) = 0;   // held under the interlock
+  virtual std::string finish(Device& dev) = 0;  // returns the 192-byte proof
   // Bytes that can be released right after device_phase (e.g. a/b/c vectors).
   virtual uint64_t bytes_freed_after_device() const { return 0; }
   // True when synthesis went through pre-compiled constraints (SYNTH_END pce=1).
@@ -88,7 +88,8 @@ class PreparedJob {
   // Throws on a bad partition input; the engine fails the job naming p.
   // Called from several synthesis threads at once for different p: it may
   // write only state of its own partition.
-  virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) = 0;
+  virtual std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res,
+                                                    Synthesizer& synth) = 0;
   // Checks the assembled proof (all partitions concatenated). Returns "" when
   // valid, else a message naming the failing partition.
   virtual std::string verify(const std::string& proof, CircuitResources& res) = 0;

@@ -88,19 +88,34 @@ uint64_t parse_size(const std::string& input) {
   if (!read_number(s, pos, ip, fp)) throw std::runtime_error(what + ": expected a number");
   std::string unit = lower(trim(s.substr(pos)));
   static const std::map<std::string, u128> units = {
-      {"", 1},          {"b", 1},
-      {"k", 1ull << 10}, {"ki", 1ull << 10}, {"kib", 1ull << 10}, {"kb", 1000ull},
-      {"m", 1ull << 20}, {"mi", 1ull << 20}, {"mib", 1ull << 20}, {"mb", 1000000ull},
-      {"g", 1ull << 30}, {"gi", 1ull << 30}, {"gib", 1ull << 30}, {"gb", 1000000000ull},
-      {"t", 1ull << 40}, {"ti", 1ull << 40}, {"tib", 1ull << 40}, {"tb", 1000000000000ull},
-      {"p", 1ull << 50}, {"pi", 1ull << 50}, {"pib", 1ull << 50}, {"pb", 1000000000000000ull},
+      {"", 1},
+      {"b", 1},
+      {"k", 1ull << 10},
+      {"ki", 1ull << 10},
+      {"kib", 1ull << 10},
+      {"kb", 1000ull},
+      {"m", 1ull << 20},
+      {"mi", 1ull << 20},
+      {"mib", 1ull << 20},
+      {"mb", 1000000ull},
+      {"g", 1ull << 30},
+      {"gi", 1ull << 30},
+      {"gib", 1ull << 30},
+      {"gb", 1000000000ull},
+      {"t", 1ull << 40},
+      {"ti", 1ull << 40},
+      {"tib", 1ull << 40},
+      {"tb", 1000000000000ull},
+      {"p", 1ull << 50},
+      {"pi", 1ull << 50},
+      {"pib", 1ull << 50},
+      {"pb", 1000000000000000ull},
   };
   auto it = units.find(unit);
   if (it == units.end())
     throw std::runtime_error(what + ": unknown unit '" + unit +
                              "' (use B, KiB, MiB, GiB, TiB or KB, MB, GB, TB)");
-  if (it->second == 1 && !fp.empty())
-    throw std::runtime_error(what + ": fractional byte count");
+  if (it->second == 1 && !fp.empty()) throw std::runtime_error(what + ": fractional byte count");
   return scale(ip, fp, it->second, 1, what);
 }
 
@@ -111,13 +126,10 @@ std::chrono::milliseconds parse_duration(const std::string& input) {
   if (s[0] == '-') throw std::runtime_error(what + ": negative");
   // Units in microseconds so that fractions of ms round sensibly.
   static const std::map<std::string, u128> units = {
-      {"us", 1ull},          {"ms", 1000ull},
-      {"s", 1000000ull},     {"sec", 1000000ull},     {"secs", 1000000ull},
-      {"second", 1000000ull}, {"seconds", 1000000ull},
-      {"m", 60000000ull},    {"min", 60000000ull},    {"mins", 60000000ull},
-      {"minute", 60000000ull}, {"minutes", 60000000ull},
-      {"h", 3600000000ull},  {"hr", 3600000000ull},   {"hour", 3600000000ull},
-      {"hours", 3600000000ull},
+      {"us", 1ull},          {"ms", 1000ull},         {"s", 1000000ull},        {"sec", 1000000ull},
+      {"secs", 1000000ull},  {"second", 1000000ull},  {"seconds", 1000000ull},  {"m", 60000000ull},
+      {"min", 60000000ull},  {"mins", 60000000ull},   {"minute", 60000000ull},  {"minutes", 60000000ull},
+      {"h", 3600000000ull},  {"hr", 3600000000ull},   {"hour", 3600000000ull},  {"hours", 3600000000ull},
       {"d", 86400000000ull}, {"day", 86400000000ull}, {"days", 86400000000ull},
   };
   size_t pos = 0;
@@ -132,8 +144,7 @@ std::chrono::milliseconds parse_duration(const std::string& input) {
     std::string unit;
     while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos]))) unit += s[pos++];
     unit = lower(unit);
-    if (unit.empty())
-      throw std::runtime_error(what + ": missing unit (e.g. 250ms, 30s, 5m, 1h)");
+    if (unit.empty()) throw std::runtime_error(what + ": missing unit (e.g. 250ms, 30s, 5m, 1h)");
     auto it = units.find(unit);
     if (it == units.end())
       throw std::runtime_error(what + ": unknown unit '" + unit + "' (use ms, s, m, h, d)");
@@ -149,7 +160,7 @@ namespace {
 
 // Rust daemon keys we accept and ignore (docs/PROTOCOL.md §2).
 const std::set<std::string> kDeprecatedLeaf = {
-    "partition_workers", "pinned_budget", "working_memory_budget",
+    "partition_workers", "pinned_budget",       "working_memory_budget",
     "slot_size",         "synthesis_lookahead", "sort_by_type",
 };
 
@@ -188,9 +199,7 @@ class Parser {
     };
     d["token_file"] = [this](const std::string& k, const toml::node& n) { cfg_.token_file = str(k, n); };
     d["socket_mode"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_mode = mode(k, n); };
-    d["socket_group"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.socket_group = str(k, n);
-    };
+    d["socket_group"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_group = str(k, n); };
     // [daemon.tls]: a table of its own keys.
     d["tls"] = [this](const std::string& k, const toml::node& n) {
       auto* t = n.as_table();
@@ -236,9 +245,7 @@ class Parser {
     g["gpu_workers_per_device"] = [this](const std::string& k, const toml::node& n) {
       cfg_.gpu_workers_per_device = u32(k, n, 1);
     };
-    g["gpu_threads"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.gpu_threads = u32(k, n, 0);
-    };
+    g["gpu_threads"] = [this](const std::string& k, const toml::node& n) { cfg_.gpu_threads = u32(k, n, 0); };
 
     sections_["synthesis"]["threads"] = [this](const std::string& k, const toml::node& n) {
       cfg_.synthesis_threads = u32(k, n, 0);
@@ -263,9 +270,7 @@ class Parser {
     p["max_gpu_queue_depth"] = [this](const std::string& k, const toml::node& n) {
       cfg_.max_gpu_queue_depth = u32(k, n, 0);
     };
-    p["self_check"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.self_check = boolean(k, n);
-    };
+    p["self_check"] = [this](const std::string& k, const toml::node& n) { cfg_.self_check = boolean(k, n); };
     p["throttle_synthesis_during_tail"] = [this](const std::string& k, const toml::node& n) {
       cfg_.throttle_synthesis_during_tail = boolean(k, n);
     };
@@ -304,8 +309,9 @@ class Parser {
       for (auto&& [kk, v] : *t) {
         const std::string kind(kk.str());
         if (!kinds.count(kind))
-          fail(k + "." + kind, "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
-                               "generic-r1cs)");
+          fail(k + "." + kind,
+               "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
+               "generic-r1cs)");
         cfg_.max_payload_by_kind[kind] = size(k + "." + kind, v);
       }
     };
@@ -348,11 +354,10 @@ class Parser {
       std::string v = lower(trim(str(k, n)));
       if (v == "warning") v = "warn";
       if (v == "fatal") v = "critical";
-      static const std::set<std::string> ok = {"trace", "debug", "info", "warn",
-                                               "error", "critical", "off"};
+      static const std::set<std::string> ok = {"trace", "debug", "info", "warn", "error", "critical", "off"};
       if (!ok.count(v))
-        fail(k, "unknown log level \"" + str(k, n) +
-                    "\" (use trace, debug, info, warn, error, critical, off)");
+        fail(k,
+             "unknown log level \"" + str(k, n) + "\" (use trace, debug, info, warn, error, critical, off)");
       cfg_.log_level = v;
     };
   }
@@ -365,13 +370,15 @@ class Parser {
     if (!cfg_.tls_client_ca_file.empty() && !cert)
       fail("daemon.tls.client_ca_file", "needs daemon.tls.cert_file and daemon.tls.key_file (TLS)");
     if (fleet_section_ && cfg_.fleet.database.empty())
-      fail("fleet.database", "required in [fleet] (a postgresql:// URI); leave [fleet] out for a single daemon");
+      fail("fleet.database",
+           "required in [fleet] (a postgresql:// URI); leave [fleet] out for a single daemon");
     const auto& fl = cfg_.fleet;
     if (fl.enabled()) {
       if (fl.lease < std::chrono::seconds(1)) fail("fleet.lease", "at least 1s");
       if (fl.poll_interval < std::chrono::milliseconds(10)) fail("fleet.poll_interval", "at least 10ms");
       if (fl.poll_interval * 2 > fl.lease)
-        fail("fleet.poll_interval", "must be at most half of fleet.lease (leases are renewed in the claim loop)");
+        fail("fleet.poll_interval",
+             "must be at most half of fleet.lease (leases are renewed in the claim loop)");
       if (fl.slots != 0 && fl.reserved_slots >= fl.slots)
         fail("fleet.reserved_slots", "must be smaller than fleet.slots (" + std::to_string(fl.slots) +
                                          "), or no NORMAL/LOW job could ever be claimed");
@@ -482,8 +489,7 @@ class Parser {
   std::chrono::milliseconds dur(const std::string& k, const toml::node& n, int64_t int_unit_ms) const {
     if (auto* i = n.as_integer()) {
       if (i->get() < 0) fail(k, "negative duration " + std::to_string(i->get()));
-      if (i->get() > std::numeric_limits<int64_t>::max() / int_unit_ms)
-        fail(k, "duration too large");
+      if (i->get() > std::numeric_limits<int64_t>::max() / int_unit_ms) fail(k, "duration too large");
       return std::chrono::milliseconds(i->get() * int_unit_ms);
     }
     auto* s = n.as_string();

@@ -58,9 +58,9 @@ struct EngineConfig {
   uint32_t result_retention_count = 10000;
   // [limits] ours: admission refuses (RESOURCE_EXHAUSTED) rather than queueing
   // without bound. A payload is the request's vanilla proof bytes.
-  uint32_t max_queued_jobs = 1024;           // jobs admitted and not yet ended
-  uint32_t max_partitions_per_request = 64;  // PoRep 10, SnapDeals 16, PoSt 1
-  uint64_t max_payload_bytes = 256ull << 20;  // any kind without its own entry
+  uint32_t max_queued_jobs = 1024;                      // jobs admitted and not yet ended
+  uint32_t max_partitions_per_request = 64;             // PoRep 10, SnapDeals 16, PoSt 1
+  uint64_t max_payload_bytes = 256ull << 20;            // any kind without its own entry
   std::map<std::string, uint64_t> max_payload_by_kind;  // kind_name() -> bytes
   // Part of the total budget that holds the parsed payloads of admitted jobs;
   // 0 = auto: an eighth of the total, at most 4 GiB. Full -> RESOURCE_EXHAUSTED.
@@ -68,8 +68,8 @@ struct EngineConfig {
   // [fleet] ours (docs/FLEET.md): daemons sharing one job queue on
   // PostgreSQL. No database = a single daemon, no fleet code runs.
   struct Fleet {
-    std::string database;   // postgresql:// or postgres:// URI; "" = fleet mode off
-    std::string daemon_id;  // "" = the host name (resolved at start)
+    std::string database;                        // postgresql:// or postgres:// URI; "" = fleet mode off
+    std::string daemon_id;                       // "" = the host name (resolved at start)
     std::chrono::milliseconds lease{30 * 1000};  // a claim's lease, renewed at a third of it
     // Jobs this daemon holds at once (claimed and not ended); 0 = the
     // engine's device workers + 1 (the next job waits locally, not in the

@@ -15,8 +15,7 @@ unsigned resolve_threads(unsigned t) {
 
 CpuDevice::CpuDevice(uint32_t ordinal, unsigned threads)
     : ordinal_(ordinal),
-      name_("cpu" + std::to_string(ordinal) + " (" + std::to_string(resolve_threads(threads)) +
-            " threads)"),
+      name_("cpu" + std::to_string(ordinal) + " (" + std::to_string(resolve_threads(threads)) + " threads)"),
       arena_(int(resolve_threads(threads))) {}
 
 uint64_t CpuDevice::memory_total_bytes() const { return usable_memory_bytes(); }

@@ -2,8 +2,7 @@
 
 namespace cuzk::engine {
 
-Deallocator::Deallocator(size_t max_pending)
-    : max_pending_(max_pending), thread_([this] { run(); }) {}
+Deallocator::Deallocator(size_t max_pending) : max_pending_(max_pending), thread_([this] { run(); }) {}
 
 Deallocator::~Deallocator() {
   {

@@ -24,14 +24,12 @@ void Engine::dispatcher_loop() {
       while (batch.size() < cfg_.max_batch_size && Clock::now() < deadline && !stopping_) {
         size_t room = cfg_.max_batch_size - batch.size();
         auto more = job_queue_.remove_if([&](const WorkKey&, const std::shared_ptr<Job>& j) {
-          if (!room || j->kind != batch[0]->kind || j->circuit_id != batch[0]->circuit_id)
-            return false;
+          if (!room || j->kind != batch[0]->kind || j->circuit_id != batch[0]->circuit_id) return false;
           room--;
           return true;
         });
         for (auto& j : more) batch.push_back(j);
-        if (batch.size() < cfg_.max_batch_size)
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (batch.size() < cfg_.max_batch_size) std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
       if (batch.size() > 1)
         tl_.emit(timeline::events::kBatch, batch[0]->id, "jobs=" + std::to_string(batch.size()));

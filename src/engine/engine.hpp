@@ -59,8 +59,7 @@ class Engine final : public ProvingService {
   // entry of config.devices (or one when empty). `timeline_sink` replaces
   // stderr for TIMELINE lines (tests).
   Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handlers,
-         TimelineEmitter::Sink timeline_sink = {},
-         std::vector<std::unique_ptr<Device>> devices = {});
+         TimelineEmitter::Sink timeline_sink = {}, std::vector<std::unique_ptr<Device>> devices = {});
   ~Engine() override;
 
   // Stops admission, cancels queued jobs, lets running partitions finish for
@@ -68,8 +67,7 @@ class Engine final : public ProvingService {
   void shutdown(std::chrono::milliseconds grace);
 
   SubmitResult submit(ProofRequest req) override;
-  ProofResult await(const std::string& job_id,
-                    std::optional<std::chrono::milliseconds> timeout) override;
+  ProofResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) override;
   bool cancel(const std::string& job_id) override;
   StatusSnapshot status() const override;
   std::string metrics_text() const override;
@@ -143,7 +141,7 @@ class Engine final : public ProvingService {
   mutable std::mutex mu_;
   std::condition_variable job_cv_;  // job state changes (await, pipeline-off dispatch)
   std::map<std::string, std::shared_ptr<Job>> jobs_;
-  uint32_t live_jobs_ = 0;  // admitted, not ended
+  uint32_t live_jobs_ = 0;                            // admitted, not ended
   std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
   // Ended jobs in the order they ended, for retention (prune_locked): id,
   // the job's unique seq (a retry may hold the id by now) and its end.

@@ -27,9 +27,11 @@ StatusSnapshot Engine::status() const {
   s.budget_used_bytes = budget_.used() + payload_budget_.used();
   // Device memory figures may be system calls: read them before the lock.
   std::vector<std::pair<uint64_t, uint64_t>> mem;
-  for (auto& slot : devices_) mem.emplace_back(slot->device->memory_total_bytes(), slot->device->memory_free_bytes());
+  for (auto& slot : devices_)
+    mem.emplace_back(slot->device->memory_total_bytes(), slot->device->memory_free_bytes());
   std::lock_guard lk(mu_);
-  s.uptime_seconds = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count());
+  s.uptime_seconds =
+      uint64_t(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count());
   s.total_proofs_completed = completed_;
   s.total_proofs_failed = failed_;
   for (size_t d = 0; d < devices_.size(); d++) {
@@ -51,7 +53,8 @@ StatusSnapshot Engine::status() const {
       ws.current_job_id = w.job_id;
       ws.current_proof_kind = w.kind;
       ws.current_partition = w.partition;
-      ws.busy_secs = w.busy_secs + (w.proving ? std::chrono::duration<double>(Clock::now() - w.since).count() : 0);
+      ws.busy_secs =
+          w.busy_secs + (w.proving ? std::chrono::duration<double>(Clock::now() - w.since).count() : 0);
       s.workers.push_back(ws);
     }
     if (shown) {
@@ -91,11 +94,12 @@ std::string Engine::status_json() const {
   StatusSnapshot snap = status();
   json j;
   j["uptime_secs"] = snap.uptime_seconds;
-  j["memory"] = {{"total", snap.budget_limit_bytes},
-                 {"used", snap.budget_used_bytes},
-                 {"available", snap.budget_limit_bytes - std::min(snap.budget_limit_bytes, snap.budget_used_bytes)},
-                 {"peak", budget_.peak() + payload_budget_.peak()},
-                 {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}}};
+  j["memory"] = {
+      {"total", snap.budget_limit_bytes},
+      {"used", snap.budget_used_bytes},
+      {"available", snap.budget_limit_bytes - std::min(snap.budget_limit_bytes, snap.budget_used_bytes)},
+      {"peak", budget_.peak() + payload_budget_.peak()},
+      {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}}};
   json devices = json::array();
   for (auto& d : snap.devices)
     devices.push_back({{"ordinal", d.ordinal},
@@ -109,25 +113,31 @@ std::string Engine::status_json() const {
   json srs = json::array();
   for (auto& e : snap.loaded_srs)
     srs.push_back({{"circuit_id", e.circuit_id},
-                   {"tier", e.tier == SrsTier::Hot ? "hot" : e.tier == SrsTier::Warm ? "warm" : "cold"},
+                   {"tier", e.tier == SrsTier::Hot    ? "hot"
+                            : e.tier == SrsTier::Warm ? "warm"
+                                                      : "cold"},
                    {"size_bytes", e.size_bytes},
                    {"ref_count", e.ref_count}});
   json pce = json::array();
   for (const auto& e : pce_.list()) {
-    json x = {{"circuit_id", e.circuit_id}, {"state", e.state},  {"size_bytes", e.bytes},
-              {"proofs", e.proofs},         {"on_disk", e.on_disk}};
+    json x = {{"circuit_id", e.circuit_id},
+              {"state", e.state},
+              {"size_bytes", e.bytes},
+              {"proofs", e.proofs},
+              {"on_disk", e.on_disk}};
     if (!e.error.empty()) x["error"] = e.error;
     pce.push_back(std::move(x));
   }
   j["allocations"] = {{"srs", srs}, {"pce", pce}};
   json workers = json::array();
   for (auto& g : snap.workers)
-    workers.push_back({{"worker_id", g.worker_id},
-                       {"gpu_ordinal", g.ordinal},
-                       {"state", g.current_job_id.empty() ? "idle" : "proving"},
-                       {"current_job", g.current_job_id.empty() ? json(nullptr) : json(g.current_job_id)},
-                       {"current_partition", g.current_partition < 0 ? json(nullptr) : json(g.current_partition)},
-                       {"busy_secs", g.busy_secs}});
+    workers.push_back(
+        {{"worker_id", g.worker_id},
+         {"gpu_ordinal", g.ordinal},
+         {"state", g.current_job_id.empty() ? "idle" : "proving"},
+         {"current_job", g.current_job_id.empty() ? json(nullptr) : json(g.current_job_id)},
+         {"current_partition", g.current_partition < 0 ? json(nullptr) : json(g.current_partition)},
+         {"busy_secs", g.busy_secs}});
   j["gpu_workers"] = workers;
   json pipelines = json::array();
   uint64_t queue_depth = 0;
@@ -149,12 +159,13 @@ std::string Engine::status_json() const {
                          {"synth_ms", job->synth_ms[p]},
                          {"gpu_ms", job->gpu_ms[p]}});
       }
-      pipelines.push_back({{"job_id", id},
-                           {"proof_kind", kind_name(job->kind)},
-                           {"started_secs_ago", std::chrono::duration<double>(Clock::now() - job->submitted).count()},
-                           {"total_partitions", job->partitions},
-                           {"partitions_done", done},
-                           {"partitions", parts}});
+      pipelines.push_back(
+          {{"job_id", id},
+           {"proof_kind", kind_name(job->kind)},
+           {"started_secs_ago", std::chrono::duration<double>(Clock::now() - job->submitted).count()},
+           {"total_partitions", job->partitions},
+           {"partitions_done", done},
+           {"partitions", parts}});
     }
     json by_kind = json::object();
     for (const char* k : kKinds) {
@@ -163,7 +174,8 @@ std::string Engine::status_json() const {
       by_kind[k] = {{"completed", c == completed_by_kind_.end() ? 0 : c->second},
                     {"failed", f == failed_by_kind_.end() ? 0 : f->second}};
     }
-    j["counters"] = {{"completed", completed_}, {"failed", failed_}, {"by_kind", by_kind}, {"queue_depth", queue_depth}};
+    j["counters"] = {
+        {"completed", completed_}, {"failed", failed_}, {"by_kind", by_kind}, {"queue_depth", queue_depth}};
   }
   j["pipelines"] = pipelines;
   return j.dump(2);
@@ -190,7 +202,8 @@ std::string Engine::metrics_text() const {
     std::lock_guard lk(mu_);
     for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
     counter("cuzk_proofs_completed", "Proofs completed, by kind.", "counter");
-    for (auto& [k, v] : completed_by_kind_) o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << "\n";
+    for (auto& [k, v] : completed_by_kind_)
+      o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << "\n";
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
     for (auto& [k, v] : failed_by_kind_) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << "\n";
     buckets = duration_buckets_;

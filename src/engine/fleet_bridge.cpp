@@ -121,13 +121,15 @@ ProofRequest decode_request(const std::string& b) {
     throw std::runtime_error("request payload: not a cuzk request (bad magic)");
   if (uint8_t(b[4]) != kVersion)
     throw std::runtime_error("request payload: version " + std::to_string(int(uint8_t(b[4]))) +
-                             " is not supported (this daemon reads version " + std::to_string(int(kVersion)) + ")");
+                             " is not supported (this daemon reads version " + std::to_string(int(kVersion)) +
+                             ")");
   Reader rd(b);
   rd.skip(5);
   ProofRequest r;
   r.request_id = rd.str("request_id");
   const uint64_t kind = rd.u64("kind");
-  if (kind > 1000) throw std::runtime_error("request payload: kind " + std::to_string(kind) + " out of range");
+  if (kind > 1000)
+    throw std::runtime_error("request payload: kind " + std::to_string(kind) + " out of range");
   r.kind = ProofKind(int(kind));
   r.sector_size = rd.u64("sector_size");
   r.registered_proof = rd.u64("registered_proof");
@@ -221,8 +223,9 @@ auto FleetBridge::with_client(const char* what, F&& fn) {
   try {
     return fn(*client_q_);
   } catch (const fleet::QueueError& e) {
-    throw ServiceError(e.code() == fleet::QueueError::Code::AlreadyExists ? Code::AlreadyExists : Code::InvalidArgument,
-                       e.what());
+    throw ServiceError(
+        e.code() == fleet::QueueError::Code::AlreadyExists ? Code::AlreadyExists : Code::InvalidArgument,
+        e.what());
   } catch (const fleet::DbError& e) {
     throw ServiceError(Code::Unavailable, std::string("fleet database (") + what + "): " + e.what());
   }
@@ -315,7 +318,8 @@ ProofResult FleetBridge::await(const std::string& job_id, std::optional<std::chr
   ProofResult r;
   r.job_id = job_id;
   r.status = JobStatus::Timeout;
-  r.error_message = "timed out after " + std::to_string(forever ? 0 : timeout->count()) + " ms; job still running";
+  r.error_message =
+      "timed out after " + std::to_string(forever ? 0 : timeout->count()) + " ms; job still running";
   return r;
 }
 
@@ -353,7 +357,8 @@ void FleetBridge::poll_loop() {
         for (const auto& id : ids) {
           auto s = by_id.find(id);
           auto it = watched_.find(id);
-          if (it != watched_.end() && (s == by_id.end() || ended(s->second))) it->second.ended = true;  // or gone
+          if (it != watched_.end() && (s == by_id.end() || ended(s->second)))
+            it->second.ended = true;  // or gone
         }
         watch_cv_.notify_all();
       }
@@ -408,8 +413,8 @@ std::string FleetBridge::metrics_text() const {
   auto head = [&](const char* name, const char* help, const char* type) {
     o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << "\n";
   };
-  head("cuzk_fleet_queue_jobs", "Jobs in the fleet queue by kind, priority and state (refreshed every second).",
-       "gauge");
+  head("cuzk_fleet_queue_jobs",
+       "Jobs in the fleet queue by kind, priority and state (refreshed every second).", "gauge");
   for (const auto& d : depth)
     o << "cuzk_fleet_queue_jobs{kind=\"" << kind_name(ProofKind(d.kind)) << "\",priority=\""
       << priority_label(d.priority) << "\",state=\"" << (d.claimed ? "claimed" : "queued") << "\"} " << d.jobs
@@ -419,12 +424,9 @@ std::string FleetBridge::metrics_text() const {
   head("cuzk_fleet_running_jobs", "Claimed jobs running on this daemon.", "gauge");
   o << "cuzk_fleet_running_jobs " << running << "\n";
   const std::pair<const char*, uint64_t> totals[] = {
-      {"cuzk_fleet_claims_total", c.claims},
-      {"cuzk_fleet_lease_expiries_total", c.lease_expiries},
-      {"cuzk_fleet_completed_total", c.completed},
-      {"cuzk_fleet_results_discarded_total", c.discarded_late},
-      {"cuzk_fleet_failures_total", c.failed},
-      {"cuzk_fleet_leases_lost_total", c.leases_lost},
+      {"cuzk_fleet_claims_total", c.claims},       {"cuzk_fleet_lease_expiries_total", c.lease_expiries},
+      {"cuzk_fleet_completed_total", c.completed}, {"cuzk_fleet_results_discarded_total", c.discarded_late},
+      {"cuzk_fleet_failures_total", c.failed},     {"cuzk_fleet_leases_lost_total", c.leases_lost},
       {"cuzk_fleet_db_errors_total", c.db_errors},
   };
   const char* helps[] = {
@@ -487,7 +489,8 @@ void FleetBridge::loop() {
   try {
     report_finished(q);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuzk fleet: %s: reporting the last results: %s\n", cfg_.daemon_id.c_str(), e.what());
+    std::fprintf(stderr, "cuzk fleet: %s: reporting the last results: %s\n", cfg_.daemon_id.c_str(),
+                 e.what());
   }
 }
 
@@ -622,10 +625,10 @@ void FleetBridge::report_finished(fleet::Queue& q) {
       } else if (!lease_lost) {
         std::string reason = f.result.error_message;
         if (f.result.status == JobStatus::Cancelled)
-          reason = shut_down_ ? "daemon " + cfg_.daemon_id + " shut down before the job finished"
-                              : "cancelled on daemon " + cfg_.daemon_id + (reason.empty() ? "" : ": " + reason);
-        else
-          reason = cfg_.daemon_id + ": " + reason;
+          reason = shut_down_
+                       ? "daemon " + cfg_.daemon_id + " shut down before the job finished"
+                       : "cancelled on daemon " + cfg_.daemon_id + (reason.empty() ? "" : ": " + reason);
+        else reason = cfg_.daemon_id + ": " + reason;
         q.fail(cfg_.daemon_id, id, reason, true);
         std::lock_guard lk(mu_);
         counters_.failed++;

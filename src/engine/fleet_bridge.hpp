@@ -74,13 +74,13 @@ class FleetBridge final : public ProvingService {
   uint32_t slots() const { return slots_; }
 
   struct Counters {
-    uint64_t claims = 0;           // jobs this daemon claimed
-    uint64_t lease_expiries = 0;   // expired leases this daemon reclaimed (any daemon's)
-    uint64_t completed = 0;        // results stored
-    uint64_t discarded_late = 0;   // results discarded: the lease had expired
-    uint64_t failed = 0;           // failures reported (requeued or final)
-    uint64_t leases_lost = 0;      // running jobs cancelled locally after a failed renew
-    uint64_t db_errors = 0;        // claim-loop steps that failed on the database
+    uint64_t claims = 0;          // jobs this daemon claimed
+    uint64_t lease_expiries = 0;  // expired leases this daemon reclaimed (any daemon's)
+    uint64_t completed = 0;       // results stored
+    uint64_t discarded_late = 0;  // results discarded: the lease had expired
+    uint64_t failed = 0;          // failures reported (requeued or final)
+    uint64_t leases_lost = 0;     // running jobs cancelled locally after a failed renew
+    uint64_t db_errors = 0;       // claim-loop steps that failed on the database
   };
   Counters counters() const;
 
@@ -127,7 +127,7 @@ class FleetBridge final : public ProvingService {
     int64_t jobs;
   };
   std::vector<DepthRow> depth_;  // last Queue::depth() of the claim loop
-  bool poke_ = false;  // a local submit: claim now rather than at the next poll
+  bool poke_ = false;            // a local submit: claim now rather than at the next poll
   std::atomic<bool> claiming_{true};
   std::atomic<bool> stop_{false};
 

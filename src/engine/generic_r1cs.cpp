@@ -37,7 +37,8 @@ struct GenericResources final : Groth16Resources {
 
 class GenericJob final : public PreparedJob {
  public:
-  GenericJob(std::string id, std::vector<std::string> witnesses, uint64_t vars, uint64_t rows, uint64_t inputs)
+  GenericJob(std::string id, std::vector<std::string> witnesses, uint64_t vars, uint64_t rows,
+             uint64_t inputs)
       : id_(std::move(id)),
         witnesses_(std::move(witnesses)),
         vars_(vars),
@@ -62,8 +63,9 @@ class GenericJob final : public PreparedJob {
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer&) override {
     auto& r = static_cast<GenericResources&>(res);
     const std::string& w = witnesses_[p];
-    auto z = r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
-                                 "witness of partition " + std::to_string(p));
+    auto z =
+        r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()),
+                            "witness of partition " + std::to_string(p));
     public_inputs_[p].assign(z.begin() + 1, z.begin() + r.shape.num_inputs);
     groth16::Assignment a = r1cs::evaluate(r.shape, r.densities, z);
     groth16::add_input_constraints(a);
@@ -74,7 +76,6 @@ class GenericJob final : public PreparedJob {
   std::string verify(const std::string& proof, CircuitResources& res) override {
     return verify_partitions(static_cast<GenericResources&>(res).pvk, proof, public_inputs_);
   }
-
 
  private:
   std::string id_;
@@ -120,21 +121,24 @@ std::unique_ptr<PreparedJob> GenericR1csHandler::prepare(ProofRequest& req) {
     throw ServiceError(Code::NotFound, "unknown circuit " + req.circuit_id + ": no " + req.circuit_id +
                                            ".cuzk-r1cs/.params in the parameter directory");
   if (req.vanilla_proofs.empty())
-    throw ServiceError(Code::InvalidArgument, "generic R1CS jobs need one witness per partition in vanilla_proofs");
+    throw ServiceError(Code::InvalidArgument,
+                       "generic R1CS jobs need one witness per partition in vanilla_proofs");
   auto [inputs, aux, rows] = read_r1cs_header(rp);
   // Cheap length check now, full validation at synthesis.
   for (size_t p = 0; p < req.vanilla_proofs.size(); p++) {
     const auto& w = req.vanilla_proofs[p];
     uint64_t want = 24 + 32 * (inputs + aux);
     if (w.size() < 8 || w.compare(0, 8, "CUZKWTNS") != 0)
-      throw ServiceError(Code::InvalidArgument, "partition " + std::to_string(p) + ": not a cuzk witness file");
+      throw ServiceError(Code::InvalidArgument,
+                         "partition " + std::to_string(p) + ": not a cuzk witness file");
     if (w.size() != want)
       throw ServiceError(Code::InvalidArgument,
                          "partition " + std::to_string(p) + ": witness has " +
                              std::to_string(w.size() >= 24 ? (w.size() - 24) / 32 : 0) + " values, circuit " +
                              req.circuit_id + " needs " + std::to_string(inputs + aux));
   }
-  return std::make_unique<GenericJob>(req.circuit_id, std::move(req.vanilla_proofs), inputs + aux, rows, inputs);
+  return std::make_unique<GenericJob>(req.circuit_id, std::move(req.vanilla_proofs), inputs + aux, rows,
+                                      inputs);
 }
 
 std::string GenericR1csHandler::param_path(const std::string& id) {
@@ -142,7 +146,8 @@ std::string GenericR1csHandler::param_path(const std::string& id) {
   return params_path(dir_, id);
 }
 
-std::shared_ptr<CircuitResources> GenericR1csHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
+std::shared_ptr<CircuitResources> GenericR1csHandler::load(const std::string& id,
+                                                           std::span<const uint8_t> mapped) {
   auto res = std::make_shared<GenericResources>();
   const std::string rp = r1cs_path(dir_, id);
   platform::MappedFile rf(rp);
@@ -153,7 +158,8 @@ std::shared_ptr<CircuitResources> GenericR1csHandler::load(const std::string& id
     throw std::runtime_error(params_path(dir_, id) + ": parameters do not match circuit " + rp + " (" +
                              std::to_string(res->params.vk.num_inputs()) + " inputs / " +
                              std::to_string(res->params.l.size()) + " aux vs " +
-                             std::to_string(res->shape.num_inputs) + " / " + std::to_string(res->shape.num_aux) + ")");
+                             std::to_string(res->shape.num_inputs) + " / " +
+                             std::to_string(res->shape.num_aux) + ")");
   res->extra_bytes = rf.size();
   return res;
 }

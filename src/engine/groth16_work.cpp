@@ -20,8 +20,9 @@ uint64_t Groth16Resources::size_bytes() const {
          sizeof(ec::G2Affine) * p.b_g2.size();
 }
 
-std::shared_ptr<Groth16Resources> load_circuit_params(std::span<const uint8_t> mapped, const std::string& path,
-                                                      const std::string& id, size_t inputs) {
+std::shared_ptr<Groth16Resources> load_circuit_params(std::span<const uint8_t> mapped,
+                                                      const std::string& path, const std::string& id,
+                                                      size_t inputs) {
   auto res = std::make_shared<Groth16Resources>();
   res->load_params(mapped, path);
   if (res->params.vk.num_inputs() != inputs)
@@ -64,16 +65,18 @@ std::string Groth16Work::finish(Device&) {
 std::string verify_partitions(const groth16::PreparedVerifyingKey& pvk, const std::string& proof,
                               const std::vector<std::vector<ff::Fr>>& public_inputs) {
   auto proofs = groth16::decode_proofs(
-      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()), "assembled proof");
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(proof.data()), proof.size()),
+      "assembled proof");
   if (proofs.size() != public_inputs.size())
-    return "assembled " + std::to_string(proofs.size()) + " proofs for " + std::to_string(public_inputs.size()) +
-           " partitions";
+    return "assembled " + std::to_string(proofs.size()) + " proofs for " +
+           std::to_string(public_inputs.size()) + " partitions";
   groth16::SecureRng rng;
   if (groth16::verify_proofs_batch(pvk, std::span<const groth16::Proof>(proofs),
                                    std::span<const std::vector<ff::Fr>>(public_inputs), rng))
     return "";
   for (size_t p = 0; p < proofs.size(); p++)
-    if (!groth16::verify_proof(pvk, proofs[p], public_inputs[p])) return "partition " + std::to_string(p) + " does not verify";
+    if (!groth16::verify_proof(pvk, proofs[p], public_inputs[p]))
+      return "partition " + std::to_string(p) + " does not verify";
   return "batch verification failed";
 }
 

@@ -30,8 +30,9 @@ struct Groth16Resources : CircuitResources {
 // Decodes the parameters of circuit `id` from `path` and checks that its
 // verifying key takes `inputs` public inputs (ONE included): a file of
 // another circuit is refused naming both.
-std::shared_ptr<Groth16Resources> load_circuit_params(std::span<const uint8_t> mapped, const std::string& path,
-                                                      const std::string& id, size_t inputs);
+std::shared_ptr<Groth16Resources> load_circuit_params(std::span<const uint8_t> mapped,
+                                                      const std::string& path, const std::string& id,
+                                                      size_t inputs);
 
 // Resident size of a parameter file once decoded (for budget planning):
 // its size plus 10%, 0 when it is missing.

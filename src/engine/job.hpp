@@ -21,8 +21,7 @@ enum class PartState { Pending, Synthesizing, SynthDone, Gpu, Done, Failed };
 const char* part_state_name(PartState s);
 
 inline uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
-  return b > a ? uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count())
-               : 0;
+  return b > a ? uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count()) : 0;
 }
 
 // SHA-256 over every payload field of a request (not its priority): what
@@ -59,9 +58,7 @@ struct Job {
   bool has_started = false;
   uint64_t srs_load_ms = 0;
 
-  WorkKey key(uint32_t partition) const {
-    return WorkKey{int(priority), seq, partition, 0};
-  }
+  WorkKey key(uint32_t partition) const { return WorkKey{int(priority), seq, partition, 0}; }
 };
 
 // One partition in flight. It owns references to everything its stages read

@@ -56,11 +56,13 @@ PceStore::~PceStore() {
 }
 
 std::string PceStore::path_of(const std::string& circuit_id) const {
-  return opt_.dir.empty() ? std::string() : (std::filesystem::path(opt_.dir) / (circuit_id + ".pce")).string();
+  return opt_.dir.empty() ? std::string()
+                          : (std::filesystem::path(opt_.dir) / (circuit_id + ".pce")).string();
 }
 
 Synthesizer::Result PceStore::synthesize(const std::string& job_id, const std::string& circuit_id,
-                                         const r1cs::Circuit& witnessed, const Synthesizer::BlankCircuit& blank) {
+                                         const r1cs::Circuit& witnessed,
+                                         const Synthesizer::BlankCircuit& blank) {
   Synthesizer::Result r;
   std::shared_ptr<const r1cs::PrecompiledCircuit> pce;
   if (opt_.enabled && blank) {
@@ -125,12 +127,14 @@ void PceStore::schedule_locked(const std::string& job_id, const std::string& id,
   cv_.notify_all();
 }
 
-void PceStore::load(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank) {
+void PceStore::load(const std::string& job_id, const std::string& id,
+                    const Synthesizer::BlankCircuit& blank) {
   const std::string path = path_of(id);
   tl_.emit(timeline::events::kPceLoadStart, job_id, "circuit=" + id);
   const auto t0 = Clock::now();
   try {
-    auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::read_pce_file(path, circuit_digest(id)));
+    auto pce =
+        std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::read_pce_file(path, circuit_digest(id)));
     const uint64_t bytes = pce->bytes();
     if (!install(id, std::move(pce))) {
       tl_.emit(timeline::events::kPceLoadEnd, job_id,
@@ -142,7 +146,7 @@ void PceStore::load(const std::string& job_id, const std::string& id, const Synt
   } catch (const r1cs::PceFileError& e) {
     const char* reason = e.kind == r1cs::PceFileError::Kind::Stale     ? "stale"
                          : e.kind == r1cs::PceFileError::Kind::Corrupt ? "corrupt"
-                                                                        : "missing";
+                                                                       : "missing";
     tl_.emit(timeline::events::kPceLoadEnd, job_id,
              "circuit=" + id + ",ms=" + std::to_string(ms_since(t0)) + ",error=" + clean(e.what()));
     std::error_code ec;
@@ -155,8 +159,8 @@ void PceStore::load(const std::string& job_id, const std::string& id, const Synt
   }
 }
 
-void PceStore::extract(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank,
-                       const char* reason) {
+void PceStore::extract(const std::string& job_id, const std::string& id,
+                       const Synthesizer::BlankCircuit& blank, const char* reason) {
   {
     std::lock_guard lk(mu_);
     entries_[id].state = State::Extracting;

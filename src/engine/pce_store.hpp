@@ -52,8 +52,8 @@ class PceStore {
 
   struct Info {
     std::string circuit_id;
-    std::string state;  // loading | extracting | ready | failed | evicted
-    uint64_t bytes = 0;  // in memory
+    std::string state;    // loading | extracting | ready | failed | evicted
+    uint64_t bytes = 0;   // in memory
     uint64_t proofs = 0;  // partitions synthesized through it
     bool on_disk = false;
     std::string error;
@@ -108,7 +108,8 @@ class PceStore {
 class JobSynthesizer final : public Synthesizer {
  public:
   JobSynthesizer(PceStore* store, std::string job_id) : store_(store), job_id_(std::move(job_id)) {}
-  Result synthesize(const std::string& circuit_id, const r1cs::Circuit& witnessed, const BlankCircuit& blank) override;
+  Result synthesize(const std::string& circuit_id, const r1cs::Circuit& witnessed,
+                    const BlankCircuit& blank) override;
 
  private:
   PceStore* store_;

@@ -98,7 +98,7 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     // even if a CRITICAL partition arrived meanwhile.
     std::unique_lock interlock(slot.interlock);
     auto next = device_queue_.pop();
-    if (!next) break;  // closed
+    if (!next) break;       // closed
     synth_queue_.notify();  // the pacer's gate depends on the device queue
     std::unique_ptr<PartitionItem> item = take_live(std::move(*next));
     if (!item) continue;

@@ -19,7 +19,7 @@ namespace {
 // Per-partition rows (constraints + inputs), docs/FILECOIN.md §1.2, for memory planning.
 uint64_t partition_rows(const PorepConfig& cfg) {
   switch (cfg.sector_size >> 20) {
-    case 0: return 2687961;     // 2 KiB
+    case 0: return 2687961;  // 2 KiB
     case 8: return 3844969;
     case 512: return 4423473;
     case 32 << 10: return 130278869;
@@ -35,8 +35,12 @@ uint64_t c1_resident_bytes(const filecoin::SealCommitPhase1Output& c1) {
     for (auto& e : v) n += kVec + 8 + kDom * e.hashes.size();
     return n;
   };
-  auto merkle = [&](const filecoin::MerkleProof& m) { return 2 * kDom + path(m.base) + path(m.sub) + path(m.top); };
-  auto column = [&](const filecoin::ColumnProof& c) { return kVec + kDom * c.column.rows.size() + merkle(c.inclusion_proof); };
+  auto merkle = [&](const filecoin::MerkleProof& m) {
+    return 2 * kDom + path(m.base) + path(m.sub) + path(m.top);
+  };
+  auto column = [&](const filecoin::ColumnProof& c) {
+    return kVec + kDom * c.column.rows.size() + merkle(c.inclusion_proof);
+  };
   uint64_t n = 5 * kDom + kVec;
   for (auto& part : c1.vanilla_proofs) {
     n += kVec;
@@ -78,7 +82,8 @@ class PorepJob final : public PreparedJob {
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;
     for (size_t k = 0; k < cfg_.partitions; k++)
-      inputs.push_back(filecoin::porep_public_inputs(cfg_, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
+      inputs.push_back(
+          filecoin::porep_public_inputs(cfg_, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
     return verify_partitions(static_cast<Groth16Resources&>(res).pvk, proof, inputs);
   }
 
@@ -95,7 +100,8 @@ PorepHandler::PorepHandler(std::string dir) : dir_(std::move(dir)) {}
 
 std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
   if (req.vanilla_proof.empty())
-    throw ServiceError(Code::InvalidArgument, "PoRep C2 needs the C1 output (wrapper or c1.json) in vanilla_proof");
+    throw ServiceError(Code::InvalidArgument,
+                       "PoRep C2 needs the C1 output (wrapper or c1.json) in vanilla_proof");
   filecoin::C1Wrapper w;
   try {
     w = filecoin::parse_c1_any(req.vanilla_proof);
@@ -111,13 +117,14 @@ std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
     auto named = filecoin::porep_config(req.registered_proof);
     throw ServiceError(Code::InvalidArgument,
                        "request says registered_proof " + std::to_string(req.registered_proof) + " (" +
-                           (named ? std::string(named->name) : std::string("unknown")) + "), the C1 output is for " +
-                           std::to_string(uint64_t(cfg->id)) + " (" + std::string(cfg->name) + ")");
+                           (named ? std::string(named->name) : std::string("unknown")) +
+                           "), the C1 output is for " + std::to_string(uint64_t(cfg->id)) + " (" +
+                           std::string(cfg->name) + ")");
   }
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
     throw ServiceError(Code::InvalidArgument, "request says sector_size " + std::to_string(req.sector_size) +
-                                                  ", the C1 output is for " + std::string(cfg->name) + " (sector_size " +
-                                                  std::to_string(cfg->sector_size) + ")");
+                                                  ", the C1 output is for " + std::string(cfg->name) +
+                                                  " (sector_size " + std::to_string(cfg->sector_size) + ")");
   try {
     filecoin::check_c1_challenges(w.phase1, *cfg);
     filecoin::verify_c1_vanilla(w.phase1, *cfg);
@@ -126,9 +133,10 @@ std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
   }
   std::string id = filecoin::porep_circuit_id(*cfg);
   if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound, "no parameters for " + id + ": " + param_path(id) +
-                                           " is missing (generate test parameters with `cuzk setup --circuit " +
-                                           id + " --param-dir " + dir_ + "`)");
+    throw ServiceError(Code::NotFound,
+                       "no parameters for " + id + ": " + param_path(id) +
+                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
+                           " --param-dir " + dir_ + "`)");
   return std::make_unique<PorepJob>(id, *cfg, std::move(w.phase1));
 }
 

@@ -21,7 +21,10 @@ class PostJob final : public PreparedJob {
  public:
   PostJob(PostConfig cfg, std::vector<filecoin::FallbackPoStSectorProof> proofs, filecoin::Domain randomness,
           uint64_t first_index, uint64_t payload_bytes)
-      : cfg_(cfg), proofs_(std::move(proofs)), randomness_(randomness), first_index_(first_index),
+      : cfg_(cfg),
+        proofs_(std::move(proofs)),
+        randomness_(randomness),
+        first_index_(first_index),
         resident_(payload_bytes) {
     for (const auto& p : proofs_) public_.push_back({p.sector_id, p.comm_r});
   }
@@ -34,7 +37,8 @@ class PostJob final : public PreparedJob {
     const auto& s = cfg_.shape;
     uint64_t por = 2 + (s.sub_arity ? level(s.sub_arity) : 0) + (s.top_arity ? level(s.top_arity) : 0);
     for (uint64_t n = cfg_.nodes / s.base_tree_count(); n > 1; n /= s.base_arity) por += level(s.base_arity);
-    const uint64_t rows = cfg_.sector_count * (313 + cfg_.challenge_count * por + 1 + cfg_.challenge_count) + 1;
+    const uint64_t rows =
+        cfg_.sector_count * (313 + cfg_.challenge_count * por + 1 + cfg_.challenge_count) + 1;
     uint64_t m = 1;
     while (m < rows) m <<= 1;
     return 32 * (4 * rows + 2 * m);
@@ -69,8 +73,9 @@ std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
   const bool winning = kind_ == ProofKind::WinningPost;
   auto cfg = filecoin::post_config(req.registered_proof);
   if (!cfg || (cfg->kind == PostKind::Winning) != winning)
-    invalid("registered_proof " + std::to_string(req.registered_proof) + (cfg ? " (" + std::string(cfg->name) + ")" : "") +
-            " is not a " + (winning ? "WinningPoSt proof (0-4)" : "WindowPoSt proof (5-14)"));
+    invalid("registered_proof " + std::to_string(req.registered_proof) +
+            (cfg ? " (" + std::string(cfg->name) + ")" : "") + " is not a " +
+            (winning ? "WinningPoSt proof (0-4)" : "WindowPoSt proof (5-14)"));
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
     invalid("request says sector_size " + std::to_string(req.sector_size) + ", " + std::string(cfg->name) +
             " proves sectors of " + std::to_string(cfg->sector_size) + " bytes");
@@ -81,10 +86,11 @@ std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
   if (randomness[31] & 0xc0) invalid("randomness[31] has its top two bits set: mask it with & 0x3f");
   if (req.vanilla_proofs.empty()) invalid("vanilla_proofs is empty: one FallbackPoStSectorProof per sector");
   if (winning && req.vanilla_proofs.size() != filecoin::kWinningPostSectorCount)
-    invalid("WinningPoSt proves one sector, got " + std::to_string(req.vanilla_proofs.size()) + " vanilla proofs");
+    invalid("WinningPoSt proves one sector, got " + std::to_string(req.vanilla_proofs.size()) +
+            " vanilla proofs");
   if (!winning && req.vanilla_proofs.size() > cfg->sector_count)
-    invalid(std::to_string(req.vanilla_proofs.size()) + " sectors in one partition, " + std::string(cfg->name) +
-            " takes at most " + std::to_string(cfg->sector_count));
+    invalid(std::to_string(req.vanilla_proofs.size()) + " sectors in one partition, " +
+            std::string(cfg->name) + " takes at most " + std::to_string(cfg->sector_count));
   std::vector<filecoin::FallbackPoStSectorProof> proofs;
   uint64_t bytes = 0;
   for (size_t i = 0; i < req.vanilla_proofs.size(); i++) {
@@ -107,9 +113,10 @@ std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
   }
   const std::string id = filecoin::post_circuit_id(*cfg);
   if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound, "no parameters for " + id + ": " + param_path(id) +
-                                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
-                                           " --param-dir " + dir_ + "`)");
+    throw ServiceError(Code::NotFound,
+                       "no parameters for " + id + ": " + param_path(id) +
+                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
+                           " --param-dir " + dir_ + "`)");
   return std::make_unique<PostJob>(*cfg, std::move(proofs), randomness, first_index, bytes);
 }
 

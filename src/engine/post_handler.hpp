@@ -28,7 +28,8 @@ class PostHandler final : public KindHandler {
   // sector and field of whatever is wrong.
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
   std::string param_path(const std::string& circuit_id) override;
-  std::shared_ptr<CircuitResources> load(const std::string& circuit_id, std::span<const uint8_t> mapped) override;
+  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
+                                         std::span<const uint8_t> mapped) override;
   uint64_t estimate_size(const std::string& circuit_id) override;
   std::vector<std::string> list_circuits() override;
 

@@ -90,10 +90,8 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   job.proofs.clear();
   job.proofs.shrink_to_fit();
   // Large payloads are freed by the deallocator, small ones here.
-  if (job.prepared && job.prepared->resident_bytes() >= (1u << 20))
-    dealloc_.defer(std::move(job.prepared));
-  else
-    job.prepared.reset();
+  if (job.prepared && job.prepared->resident_bytes() >= (1u << 20)) dealloc_.defer(std::move(job.prepared));
+  else job.prepared.reset();
   job.srs.reset();
   job.admission.release();
   live_jobs_--;
@@ -175,7 +173,8 @@ PreloadResult Engine::preload(const std::string& circuit_id) {
   } catch (const ServiceError&) {
     throw;
   } catch (const std::exception& e) {
-    throw ServiceError(ServiceError::Code::FailedPrecondition, "loading " + circuit_id + " failed: " + e.what());
+    throw ServiceError(ServiceError::Code::FailedPrecondition,
+                       "loading " + circuit_id + " failed: " + e.what());
   }
 }
 

@@ -115,7 +115,15 @@ struct EvictResult {
 // Errors that map to gRPC status codes.
 class ServiceError : public std::runtime_error {
  public:
-  enum class Code { InvalidArgument, NotFound, AlreadyExists, FailedPrecondition, ResourceExhausted, Unavailable, Internal };
+  enum class Code {
+    InvalidArgument,
+    NotFound,
+    AlreadyExists,
+    FailedPrecondition,
+    ResourceExhausted,
+    Unavailable,
+    Internal
+  };
   ServiceError(Code c, const std::string& msg) : std::runtime_error(msg), code_(c) {}
   Code code() const { return code_; }
 
@@ -129,8 +137,7 @@ class ProvingService {
   // Takes the request by value: its payload is moved into the job, not copied.
   virtual SubmitResult submit(ProofRequest req) = 0;
   // Blocks until the job ends or the timeout passes (status Timeout, job keeps running).
-  virtual ProofResult await(const std::string& job_id,
-                            std::optional<std::chrono::milliseconds> timeout) = 0;
+  virtual ProofResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) = 0;
   // Returns was_running; throws NotFound for unknown ids.
   virtual bool cancel(const std::string& job_id) = 0;
   virtual StatusSnapshot status() const = 0;

@@ -46,13 +46,15 @@ class SnapJob final : public PreparedJob {
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
     auto blank = [cfg = cfg_] { return std::make_unique<filecoin::EmptySectorUpdateCircuit>(cfg); };
-    auto s = synth.synthesize(circuit_id(), filecoin::EmptySectorUpdateCircuit(cfg_, p, pub_, proofs_[p]), blank);
+    auto s =
+        synth.synthesize(circuit_id(), filecoin::EmptySectorUpdateCircuit(cfg_, p, pub_, proofs_[p]), blank);
     proofs_[p] = {};  // in the witness now; only this partition's entry is touched
     return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;
-    for (size_t k = 0; k < cfg_.partitions; k++) inputs.push_back(filecoin::snap_public_inputs(cfg_, k, pub_));
+    for (size_t k = 0; k < cfg_.partitions; k++)
+      inputs.push_back(filecoin::snap_public_inputs(cfg_, k, pub_));
     return verify_partitions(static_cast<Groth16Resources&>(res).pvk, proof, inputs);
   }
 
@@ -64,7 +66,8 @@ class SnapJob final : public PreparedJob {
 };
 
 filecoin::Domain commitment(const std::string& bytes, const char* field) {
-  if (bytes.size() != 32) invalid(std::string(field) + " must be 32 bytes, got " + std::to_string(bytes.size()));
+  if (bytes.size() != 32)
+    invalid(std::string(field) + " must be 32 bytes, got " + std::to_string(bytes.size()));
   filecoin::Domain d;
   std::copy(bytes.begin(), bytes.end(), d.begin());
   return d;
@@ -82,7 +85,8 @@ std::unique_ptr<PreparedJob> SnapHandler::prepare(ProofRequest& req) {
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
     invalid("request says sector_size " + std::to_string(req.sector_size) + ", " + std::string(cfg->name) +
             " updates sectors of " + std::to_string(cfg->sector_size) + " bytes");
-  const filecoin::SnapPublic pub{commitment(req.comm_r_old, "comm_r_old"), commitment(req.comm_d_new, "comm_d_new"),
+  const filecoin::SnapPublic pub{commitment(req.comm_r_old, "comm_r_old"),
+                                 commitment(req.comm_d_new, "comm_d_new"),
                                  commitment(req.comm_r_new, "comm_r_new")};
   if (req.vanilla_proofs.size() != cfg->partitions)
     invalid("vanilla_proofs: " + std::to_string(req.vanilla_proofs.size()) + " partition proofs, " +
@@ -108,9 +112,10 @@ std::unique_ptr<PreparedJob> SnapHandler::prepare(ProofRequest& req) {
   }
   const std::string id = filecoin::snap_circuit_id(*cfg);
   if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound, "no parameters for " + id + ": " + param_path(id) +
-                                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
-                                           " --param-dir " + dir_ + "`)");
+    throw ServiceError(Code::NotFound,
+                       "no parameters for " + id + ": " + param_path(id) +
+                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
+                           " --param-dir " + dir_ + "`)");
   return std::make_unique<SnapJob>(*cfg, pub, std::move(proofs), bytes);
 }
 

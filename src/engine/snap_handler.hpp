@@ -25,7 +25,8 @@ class SnapHandler final : public KindHandler {
   // leaves), naming the partition and field of whatever is wrong.
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
   std::string param_path(const std::string& circuit_id) override;
-  std::shared_ptr<CircuitResources> load(const std::string& circuit_id, std::span<const uint8_t> mapped) override;
+  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
+                                         std::span<const uint8_t> mapped) override;
   uint64_t estimate_size(const std::string& circuit_id) override;
   std::vector<std::string> list_circuits() override;
 

@@ -32,12 +32,11 @@ SrsManager::Handle SrsManager::Handle::share() const {
   return Handle(mgr_, id_, res_, 0);
 }
 
-SrsManager::SrsManager(MemoryBudget& budget, std::chrono::milliseconds min_idle,
-                       TimelineEmitter& tl)
+SrsManager::SrsManager(MemoryBudget& budget, std::chrono::milliseconds min_idle, TimelineEmitter& tl)
     : budget_(budget), min_idle_(min_idle), tl_(tl) {}
 
-uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::string& id,
-                                 Entry& e, const std::string& job_id) {
+uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::string& id, Entry& e,
+                                 const std::string& job_id) {
   e.loading = true;
   KindHandler* h = e.handler;
   auto t0 = Clock::now();
@@ -63,8 +62,7 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
   } catch (...) {
     err = std::current_exception();
   }
-  uint64_t ms = uint64_t(
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  uint64_t ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
   tl_.emit(timeline::events::kSrsLoadEnd, job_id,
            "circuit=" + id + ",load_ms=" + std::to_string(ms) + (err ? ",error=1" : ""));
   lk.lock();
@@ -104,8 +102,7 @@ SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handl
     }
     e.refs--;
   }
-  waited_ms = uint64_t(
-      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+  waited_ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
   e.refs++;
   e.last_used = Clock::now();
   return Handle(this, id, e.res, waited_ms);

@@ -8,13 +8,12 @@ TimelineEmitter::TimelineEmitter(Sink sink)
     : start_(std::chrono::steady_clock::now()), sink_(std::move(sink)) {}
 
 uint64_t TimelineEmitter::now_ms() const {
-  return uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - start_)
-                      .count());
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_)
+          .count());
 }
 
-void TimelineEmitter::emit(std::string_view event, std::string_view job_id,
-                           std::string_view detail) {
+void TimelineEmitter::emit(std::string_view event, std::string_view job_id, std::string_view detail) {
   std::string line = "TIMELINE,";
   line += std::to_string(now_ms());
   line += ',';

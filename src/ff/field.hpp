@@ -63,7 +63,7 @@ class Field {
     return s;
   }
   static constexpr unsigned S = two_adicity();
-  static constexpr Repr T_ODD = shr(minus(MODULUS, 1), S);          // (p-1)/2^S
+  static constexpr Repr T_ODD = shr(minus(MODULUS, 1), S);         // (p-1)/2^S
   static constexpr Repr T_MINUS_1_HALF = shr(minus(T_ODD, 1), 1);  // (t-1)/2
   // (p+1)/4, used for sqrt when p = 3 mod 4.
   static constexpr Repr P_PLUS_1_QUARTER = [] {
@@ -230,17 +230,15 @@ class Field {
   }
 
   // "Lexicographically largest" in the ZCash sense: x > (p-1)/2.
-  bool is_lexicographically_largest() const {
-    return arith::compare(to_canonical(), P_MINUS_1_HALF) > 0;
-  }
+  bool is_lexicographically_largest() const { return arith::compare(to_canonical(), P_MINUS_1_HALF) > 0; }
 
  private:
   std::optional<Field> tonelli_shanks() const {
     // Tonelli-Shanks with z = nonresidue^t, a generator of the 2^S subgroup.
     const Field z = from_u64(P::nonresidue).pow_vartime(T_ODD);
     Field w = pow_vartime(T_MINUS_1_HALF);  // a^((t-1)/2)
-    Field x = *this * w;                     // a^((t+1)/2)
-    Field b = x * w;                         // a^t
+    Field x = *this * w;                    // a^((t+1)/2)
+    Field b = x * w;                        // a^t
     Field c = z;
     unsigned m = S;
     while (!b.is_one()) {

@@ -65,8 +65,7 @@ struct QuadExt {
 
   // ZCash order: c1 decides, c0 breaks the tie when c1 = 0.
   bool is_lexicographically_largest() const {
-    return c1.is_lexicographically_largest() ||
-           (c1.is_zero() && c0.is_lexicographically_largest());
+    return c1.is_lexicographically_largest() || (c1.is_zero() && c0.is_lexicographically_largest());
   }
 
   // Square root for p = 3 mod 4 (Adj & Rodriguez-Henriquez, Algorithm 9).

@@ -48,8 +48,8 @@ int64_t Result::affected() const {
 }
 void Result::check(int row, int col) const {
   if (!r_ || row < 0 || row >= rows() || col < 0 || col >= columns())
-    throw DbError("result", "no value at row " + std::to_string(row) + ", column " + std::to_string(col) + " of " +
-                                std::to_string(rows()) + "x" + std::to_string(columns()));
+    throw DbError("result", "no value at row " + std::to_string(row) + ", column " + std::to_string(col) +
+                                " of " + std::to_string(rows()) + "x" + std::to_string(columns()));
 }
 bool Result::is_null(int row, int col) const {
   check(row, col);
@@ -65,7 +65,8 @@ std::optional<std::string> Result::opt_text(int row, int col) const {
 }
 int64_t Result::integer(int row, int col) const {
   if (is_null(row, col))
-    throw DbError("result", std::string("column ") + PQfname(r_, col) + " is NULL where a number was expected");
+    throw DbError("result",
+                  std::string("column ") + PQfname(r_, col) + " is NULL where a number was expected");
   const std::string s = text(row, col);
   char* end = nullptr;
   errno = 0;
@@ -76,7 +77,8 @@ int64_t Result::integer(int row, int col) const {
 }
 double Result::number(int row, int col) const {
   if (is_null(row, col))
-    throw DbError("result", std::string("column ") + PQfname(r_, col) + " is NULL where a number was expected");
+    throw DbError("result",
+                  std::string("column ") + PQfname(r_, col) + " is NULL where a number was expected");
   return std::strtod(text(row, col).c_str(), nullptr);
 }
 bool Result::boolean(int row, int col) const { return !is_null(row, col) && text(row, col) == "t"; }
@@ -119,8 +121,7 @@ Database::Database(const std::string& uri, Options opts) : redacted_(redact(uri)
   }
   PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
   if (opts_.statement_timeout.count() > 0)
-    exec("connect: statement_timeout",
-         "SELECT set_config('statement_timeout', $1, false)",
+    exec("connect: statement_timeout", "SELECT set_config('statement_timeout', $1, false)",
          {Param::text(std::to_string(opts_.statement_timeout.count()))});
 }
 
@@ -146,9 +147,10 @@ void Database::reconnect(std::string_view step) {
       return;
     }
     if (std::chrono::steady_clock::now() >= deadline)
-      throw DbError(std::string(step), "connection to " + redacted_ + " lost and not re-established within " +
-                                           std::to_string(opts_.reconnect_timeout.count()) +
-                                           " ms: " + trim(PQerrorMessage(conn_)),
+      throw DbError(std::string(step),
+                    "connection to " + redacted_ + " lost and not re-established within " +
+                        std::to_string(opts_.reconnect_timeout.count()) +
+                        " ms: " + trim(PQerrorMessage(conn_)),
                     "", true);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -244,9 +246,10 @@ void Database::transaction(std::string_view step, const std::function<void(Datab
     } catch (const DbError& e) {
       in_tx_ = false;
       if (e.connection_lost())
-        throw DbError(s + ": COMMIT", std::string("connection lost during COMMIT; the transaction's outcome is unknown: ") +
-                                          e.what(),
-                      e.sqlstate(), true);
+        throw DbError(
+            s + ": COMMIT",
+            std::string("connection lost during COMMIT; the transaction's outcome is unknown: ") + e.what(),
+            e.sqlstate(), true);
       if (!broken()) {
         Result rb = run_once("ROLLBACK", {});
         (void)rb;

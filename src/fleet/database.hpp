@@ -29,7 +29,8 @@ namespace cuzk::fleet {
 
 class DbError : public std::runtime_error {
  public:
-  DbError(std::string step, const std::string& message, std::string sqlstate = "", bool connection_lost = false);
+  DbError(std::string step, const std::string& message, std::string sqlstate = "",
+          bool connection_lost = false);
   const std::string& step() const { return step_; }
   // Five-character SQLSTATE from the server ("23505" unique violation, ...);
   // "" for client-side errors.
@@ -69,11 +70,11 @@ class Result {
   // Rows changed by INSERT/UPDATE/DELETE (PQcmdTuples).
   int64_t affected() const;
   bool is_null(int row, int col) const;
-  std::string text(int row, int col) const;    // "" for NULL
-  int64_t integer(int row, int col) const;     // throws DbError on NULL or non-numbers
-  double number(int row, int col) const;       // float8 / numeric columns
-  bool boolean(int row, int col) const;        // 't' / 'f'
-  std::string bytes(int row, int col) const;   // a bytea column, decoded
+  std::string text(int row, int col) const;   // "" for NULL
+  int64_t integer(int row, int col) const;    // throws DbError on NULL or non-numbers
+  double number(int row, int col) const;      // float8 / numeric columns
+  bool boolean(int row, int col) const;       // 't' / 'f'
+  std::string bytes(int row, int col) const;  // a bytea column, decoded
   std::optional<std::string> opt_text(int row, int col) const;
   pg_result* get() const { return r_; }  // the libpq result (status, error fields)
 

@@ -106,21 +106,22 @@ std::string Queue::text_array(const std::vector<std::string>& items) {
 EnqueueResult Queue::enqueue(const JobSpec& spec) {
   if (spec.job_id.empty()) throw QueueError(QueueError::Code::InvalidArgument, "enqueue: job_id is required");
   if (spec.partitions < 1 || spec.max_attempts < 1)
-    throw QueueError(QueueError::Code::InvalidArgument, "enqueue " + spec.job_id +
-                                                            ": partitions and max_attempts must be at least 1");
+    throw QueueError(QueueError::Code::InvalidArgument,
+                     "enqueue " + spec.job_id + ": partitions and max_attempts must be at least 1");
   const std::string digest = sha256_hex(spec.payload);
   EnqueueResult out{spec.job_id, false, JobState::Queued};
-  const std::vector<Param> row = {Param::text(spec.job_id),      Param::integer(spec.kind),
-                                  Param::integer(spec.priority), Param::text(spec.circuit_id),
-                                  Param::bytes(spec.payload),    Param::text(digest),
+  const std::vector<Param> row = {Param::text(spec.job_id),        Param::integer(spec.kind),
+                                  Param::integer(spec.priority),   Param::text(spec.circuit_id),
+                                  Param::bytes(spec.payload),      Param::text(digest),
                                   Param::integer(spec.partitions), Param::integer(spec.max_attempts)};
   db_.transaction("enqueue " + spec.job_id, [&](Database& tx) {
     out = EnqueueResult{spec.job_id, false, JobState::Queued};
-    Result ins = tx.exec("enqueue: insert",
-                         "INSERT INTO cuzk_jobs (job_id, kind, priority, circuit_id, payload, payload_digest, "
-                         "partitions, max_attempts) VALUES ($1, $2::int, $3::int, $4, $5, $6, $7::int, $8::int) "
-                         "ON CONFLICT (job_id) DO NOTHING",
-                         row);
+    Result ins =
+        tx.exec("enqueue: insert",
+                "INSERT INTO cuzk_jobs (job_id, kind, priority, circuit_id, payload, payload_digest, "
+                "partitions, max_attempts) VALUES ($1, $2::int, $3::int, $4, $5, $6, $7::int, $8::int) "
+                "ON CONFLICT (job_id) DO NOTHING",
+                row);
     if (ins.affected() == 1) {
       out.created = true;
       return;
@@ -143,15 +144,16 @@ EnqueueResult Queue::enqueue(const JobSpec& spec) {
       return;
     }
     if (cur.text(0, 0) != digest)
-      throw QueueError(QueueError::Code::AlreadyExists,
-                       "job_id " + spec.job_id + " is already " + state_name(st) + " with a different payload");
+      throw QueueError(QueueError::Code::AlreadyExists, "job_id " + spec.job_id + " is already " +
+                                                            state_name(st) + " with a different payload");
     out.state = st;
   });
   return out;
 }
 
 std::vector<ClaimedJob> Queue::claim(const ClaimRequest& req) {
-  if (req.daemon_id.empty()) throw QueueError(QueueError::Code::InvalidArgument, "claim: daemon_id is required");
+  if (req.daemon_id.empty())
+    throw QueueError(QueueError::Code::InvalidArgument, "claim: daemon_id is required");
   std::vector<ClaimedJob> out;
   if (req.free_slots <= 0) return out;
   const std::string hot = text_array(req.hot_circuits);
@@ -193,40 +195,43 @@ std::vector<ClaimedJob> Queue::claim(const ClaimRequest& req) {
   return out;
 }
 
-bool Queue::renew_lease(const std::string& daemon_id, const std::string& job_id, std::chrono::milliseconds lease) {
-  Result r = db_.exec("renew lease of " + job_id,
-                      "UPDATE cuzk_jobs SET lease_expires = clock_timestamp() + $3::bigint * interval '1 millisecond', "
-                      "updated_at = clock_timestamp() WHERE job_id = $1 AND state = 'claimed' AND claimed_by = $2 "
-                      "AND lease_expires > clock_timestamp()",
-                      {Param::text(job_id), Param::text(daemon_id), ms(lease)}, Retry::Idempotent);
+bool Queue::renew_lease(const std::string& daemon_id, const std::string& job_id,
+                        std::chrono::milliseconds lease) {
+  Result r = db_.exec(
+      "renew lease of " + job_id,
+      "UPDATE cuzk_jobs SET lease_expires = clock_timestamp() + $3::bigint * interval '1 millisecond', "
+      "updated_at = clock_timestamp() WHERE job_id = $1 AND state = 'claimed' AND claimed_by = $2 "
+      "AND lease_expires > clock_timestamp()",
+      {Param::text(job_id), Param::text(daemon_id), ms(lease)}, Retry::Idempotent);
   return r.affected() == 1;
 }
 
-CompleteOutcome Queue::complete(const std::string& daemon_id, const std::string& job_id, const std::string& result) {
+CompleteOutcome Queue::complete(const std::string& daemon_id, const std::string& job_id,
+                                const std::string& result) {
   CompleteOutcome out = CompleteOutcome::NotFound;
   db_.transaction("complete " + job_id, [&](Database& tx) {
-    Result r = tx.exec("complete: store result",
-                       "UPDATE cuzk_jobs SET state = 'done', result = $3, lease_expires = NULL, last_error = NULL, "
-                       "updated_at = clock_timestamp() WHERE job_id = $1 AND state = 'claimed' AND claimed_by = $2 "
-                       "AND lease_expires > clock_timestamp()",
-                       {Param::text(job_id), Param::text(daemon_id), Param::bytes(result)});
+    Result r =
+        tx.exec("complete: store result",
+                "UPDATE cuzk_jobs SET state = 'done', result = $3, lease_expires = NULL, last_error = NULL, "
+                "updated_at = clock_timestamp() WHERE job_id = $1 AND state = 'claimed' AND claimed_by = $2 "
+                "AND lease_expires > clock_timestamp()",
+                {Param::text(job_id), Param::text(daemon_id), Param::bytes(result)});
     if (r.affected() == 1) {
       out = CompleteOutcome::Completed;
       return;
     }
-    Result cur = tx.exec("complete: read job", "SELECT state, claimed_by, result = $2 FROM cuzk_jobs WHERE job_id = $1",
+    Result cur = tx.exec("complete: read job",
+                         "SELECT state, claimed_by, result = $2 FROM cuzk_jobs WHERE job_id = $1",
                          {Param::text(job_id), Param::bytes(result)});
     if (cur.rows() == 0) {
       out = CompleteOutcome::NotFound;
       return;
     }
     const JobState st = parse_state(cur.text(0, 0));
-    if (st == JobState::Cancelled)
-      out = CompleteOutcome::Cancelled;
+    if (st == JobState::Cancelled) out = CompleteOutcome::Cancelled;
     else if (st == JobState::Done && cur.text(0, 1) == daemon_id && cur.boolean(0, 2))
       out = CompleteOutcome::Completed;  // the same completion again (e.g. a retry after a lost reply)
-    else
-      out = CompleteOutcome::LeaseLost;
+    else out = CompleteOutcome::LeaseLost;
   });
   return out;
 }
@@ -243,12 +248,14 @@ FailOutcome Queue::fail(const std::string& daemon_id, const std::string& job_id,
         "lease_expires = NULL, last_error = $3, updated_at = clock_timestamp() "
         "WHERE job_id = $1 AND state = 'claimed' AND claimed_by = $2 AND lease_expires > clock_timestamp() "
         "RETURNING state",
-        {Param::text(job_id), Param::text(daemon_id), Param::text(reason), Param::text(retryable ? "t" : "f")});
+        {Param::text(job_id), Param::text(daemon_id), Param::text(reason),
+         Param::text(retryable ? "t" : "f")});
     if (r.rows() == 1) {
       out = parse_state(r.text(0, 0)) == JobState::Queued ? FailOutcome::Requeued : FailOutcome::Failed;
       return;
     }
-    Result cur = tx.exec("fail: read job", "SELECT 1 FROM cuzk_jobs WHERE job_id = $1", {Param::text(job_id)});
+    Result cur =
+        tx.exec("fail: read job", "SELECT 1 FROM cuzk_jobs WHERE job_id = $1", {Param::text(job_id)});
     out = cur.rows() == 0 ? FailOutcome::NotFound : FailOutcome::LeaseLost;
   });
   return out;
@@ -262,13 +269,15 @@ std::vector<Reclaimed> Queue::reclaim_expired() {
       "last_error = 'lease of daemon ' || c.claimed_by || ' expired (attempt ' || j.attempts || ' of ' || "
       "j.max_attempts || ')', "
       "claimed_by = NULL, lease_expires = NULL, updated_at = clock_timestamp() "
-      "FROM (SELECT job_id, claimed_by FROM cuzk_jobs WHERE state = 'claimed' AND lease_expires <= clock_timestamp() "
+      "FROM (SELECT job_id, claimed_by FROM cuzk_jobs WHERE state = 'claimed' AND lease_expires <= "
+      "clock_timestamp() "
       "      FOR UPDATE SKIP LOCKED) c "
       "WHERE j.job_id = c.job_id RETURNING j.job_id, c.claimed_by, j.state",
       {}, Retry::Idempotent);
   std::vector<Reclaimed> out;
   for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.text(i, 1), parse_state(r.text(i, 2))});
-  std::sort(out.begin(), out.end(), [](const Reclaimed& a, const Reclaimed& b) { return a.job_id < b.job_id; });
+  std::sort(out.begin(), out.end(),
+            [](const Reclaimed& a, const Reclaimed& b) { return a.job_id < b.job_id; });
   return out;
 }
 
@@ -338,23 +347,26 @@ int64_t Queue::cleanup(std::chrono::seconds age) {
 }
 
 std::vector<DepthRow> Queue::depth() {
-  Result r = db_.exec("queue depth",
-                      "SELECT kind, priority, state, count(*) FROM cuzk_jobs WHERE state IN ('queued', 'claimed') "
-                      "GROUP BY kind, priority, state ORDER BY kind, priority DESC, state DESC",
-                      {}, Retry::Idempotent);
+  Result r =
+      db_.exec("queue depth",
+               "SELECT kind, priority, state, count(*) FROM cuzk_jobs WHERE state IN ('queued', 'claimed') "
+               "GROUP BY kind, priority, state ORDER BY kind, priority DESC, state DESC",
+               {}, Retry::Idempotent);
   std::vector<DepthRow> out;
   for (int i = 0; i < r.rows(); ++i)
     out.push_back({int(r.integer(i, 0)), int(r.integer(i, 1)), parse_state(r.text(i, 2)), r.integer(i, 3)});
   return out;
 }
 
-void Queue::heartbeat(const std::string& daemon_id, const std::vector<std::string>& hot_circuits, int capacity) {
-  db_.exec("heartbeat of " + daemon_id,
-           "INSERT INTO cuzk_daemons (daemon_id, heartbeat, hot_circuits, capacity) "
-           "VALUES ($1, clock_timestamp(), $2::text[], $3::int) ON CONFLICT (daemon_id) DO UPDATE SET "
-           "heartbeat = EXCLUDED.heartbeat, hot_circuits = EXCLUDED.hot_circuits, capacity = EXCLUDED.capacity",
-           {Param::text(daemon_id), Param::text(text_array(hot_circuits)), Param::integer(capacity)},
-           Retry::Idempotent);
+void Queue::heartbeat(const std::string& daemon_id, const std::vector<std::string>& hot_circuits,
+                      int capacity) {
+  db_.exec(
+      "heartbeat of " + daemon_id,
+      "INSERT INTO cuzk_daemons (daemon_id, heartbeat, hot_circuits, capacity) "
+      "VALUES ($1, clock_timestamp(), $2::text[], $3::int) ON CONFLICT (daemon_id) DO UPDATE SET "
+      "heartbeat = EXCLUDED.heartbeat, hot_circuits = EXCLUDED.hot_circuits, capacity = EXCLUDED.capacity",
+      {Param::text(daemon_id), Param::text(text_array(hot_circuits)), Param::integer(capacity)},
+      Retry::Idempotent);
 }
 
 }  // namespace cuzk::fleet

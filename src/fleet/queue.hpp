@@ -89,9 +89,9 @@ struct JobInfo {
 };
 
 enum class CompleteOutcome {
-  Completed,   // the result is stored
-  LeaseLost,   // the caller's lease expired or the job moved on: the result is discarded
-  Cancelled,   // the job was cancelled while running: the result is discarded
+  Completed,  // the result is stored
+  LeaseLost,  // the caller's lease expired or the job moved on: the result is discarded
+  Cancelled,  // the job was cancelled while running: the result is discarded
   NotFound,
 };
 enum class FailOutcome { Requeued, Failed, LeaseLost, NotFound };
@@ -133,7 +133,8 @@ class Queue {
   bool renew_lease(const std::string& daemon_id, const std::string& job_id, std::chrono::milliseconds lease);
 
   // Stores the result only while the caller holds an unexpired lease.
-  CompleteOutcome complete(const std::string& daemon_id, const std::string& job_id, const std::string& result);
+  CompleteOutcome complete(const std::string& daemon_id, const std::string& job_id,
+                           const std::string& result);
 
   // Records `reason`; requeues the job while attempts < max_attempts and
   // `retryable`, else fails it for good.

@@ -66,7 +66,8 @@ int Schema::latest_version() { return migrations().back().version; }
 int Schema::current_version(Database& db) {
   // (One statement cannot name a table that may not exist: it is resolved
   // when the statement is parsed.)
-  if (!db.exec("schema: find cuzk_schema", "SELECT to_regclass('cuzk_schema') IS NOT NULL", {}, Retry::Idempotent)
+  if (!db.exec("schema: find cuzk_schema", "SELECT to_regclass('cuzk_schema') IS NOT NULL", {},
+               Retry::Idempotent)
            .boolean(0, 0))
     return 0;
   return int(db.exec("schema: read version", "SELECT coalesce(max(version), 0) FROM cuzk_schema", {},
@@ -83,11 +84,12 @@ int Schema::migrate(Database& db) {
             " version integer PRIMARY KEY,"
             " description text NOT NULL,"
             " applied_at timestamptz NOT NULL DEFAULT clock_timestamp())");
-    version = int(tx.exec("schema: read version", "SELECT coalesce(max(version), 0) FROM cuzk_schema").integer(0, 0));
+    version = int(
+        tx.exec("schema: read version", "SELECT coalesce(max(version), 0) FROM cuzk_schema").integer(0, 0));
     if (version > latest_version())
       throw DbError("schema: migrate", "the database's schema version " + std::to_string(version) +
-                                           " is newer than this daemon's (" + std::to_string(latest_version()) +
-                                           "); upgrade the daemon");
+                                           " is newer than this daemon's (" +
+                                           std::to_string(latest_version()) + "); upgrade the daemon");
     for (const Migration& m : migrations()) {
       if (m.version <= version) continue;
       tx.exec_script("schema: migration " + std::to_string(m.version), m.sql);

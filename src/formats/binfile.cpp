@@ -24,7 +24,8 @@ const Section& BinFile::unique(std::span<const uint8_t>, std::string_view source
     found = &s;
   }
   if (!found)
-    throw FormatError(source, size_t(0), "missing section " + std::to_string(type) + " (" + std::string(what) + ")");
+    throw FormatError(source, size_t(0),
+                      "missing section " + std::to_string(type) + " (" + std::string(what) + ")");
   return *found;
 }
 
@@ -47,8 +48,8 @@ BinFile parse_binfile(std::span<const uint8_t> bytes, std::string_view source, c
     uint32_t type = c.u32("section type");
     uint64_t size = c.u64("section size");
     if (size > c.remaining())
-      c.fail("truncated: section " + std::to_string(type) + " declares " + std::to_string(size) +
-             " bytes, " + std::to_string(c.remaining()) + " left");
+      c.fail("truncated: section " + std::to_string(type) + " declares " + std::to_string(size) + " bytes, " +
+             std::to_string(c.remaining()) + " left");
     f.sections.push_back({type, c.offset(), size});
     c.skip(size, "section");
   }
@@ -86,7 +87,8 @@ void write_binary_file(const std::string& path, std::span<const uint8_t> bytes) 
     out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     if (!out) throw std::runtime_error(path + ": write error");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename temp file");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error(path + ": cannot rename temp file");
 }
 
 }  // namespace cuzk::formats

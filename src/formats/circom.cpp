@@ -44,8 +44,9 @@ void check_prime_is_bls12_381_r(Cursor& c, std::string_view what) {
   size_t pat = c.offset();
   auto p = load_le<4>(c.take(32, "prime"));
   if (p != Fr::MODULUS)
-    c.fail_at(pat, std::string(what) +
-                       ": prime is not BLS12-381's scalar field r (wrong curve? compile with --prime bls12381)");
+    c.fail_at(pat,
+              std::string(what) +
+                  ": prime is not BLS12-381's scalar field r (wrong curve? compile with --prime bls12381)");
 }
 
 Fr read_fr_canonical(Cursor& c, std::string_view what) {
@@ -120,8 +121,9 @@ CircomR1cs parse_circom_r1cs(std::span<const uint8_t> bytes, std::string_view so
   }
   if (!c.at_end()) c.fail(std::to_string(c.remaining()) + " unexpected bytes after the constraints");
   if (const Section* l = f.find(3); l && l->size != out.n_wires * uint64_t(8))
-    throw FormatError(source, l->offset, "wire map section has " + std::to_string(l->size) + " bytes, expected " +
-                                             std::to_string(out.n_wires * uint64_t(8)));
+    throw FormatError(source, l->offset,
+                      "wire map section has " + std::to_string(l->size) + " bytes, expected " +
+                          std::to_string(out.n_wires * uint64_t(8)));
   return out;
 }
 
@@ -201,7 +203,8 @@ std::vector<uint8_t> encode_circom_r1cs(const CircomR1cs& cr) {
 
 LoadedCircuit read_any_r1cs_file(const std::string& path) {
   auto b = read_binary_file(path);
-  if (b.size() >= 4 && std::memcmp(b.data(), "r1cs", 4) == 0) return {parse_circom_r1cs(b, path).r1cs, "circom r1cs"};
+  if (b.size() >= 4 && std::memcmp(b.data(), "r1cs", 4) == 0)
+    return {parse_circom_r1cs(b, path).r1cs, "circom r1cs"};
   if (b.size() >= 8 && std::memcmp(b.data(), "CUZKR1CS", 8) == 0) {
     try {
       return {r1cs::parse_r1cs(b, path), "cuzk-r1cs"};

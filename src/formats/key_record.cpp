@@ -59,7 +59,8 @@ const char* key_check_text(KeyCheckDone d) {
   switch (d) {
     case KeyCheckDone::CurveOnly: return "on-curve checks only";
     case KeyCheckDone::FullNow: return "every point checked (curve and subgroup), recorded";
-    case KeyCheckDone::FullBefore: return "checked in full on an earlier run (same SHA-256); on-curve checks now";
+    case KeyCheckDone::FullBefore:
+      return "checked in full on an earlier run (same SHA-256); on-curve checks now";
   }
   return "?";
 }
@@ -104,8 +105,8 @@ Zkey read_zkey_file_checked(const std::string& path, ZkeyReadOptions o, const Ch
   });
 }
 
-groth16::Parameters read_parameters_file_checked(const std::string& path, ec::Check check, const CheckedKeys& record,
-                                                 KeyCheckDone* done) {
+groth16::Parameters read_parameters_file_checked(const std::string& path, ec::Check check,
+                                                 const CheckedKeys& record, KeyCheckDone* done) {
   return read_checked(path, check, record, done, false, [&](std::span<const uint8_t> b, ec::Check c) {
     return groth16::decode_parameters(b, path, c);
   });

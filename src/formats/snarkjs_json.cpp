@@ -72,7 +72,8 @@ json g1_json(const G1Affine& p) {
 }
 json fp2_json(const Fp2& x) { return json::array({dec(x.c0), dec(x.c1)}); }
 json g2_json(const G2Affine& p) {
-  if (p.is_identity()) return json::array({json::array({"0", "0"}), json::array({"1", "0"}), json::array({"0", "0"})});
+  if (p.is_identity())
+    return json::array({json::array({"0", "0"}), json::array({"1", "0"}), json::array({"0", "0"})});
   return json::array({fp2_json(p.x), fp2_json(p.y), json::array({"1", "0"})});
 }
 
@@ -115,7 +116,8 @@ Fp2 fp2(const Ctx& c, const json& j, const std::string& where) {
 
 template <class P, class Base, class Read>
 P point(const Ctx& c, const json& j, const std::string& where, Read read, const char* group) {
-  if (!j.is_array() || (j.size() != 3 && j.size() != 2)) c.fail(where, std::string("expected a ") + group + " point [x, y, z]");
+  if (!j.is_array() || (j.size() != 3 && j.size() != 2))
+    c.fail(where, std::string("expected a ") + group + " point [x, y, z]");
   Base x = read(j[0], where + "[0]"), y = read(j[1], where + "[1]");
   Base z = j.size() == 3 ? read(j[2], where + "[2]") : Base::one();
   if (z.is_zero()) return P::identity();
@@ -132,10 +134,12 @@ P point(const Ctx& c, const json& j, const std::string& where, Read read, const 
 }
 
 G1Affine g1(const Ctx& c, const json& j, const std::string& where) {
-  return point<G1Affine, Fp>(c, j, where, [&](const json& e, const std::string& w) { return number<Fp>(c, e, w); }, "G1");
+  return point<G1Affine, Fp>(
+      c, j, where, [&](const json& e, const std::string& w) { return number<Fp>(c, e, w); }, "G1");
 }
 G2Affine g2(const Ctx& c, const json& j, const std::string& where) {
-  return point<G2Affine, Fp2>(c, j, where, [&](const json& e, const std::string& w) { return fp2(c, e, w); }, "G2");
+  return point<G2Affine, Fp2>(
+      c, j, where, [&](const json& e, const std::string& w) { return fp2(c, e, w); }, "G2");
 }
 
 json parse(const Ctx& c, std::string_view text) {
@@ -207,7 +211,8 @@ groth16::VerifyingKey vk_from_snarkjs_json(std::string_view text, std::string_vi
   for (size_t i = 0; i < ic.size(); i++) vk.ic.push_back(g1(c, ic[i], "IC[" + std::to_string(i) + "]"));
   if (auto it = j.find("nPublic"); it != j.end()) {
     if (!it->is_number_unsigned() || it->get<uint64_t>() + 1 != vk.ic.size())
-      c.fail("nPublic", "nPublic " + it->dump() + " does not match IC (" + std::to_string(vk.ic.size()) + " points)");
+      c.fail("nPublic",
+             "nPublic " + it->dump() + " does not match IC (" + std::to_string(vk.ic.size()) + " points)");
   }
   return vk;
 }
@@ -236,7 +241,8 @@ std::string read_text_file(const std::string& path) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  write_binary_file(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  write_binary_file(path,
+                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
 }
 
 }  // namespace cuzk::formats

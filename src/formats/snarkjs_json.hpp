@@ -35,7 +35,8 @@ groth16::Proof proof_from_snarkjs_json(std::string_view text, std::string_view s
 // beta_g1 and delta_g1 are not part of the JSON: a key read back has them
 // as the identity (enough to verify; not enough to write a bellperson .vk).
 std::string vk_to_snarkjs_json(const groth16::VerifyingKey& vk);
-groth16::VerifyingKey vk_from_snarkjs_json(std::string_view text, std::string_view source = "verification_key.json");
+groth16::VerifyingKey vk_from_snarkjs_json(std::string_view text,
+                                           std::string_view source = "verification_key.json");
 
 std::string public_to_snarkjs_json(std::span<const ff::Fr> inputs);
 std::vector<ff::Fr> public_from_snarkjs_json(std::string_view text, std::string_view source = "public.json");

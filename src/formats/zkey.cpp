@@ -129,7 +129,7 @@ platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name
     if (inv < bad) {
       bad = inv;
       e = std::string(kGroup) + (out[inv].is_on_curve() ? " point is not in the prime-order subgroup"
-                                                          : " point is not on the curve");
+                                                        : " point is not on the curve");
     }
     first_bad[k] = bad;
     return bad < hi ? e : "";
@@ -162,7 +162,8 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     size_t at = c.offset();
     uint32_t proto = c.u32("protocol");
     if (proto != 1)
-      c.fail_at(at, "protocol " + std::to_string(proto) + " is not Groth16 (1); PLONK/FFLONK keys are not supported");
+      c.fail_at(at, "protocol " + std::to_string(proto) +
+                        " is not Groth16 (1); PLONK/FFLONK keys are not supported");
   }
   {
     Cursor c = section_cursor(bytes, source, f.unique(bytes, source, 2, "groth16 header"));
@@ -178,7 +179,8 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     size_t dat = c.offset();
     z.domain_size = c.u32("domainSize");
     if (z.n_vars == 0 || uint64_t(z.n_public) + 1 > z.n_vars)
-      c.fail_at(dat - 8, "nPublic " + std::to_string(z.n_public) + " does not fit nVars " + std::to_string(z.n_vars));
+      c.fail_at(dat - 8,
+                "nPublic " + std::to_string(z.n_public) + " does not fit nVars " + std::to_string(z.n_vars));
     if (z.domain_size < 2 || (z.domain_size & (z.domain_size - 1)) || z.domain_size > (1u << 28))
       c.fail_at(dat, "domainSize " + std::to_string(z.domain_size) + " is not a power of two in [2, 2^28]");
     z.vk.alpha_g1 = read_point<G1Affine>(c, "alpha1", opts.check);
@@ -219,10 +221,11 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
       k.signal = uint32_t(load_le<1>(b.subspan(8, 4))[0]);
       if (k.matrix > 1) return "matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)";
       if (k.constraint >= z.domain_size)
-        return "constraint " + std::to_string(k.constraint) + " outside the domain (" + std::to_string(z.domain_size) +
-               ")";
+        return "constraint " + std::to_string(k.constraint) + " outside the domain (" +
+               std::to_string(z.domain_size) + ")";
       if (k.signal >= z.n_vars)
-        return "signal " + std::to_string(k.signal) + " out of range (nVars " + std::to_string(z.n_vars) + ")";
+        return "signal " + std::to_string(k.signal) + " out of range (nVars " + std::to_string(z.n_vars) +
+               ")";
       auto v = load_le<4>(b.subspan(12, 32));
       if (arith::compare(v, Fr::MODULUS) >= 0) return "value is not below the field modulus r";
       k.value = Fr::from_mont(v) * r_inv;
@@ -231,7 +234,10 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     if (bad < n) {
       // The offset of the field at fault: matrix, constraint, signal or value.
       size_t at = c.offset() - size_t(n) * 44 + bad * 44;
-      size_t field = err.starts_with("matrix") ? 0 : err.starts_with("constraint") ? 4 : err.starts_with("signal") ? 8 : 12;
+      size_t field = err.starts_with("matrix")       ? 0
+                     : err.starts_with("constraint") ? 4
+                     : err.starts_with("signal")     ? 8
+                                                     : 12;
       c.fail_at(at + field, "coefficient " + std::to_string(bad) + ": " + err);
     }
   }

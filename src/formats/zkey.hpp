@@ -60,7 +60,8 @@ struct ZkeyReadOptions {
   bool vk_only = false;
 };
 
-Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey", const ZkeyReadOptions& = {});
+Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey",
+                const ZkeyReadOptions& = {});
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
 
 // ---- proving with a zkey (the snarkjs way) ----
@@ -68,8 +69,8 @@ Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
 struct ZkeyProveTimes {
   double h_scalars_ms = 0;  // a, b on the domain, a·b, six NTTs, a·b − c
   double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0;
-  double msm_ch_ms = 0;     // C and H in one MSM, with B1 folded in when b1_merged
-  bool b1_merged = false;   // r·B1 went into the C/H MSM (witness not 0/1-heavy)
+  double msm_ch_ms = 0;    // C and H in one MSM, with B1 folded in when b1_merged
+  bool b1_merged = false;  // r·B1 went into the C/H MSM (witness not 0/1-heavy)
   double total_ms = 0;
 };
 

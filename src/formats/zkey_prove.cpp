@@ -73,7 +73,9 @@ unsigned log2_exact(size_t n) {
 }
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
 
 }  // namespace
 
@@ -135,8 +137,8 @@ std::vector<Fr> zkey_public_signals(const Zkey& zk, std::span<const Fr> w) {
 groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, const Fr& s,
                           const ZkeyProveOptions& o) {
   if (w.size() != zk.n_vars)
-    throw std::invalid_argument("witness has " + std::to_string(w.size()) + " values, the zkey expects nVars = " +
-                                std::to_string(zk.n_vars));
+    throw std::invalid_argument("witness has " + std::to_string(w.size()) +
+                                " values, the zkey expects nVars = " + std::to_string(zk.n_vars));
   if (!w[0].is_one()) throw std::invalid_argument("witness[0] must be 1");
   if (zk.a.size() != zk.n_vars || zk.b1.size() != zk.n_vars || zk.b2.size() != zk.n_vars ||
       zk.c.size() + zk.n_public + 1 != zk.n_vars || zk.h.size() != zk.domain_size)
@@ -178,9 +180,10 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   std::vector<Fr> rw;
   if (tm.b1_merged) {
     rw.resize(zk.n_vars);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, zk.n_vars, 8192), [&](const tbb::blocked_range<size_t>& rg) {
-      for (size_t i = rg.begin(); i < rg.end(); i++) rw[i] = r * w[i];
-    });
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, zk.n_vars, 8192),
+                      [&](const tbb::blocked_range<size_t>& rg) {
+                        for (size_t i = rg.begin(); i < rg.end(); i++) rw[i] = r * w[i];
+                      });
   }
   std::vector<msm::Part<ec::G1Curve>> parts{{zk.c, w.subspan(zk.n_public + 1)}, {zk.h, h}};
   if (tm.b1_merged) parts.push_back({zk.b1, rw});
@@ -192,7 +195,8 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
   G1Jacobian delta1 = J1(zk.vk.delta_g1);
   pa = pa.add(J1(zk.vk.alpha_g1)).add(ec::mul_vartime(delta1, r));
-  pb = pb.add(G2Jacobian::from_affine(zk.vk.beta_g2)).add(ec::mul_vartime(G2Jacobian::from_affine(zk.vk.delta_g2), s));
+  pb = pb.add(G2Jacobian::from_affine(zk.vk.beta_g2))
+           .add(ec::mul_vartime(G2Jacobian::from_affine(zk.vk.delta_g2), s));
   G1Jacobian pc = pch.add(ec::mul_vartime(pa, s)).add(ec::mul_vartime(J1(zk.vk.beta_g1), r));
   if (!tm.b1_merged) pc = pc.add(ec::mul_vartime(pb1, r));
   tm.total_ms = ms_since(t_start);

@@ -47,7 +47,8 @@ LC sum_minus(Variable x, Variable y, Variable z) {  // x + y - z
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, std::optional<bool> value) {
   Variable v = cs.alloc("boolean", [&] { return bit_fr(value); });
-  cs.enforce_with("boolean constraint", [&] { return one_minus(v); }, [&] { return LC(v); }, [] { return LC(); });
+  cs.enforce_with(
+      "boolean constraint", [&] { return one_minus(v); }, [&] { return LC(v); }, [] { return LC(); });
   return {v, value};
 }
 
@@ -73,7 +74,8 @@ AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, con
 AllocatedBit AllocatedBit::and_(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   auto r = op(a.value, b.value, [](bool x, bool y) { return x && y; });
   Variable v = cs.alloc("and result", [&] { return bit_fr(r); });
-  cs.enforce_with("and constraint", [&] { return LC(a.var); }, [&] { return LC(b.var); }, [&] { return LC(v); });
+  cs.enforce_with(
+      "and constraint", [&] { return LC(a.var); }, [&] { return LC(b.var); }, [&] { return LC(v); });
   return {v, r};
 }
 
@@ -81,7 +83,8 @@ AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, 
   auto r = op(a.value, b.value, [](bool x, bool y) { return x && !y; });
   Variable v = cs.alloc("and not result", [&] { return bit_fr(r); });
   cs.enforce_with(
-      "and not constraint", [&] { return LC(a.var); }, [&] { return one_minus(b.var); }, [&] { return LC(v); });
+      "and not constraint", [&] { return LC(a.var); }, [&] { return one_minus(b.var); },
+      [&] { return LC(v); });
   return {v, r};
 }
 
@@ -89,7 +92,8 @@ AllocatedBit AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, cons
   auto r = op(a.value, b.value, [](bool x, bool y) { return !x && !y; });
   Variable v = cs.alloc("nor result", [&] { return bit_fr(r); });
   cs.enforce_with(
-      "nor constraint", [&] { return one_minus(a.var); }, [&] { return one_minus(b.var); }, [&] { return LC(v); });
+      "nor constraint", [&] { return one_minus(a.var); }, [&] { return one_minus(b.var); },
+      [&] { return LC(v); });
   return {v, r};
 }
 

@@ -78,20 +78,15 @@ class Boolean {
   const AllocatedBit& bit() const { return bit_; }   // Is / Not only
   std::optional<bool> value() const {
     switch (kind_) {
-      case Kind::Constant:
-        return constant_;
-      case Kind::Is:
-        return bit_.value;
-      default:
-        return bit_.value ? std::optional<bool>(!*bit_.value) : std::nullopt;
+      case Kind::Constant: return constant_;
+      case Kind::Is: return bit_.value;
+      default: return bit_.value ? std::optional<bool>(!*bit_.value) : std::nullopt;
     }
   }
   Boolean not_() const {
     Boolean r = *this;
-    if (kind_ == Kind::Constant)
-      r.constant_ = !constant_;
-    else
-      r.kind_ = kind_ == Kind::Is ? Kind::Not : Kind::Is;
+    if (kind_ == Kind::Constant) r.constant_ = !constant_;
+    else r.kind_ = kind_ == Kind::Is ? Kind::Not : Kind::Is;
     return r;
   }
 
@@ -101,9 +96,7 @@ class Boolean {
       case Kind::Constant:
         if (constant_) lc.add(coeff, Variable::one());
         break;
-      case Kind::Is:
-        lc.add(coeff, bit_.var);
-        break;
+      case Kind::Is: lc.add(coeff, bit_.var); break;
       case Kind::Not:
         lc.add(coeff, Variable::one());
         lc.sub(coeff, bit_.var);

@@ -22,9 +22,7 @@ void MultiEq::add_lhs(const Fr& coeff, const Boolean& b) {
     case Boolean::Kind::Constant:
       if (b.constant_value()) add_lhs(coeff, Variable::one());
       break;
-    case Boolean::Kind::Is:
-      add_lhs(coeff, b.bit().var);
-      break;
+    case Boolean::Kind::Is: add_lhs(coeff, b.bit().var); break;
     case Boolean::Kind::Not:  // coeff·(ONE - b)
       add_lhs(coeff, Variable::one());
       add_lhs(-coeff, b.bit().var);
@@ -38,9 +36,7 @@ void MultiEq::add_lhs_pow2(unsigned e, const Boolean& b) {
     case Boolean::Kind::Constant:
       if (b.constant_value()) lhs_.add_pow2(e, false, Variable::one());
       break;
-    case Boolean::Kind::Is:
-      lhs_.add_pow2(e, false, b.bit().var);
-      break;
+    case Boolean::Kind::Is: lhs_.add_pow2(e, false, b.bit().var); break;
     case Boolean::Kind::Not:
       lhs_.add_pow2(e, false, Variable::one());
       lhs_.add_pow2(e, true, b.bit().var);
@@ -136,10 +132,8 @@ void MultiEq::radix_sort(size_t from, unsigned bits) {
 
 void MultiEq::accumulate() {
   size_t n = ops_;
-  if (!records_)
-    cs_.skip_constraint();
-  else
-    cs_.enforce([&] { return "multieq " + std::to_string(n); }, build(lhs_), Variable::one(), build(rhs_));
+  if (!records_) cs_.skip_constraint();
+  else cs_.enforce([&] { return "multieq " + std::to_string(n); }, build(lhs_), Variable::one(), build(rhs_));
   bits_used_ = 0;
   ops_++;
 }

@@ -98,10 +98,8 @@ class MultiEq {
     }
     void add_pow2(unsigned e, bool neg, Variable v) {
       if (v == Variable::one()) {
-        if (neg)
-          one.sub(pow2[e]);
-        else
-          one.add(pow2[e]);
+        if (neg) one.sub(pow2[e]);
+        else one.add(pow2[e]);
         has_one = true;
         return;
       }

@@ -67,10 +67,8 @@ struct Num {
     return *this;
   }
   Num& add(const Num& o) {
-    if (value && o.value)
-      *value += *o.value;
-    else
-      value.reset();
+    if (value && o.value) *value += *o.value;
+    else value.reset();
     lc += o.lc;
     return *this;
   }

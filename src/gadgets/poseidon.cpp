@@ -23,15 +23,11 @@ struct Elt {
   // where the system builds constraints.
   void add_scaled_to(Num& acc, const Fr& s, bool with_lc) const {
     const std::optional<Fr>& v = allocated ? a.value : n.value;
-    if (acc.value && v)
-      *acc.value += s * *v;
-    else
-      acc.value.reset();
+    if (acc.value && v) *acc.value += s * *v;
+    else acc.value.reset();
     if (!with_lc) return;
-    if (allocated)
-      acc.lc.add(s, a.var);
-    else
-      acc.lc = merge_scaled(acc.lc, s, n.lc);
+    if (allocated) acc.lc.add(s, a.var);
+    else acc.lc = merge_scaled(acc.lc, s, n.lc);
   }
 
   // "allocate for Elt::Num" and, if enforced,
@@ -156,12 +152,10 @@ class PoseidonCircuit {
 
   void product_mds() {
     const size_t half = c_.half_full_rounds, sparse_offset = half - 1;
-    if (round_ == sparse_offset)
-      product_dense(c_.pre_sparse);
+    if (round_ == sparse_offset) product_dense(c_.pre_sparse);
     else if (round_ > sparse_offset && round_ < half + c_.partial_rounds)
       product_sparse(c_.sparse[round_ - sparse_offset - 1]);
-    else
-      product_dense(c_.mds);
+    else product_dense(c_.mds);
     round_++;
   }
 

@@ -96,10 +96,8 @@ UInt32 UInt32::addmany(MultiEq& eq, const std::vector<UInt32>& operands) {
   uint64_t sum = 0;
   bool known = true, all_constants = true;
   for (const auto& op : operands) {
-    if (op.value_)
-      sum += *op.value_;
-    else
-      known = false;
+    if (op.value_) sum += *op.value_;
+    else known = false;
     for (const auto& b : op.bits_) all_constants &= b.is_constant();
   }
   if (all_constants && known) return constant(uint32_t(sum));
@@ -119,7 +117,7 @@ UInt32 UInt32::addmany(MultiEq& eq, const std::vector<UInt32>& operands) {
   const unsigned off = unsigned(eq.reserve(result.size()));  // off + result.size() < 254
   if (eq.records_terms())
     for (const auto& op : operands)
-    for (unsigned i = 0; i < 32; i++) eq.add_lhs_pow2(off + i, op.bits_[i]);
+      for (unsigned i = 0; i < 32; i++) eq.add_lhs_pow2(off + i, op.bits_[i]);
   for (unsigned i = 0; i < result.size(); i++) eq.add_rhs_pow2(off + i, result[i]);
   if (known) r.value_ = uint32_t(sum);
   return r;

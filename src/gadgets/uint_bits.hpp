@@ -30,7 +30,8 @@ std::vector<Boolean> alloc(ConstraintSystem& cs, std::optional<W> v) {
     std::optional<bool> b;
     if (v) b = (*v >> i) & 1;
     bits.push_back(in_ns(
-        cs, [&] { return "allocated bit " + std::to_string(i); }, [&] { return AllocatedBit::alloc(cs, b); }));
+        cs, [&] { return "allocated bit " + std::to_string(i); },
+        [&] { return AllocatedBit::alloc(cs, b); }));
   }
   return bits;
 }

@@ -32,7 +32,8 @@ class Writer {
     size_t off = out_.size(), sz = ec::uncompressed_size<C>;
     out_.resize(off + ps.size() * sz);
     tbb::parallel_for(size_t(0), ps.size(), [&](size_t i) {
-      ec::encode_uncompressed<C>(ps[i], std::span<uint8_t, ec::uncompressed_size<C>>(out_.data() + off + i * sz, sz));
+      ec::encode_uncompressed<C>(
+          ps[i], std::span<uint8_t, ec::uncompressed_size<C>>(out_.data() + off + i * sz, sz));
     });
   }
   std::vector<uint8_t> take() { return std::move(out_); }
@@ -88,10 +89,12 @@ class Reader {
         if (!d.ok() || (no_identity && d.point.is_identity())) end = i;
         else out[i] = d.point;
       }
-      end = r.begin() + ec::first_invalid(std::span<const ec::Affine<C>>(out.data() + r.begin(), end - r.begin()), check);
+      end = r.begin() +
+            ec::first_invalid(std::span<const ec::Affine<C>>(out.data() + r.begin(), end - r.begin()), check);
       if (end == r.end()) return;  // the whole block is good
       size_t cur = first_bad.load();
-      while (end < cur && !first_bad.compare_exchange_weak(cur, end)) {}
+      while (end < cur && !first_bad.compare_exchange_weak(cur, end)) {
+      }
     });
     if (size_t i = first_bad.load(); i < n) {
       off_ = base + i * sz;
@@ -101,8 +104,7 @@ class Reader {
     return out;
   }
   void expect_end() const {
-    if (off_ != b_.size())
-      fail(off_, std::to_string(b_.size() - off_) + " unexpected trailing bytes");
+    if (off_ != b_.size()) fail(off_, std::to_string(b_.size() - off_) + " unexpected trailing bytes");
   }
 
  private:
@@ -220,8 +222,9 @@ Parameters decode_parameters(std::span<const uint8_t> bytes, std::string_view so
   p.b_g2 = r.points<ec::G2Curve>("b_g2", check, true);
   r.expect_end();
   if (p.b_g1.size() != p.b_g2.size())
-    throw FormatError(source, bytes.size(), "b_g1 has " + std::to_string(p.b_g1.size()) +
-                                                " points but b_g2 has " + std::to_string(p.b_g2.size()));
+    throw FormatError(source, bytes.size(),
+                      "b_g1 has " + std::to_string(p.b_g1.size()) + " points but b_g2 has " +
+                          std::to_string(p.b_g2.size()));
   return p;
 }
 

@@ -16,10 +16,9 @@ namespace {
 template <class F>
 void parallel_range(size_t n, F&& f) {
   constexpr size_t kGrain = 1 << 14;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kGrain),
-                    [&](const tbb::blocked_range<size_t>& r) {
-                      for (size_t i = r.begin(); i < r.end(); i++) f(i);
-                    });
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kGrain), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) f(i);
+  });
 }
 
 std::vector<Scalar> to_canonical(const std::vector<Fr>& v) {
@@ -175,7 +174,8 @@ Proof prove_finish(Pending&& p, const ProverOptions& opts) {
   const J2 b2_acc = msm_of(p.params->b_g2, p.b_scalars, opts);
   std::vector<Scalar>().swap(p.b_scalars);
   lap(&PhaseTimes::msm_b_g2);
-  const J2 g_b = J2::from_affine(vk.beta_g2).add(b2_acc).add(ec::mul_vartime(J2::from_affine(vk.delta_g2), p.s));
+  const J2 g_b =
+      J2::from_affine(vk.beta_g2).add(b2_acc).add(ec::mul_vartime(J2::from_affine(vk.delta_g2), p.s));
   Proof proof{p.g_a.to_affine(), g_b.to_affine(), p.g_c.to_affine()};
   lap(&PhaseTimes::assemble_g2);
   return proof;

@@ -42,7 +42,8 @@ struct PhaseTimes {
   double ntt() const { return ntt_coset + ntt_back; }
   double msm() const { return msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2; }
   double total() const {
-    return check + ntt_coset + ntt_combine + ntt_back + h_scalars + scalars + msm() + assemble_g1 + assemble_g2;
+    return check + ntt_coset + ntt_combine + ntt_back + h_scalars + scalars + msm() + assemble_g1 +
+           assemble_g2;
   }
 };
 

@@ -41,7 +41,8 @@ void pointwise(size_t n, const ntt::Options& o, F&& f) {
 Coset bellperson_coset() { return {Fr::from_u64(ntt::kCosetGenerator), Coset::Output::h_coefficients}; }
 
 Coset odd_coset(unsigned log_n, const Fr& root_2_32) {
-  if (log_n >= Fr::S) throw std::invalid_argument("qap::odd_coset: domain 2^" + std::to_string(log_n) + " too large");
+  if (log_n >= Fr::S)
+    throw std::invalid_argument("qap::odd_coset: domain 2^" + std::to_string(log_n) + " too large");
   Fr inc = root_2_32;
   for (unsigned i = log_n + 1; i < Fr::S; i++) inc = inc.square();
   return {inc, Coset::Output::coset_values};
@@ -60,9 +61,9 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ntt::Dom
   // ones (each NTT runs in its own arena, which a thread waiting in
   // parallel_invoke cannot join) left the third alone on one core of two.
   for (std::span<Fr> v : {a, b, c}) {
-    ntt::ntt_nr(v, d, ntt::Direction::inverse, o.ntt);         // n·coefficients, bit-reversed
+    ntt::ntt_nr(v, d, ntt::Direction::inverse, o.ntt);              // n·coefficients, bit-reversed
     ntt::scale_bitrev_powers(v, d.size_inv(), coset.shift, o.ntt);  // coefficient j times shift^j/n
-    ntt::ntt_rn(v, d, ntt::Direction::forward, o.ntt);         // values at shift·ω^i, natural order
+    ntt::ntt_rn(v, d, ntt::Direction::forward, o.ntt);              // values at shift·ω^i, natural order
   }
   lap(&Times::to_coset);
   pointwise(n, o.ntt, [&](size_t i) { a[i] = a[i] * b[i] - c[i]; });

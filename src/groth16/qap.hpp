@@ -48,7 +48,7 @@ struct Times {
 };
 
 struct Options {
-  ntt::Options ntt;         // threads of every transform and pointwise pass
+  ntt::Options ntt;  // threads of every transform and pointwise pass
   Times* times = nullptr;
 };
 

@@ -75,8 +75,8 @@ class Progress {
 };
 
 template <class C>
-std::vector<ec::Affine<C>> mul_all(const ec::Affine<C>& g, const std::vector<Fr>& scalars,
-                                   Progress& progress, std::string_view stage) {
+std::vector<ec::Affine<C>> mul_all(const ec::Affine<C>& g, const std::vector<Fr>& scalars, Progress& progress,
+                                   std::string_view stage) {
   std::vector<ec::Affine<C>> out(scalars.size());
   if (scalars.empty()) return out;
   FixedBaseTable<C> table(g, fixed_base_window(scalars.size()));
@@ -152,8 +152,7 @@ Parameters generate(r1cs::R1cs r, const ToxicWaste& tw, Progress& progress) {
 
 }  // namespace
 
-Parameters generate_parameters(const r1cs::Circuit& circuit, const ToxicWaste& tw,
-                               const SetupOptions& opts) {
+Parameters generate_parameters(const r1cs::Circuit& circuit, const ToxicWaste& tw, const SetupOptions& opts) {
   r1cs::ShapeRecorder rec;
   circuit.synthesize(rec);
   return generate_parameters(rec.finish(), tw, opts);

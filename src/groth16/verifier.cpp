@@ -12,8 +12,7 @@ namespace {
 ec::G1Jacobian input_combination(const PreparedVerifyingKey& pvk, std::span<const Fr> inputs) {
   if (inputs.size() + 1 != pvk.ic.size())
     throw std::invalid_argument("verify: " + std::to_string(inputs.size()) +
-                                " public inputs given, the key expects " +
-                                std::to_string(pvk.ic.size() - 1));
+                                " public inputs given, the key expects " + std::to_string(pvk.ic.size() - 1));
   ec::G1Jacobian acc = ec::G1Jacobian::from_affine(pvk.ic[0]);
   for (size_t i = 0; i < inputs.size(); i++)
     acc = acc.add(ec::mul_fast_vartime(ec::G1Jacobian::from_affine(pvk.ic[i + 1]), inputs[i]));
@@ -31,8 +30,7 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
   return p;
 }
 
-bool verify_proof(const PreparedVerifyingKey& pvk, const Proof& proof,
-                  std::span<const Fr> public_inputs) {
+bool verify_proof(const PreparedVerifyingKey& pvk, const Proof& proof, std::span<const Fr> public_inputs) {
   const G1Affine acc = input_combination(pvk, public_inputs).to_affine();
   const std::pair<G1Affine, G2Affine> ab[] = {{proof.a, proof.b}};
   const std::pair<G1Affine, const pairing::PreparedG2*> rest[] = {{acc, &pvk.neg_gamma_g2},
@@ -57,8 +55,8 @@ bool verify_proofs_batch_weighted(const PreparedVerifyingKey& pvk, std::span<con
     c_sum = c_sum.add(ec::mul_fast_vartime(ec::G1Jacobian::from_affine(proofs[j].c), r));
     r_sum += r;
   }
-  const std::pair<G1Affine, const pairing::PreparedG2*> rest[] = {
-      {acc_sum.to_affine(), &pvk.neg_gamma_g2}, {c_sum.to_affine(), &pvk.neg_delta_g2}};
+  const std::pair<G1Affine, const pairing::PreparedG2*> rest[] = {{acc_sum.to_affine(), &pvk.neg_gamma_g2},
+                                                                  {c_sum.to_affine(), &pvk.neg_delta_g2}};
   const pairing::Gt lhs = pairing::final_exponentiation(pairing::multi_miller_loop(ab, rest));
   return lhs == pairing::gt_pow_vartime(pvk.alpha_g1_beta_g2, r_sum);
 }

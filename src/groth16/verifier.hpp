@@ -23,8 +23,7 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk);
 
 // `public_inputs` excludes ONE; throws std::invalid_argument if the count
 // does not match the key.
-bool verify_proof(const PreparedVerifyingKey& pvk, const Proof& proof,
-                  std::span<const Fr> public_inputs);
+bool verify_proof(const PreparedVerifyingKey& pvk, const Proof& proof, std::span<const Fr> public_inputs);
 
 // All proofs valid, checked together with random 128-bit weights r_j:
 //   Π e(r_j·A_j, B_j) = e(α, β)^Σr_j · e(Σ r_j·acc_j, γ) · e(Σ r_j·C_j, δ).

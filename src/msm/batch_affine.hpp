@@ -93,10 +93,8 @@ void ifma_add_jobs(const ifma::JobList& jobs, size_t first, size_t cnt, ifma::Jo
   constexpr bool ext = !std::is_same_v<typename C::Base, ff::Fp>;
   static_assert(sizeof(Pt<C>) == (ext ? 24 : 12) * sizeof(uint64_t), "x then y, 6-limb components");
   const auto kernel = [](const ifma::JobList& j, size_t f, size_t n, uint32_t* sp) {
-    if constexpr (ext)
-      return ifma::g2_add_batch(j, f, n, sp);
-    else
-      return ifma::g1_add_batch(j, f, n, sp);
+    if constexpr (ext) return ifma::g2_add_batch(j, f, n, sp);
+    else return ifma::g1_add_batch(j, f, n, sp);
   };
   special.resize(cnt);
   const size_t ns = kernel(jobs, first, cnt, special.data());
@@ -109,10 +107,8 @@ void ifma_add_jobs(const ifma::JobList& jobs, size_t first, size_t cnt, ifma::Jo
     const auto* B = reinterpret_cast<const Pt<C>*>(jobs.b(i));
     const bool sa = jobs.flags(i) & ifma::NEG_A, sb = jobs.flags(i) & ifma::NEG_B;
     const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
-    if (!equal || A->y.is_zero())
-      on_identity(i);  // P + (-P)
-    else
-      dbl.push(jobs.a(i), jobs.b(i), jobs.out(i), uint8_t(jobs.flags(i) | ifma::DBL));
+    if (!equal || A->y.is_zero()) on_identity(i);  // P + (-P)
+    else dbl.push(jobs.a(i), jobs.b(i), jobs.out(i), uint8_t(jobs.flags(i) | ifma::DBL));
   }
   dbl.pad();
   kernel(dbl, 0, dbl.size(), special.data());
@@ -200,10 +196,8 @@ class TreeSummer {
       const size_t step = ifma ? (batch + 7) / 8 * 8 : batch;
       for (size_t first = 0; first < njobs; first += step) {
         const size_t cnt = std::min(step, njobs - first);
-        if (ifma)
-          exec_ifma(first, cnt);
-        else
-          exec(first, cnt);
+        if (ifma) exec_ifma(first, cnt);
+        else exec(first, cnt);
       }
       refs.swap(nref_);
       segs.swap(nseg_);
@@ -233,10 +227,8 @@ class TreeSummer {
   // Equal x coordinates (rare): the first limb almost always differs, so it
   // is tested inline before the full comparison (a memcmp call).
   static bool same_x(const Pt<C>* A, const Pt<C>* B) {
-    if constexpr (kExt)
-      return A->x.c0.v[0] == B->x.c0.v[0] && A->x == B->x;
-    else
-      return A->x.v[0] == B->x.v[0] && A->x == B->x;
+    if constexpr (kExt) return A->x.c0.v[0] == B->x.c0.v[0] && A->x == B->x;
+    else return A->x.v[0] == B->x.v[0] && A->x == B->x;
   }
 
   // jobs_[first, first + cnt): *out = a + b, nref_[slot] = its ref.
@@ -252,17 +244,13 @@ class TreeSummer {
   // (xB - xA) = -lambda, y3 = lambda' * (x3 - xA) - yA.
   static constexpr bool kExt = !std::is_same_v<Base, ff::Fp>;
   CUZK_MSM_INLINE static ff::Fp norm(const Base& d) {
-    if constexpr (kExt)
-      return fops::add(fops::sqr(d.c0), fops::sqr(d.c1));
-    else
-      return d;
+    if constexpr (kExt) return fops::add(fops::sqr(d.c0), fops::sqr(d.c1));
+    else return d;
   }
   // 1/d from 1/N(d).
   CUZK_MSM_INLINE static Base inv_from_norm(const Base& d, const ff::Fp& inv_n) {
-    if constexpr (kExt)
-      return {fops::mul(d.c0, inv_n), fops::neg(fops::mul(d.c1, inv_n))};
-    else
-      return inv_n;
+    if constexpr (kExt) return {fops::mul(d.c0, inv_n), fops::neg(fops::mul(d.c1, inv_n))};
+    else return inv_n;
   }
 
   // P + P given 1/(2y) (rare: out of line).
@@ -344,10 +332,8 @@ class TreeSummer {
       const Pt<C>* B = ref_ptr<C>(j.b);
       Pt<C>& o = *j.out;  // may alias A or B: both are read before o is written
       Base inv_i = inv_from_norm(dens[i], fops::mul(inv, pre[i]));
-      if constexpr (kExt)
-        inv = fops::mul(inv, nrm[i]);
-      else
-        inv = fops::mul(inv, dens[i]);
+      if constexpr (kExt) inv = fops::mul(inv, nrm[i]);
+      else inv = fops::mul(inv, dens[i]);
       if (j.kind == ADD) [[likely]] {
         // One code path for the sign cases (the kernel is large: keep it
         // small enough for the instruction cache).

@@ -52,16 +52,14 @@ class BucketAccumulator {
 
   // batch: affine additions per shared inversion; mini_chunk: entries per
   // round set of the sorted trees.
-  BucketAccumulator(const WindowPlan& wp, Scheduling scheduling, Kernels kernels, size_t batch, size_t mini_chunk,
-                    Buckets<C>& buckets)
+  BucketAccumulator(const WindowPlan& wp, Scheduling scheduling, Kernels kernels, size_t batch,
+                    size_t mini_chunk, Buckets<C>& buckets)
       : wp_(wp), scheduling_(scheduling), kernels_(kernels), batch_(batch), mini_(mini_chunk), bk_(buckets) {}
 
   // Thread-safe for tasks of disjoint buckets (each thread has its own work).
   void accumulate(const AccumulationTask& tk, const P* entries, const int32_t* digits, size_t E) {
-    if (wp_.batch_affine())
-      accumulate_affine(work_.local(), tk.w0, tk.w1, tk.b0, tk.b1, entries, digits, E);
-    else
-      accumulate_xyzz(tk.w0, tk.w1, tk.b0, tk.b1, entries, digits, E);
+    if (wp_.batch_affine()) accumulate_affine(work_.local(), tk.w0, tk.w1, tk.b0, tk.b1, entries, digits, E);
+    else accumulate_xyzz(tk.w0, tk.w1, tk.b0, tk.b1, entries, digits, E);
   }
 
   uint32_t bucket_copies(int w, uint32_t lo, uint32_t hi) const {
@@ -120,7 +118,8 @@ class BucketAccumulator {
           for (uint32_t k = 0; k < copies; k++)
             if (wk.copy_fl[size_t(k) * span + b])
               ts.refs.push_back(make_ref<C>(wk.copies.data() + size_t(k) * span + b, false));
-          if (ts.refs.size() > begin) ts.segs.push_back({uint32_t(w) << 16 | b, begin, uint32_t(ts.refs.size())});
+          if (ts.refs.size() > begin)
+            ts.segs.push_back({uint32_t(w) << 16 | b, begin, uint32_t(ts.refs.size())});
         }
         if (!ts.segs.empty()) sum_segments(ts);
       } else {

@@ -15,8 +15,8 @@ namespace cuzk::msm::detail {
 // sums C_l and row sums R_j computed by batch-affine trees (~2 affine
 // additions per bucket) and short XYZZ running sums over m + M/m terms.
 template <class C>
-ec::Jacobian<C> reduce_affine(TreeSummer<C>& ts, const Pt<C>* bk, const uint8_t* fl, uint32_t M, Kernels kernels,
-                              size_t batch) {
+ec::Jacobian<C> reduce_affine(TreeSummer<C>& ts, const Pt<C>* bk, const uint8_t* fl, uint32_t M,
+                              Kernels kernels, size_t batch) {
   using Aff = ec::Affine<C>;
   using Jac = ec::Jacobian<C>;
   using Xz = ec::Xyzz<C>;
@@ -34,8 +34,8 @@ ec::Jacobian<C> reduce_affine(TreeSummer<C>& ts, const Pt<C>* bk, const uint8_t*
   if (M < 16) {
     std::vector<P> b(bk, bk + M);
     from_kernel_domain(kernels, b.data(), M);
-    return running([&](uint32_t i) { return fl[i - 1] ? Aff::from_xy(b[i - 1].x, b[i - 1].y) : Aff::identity(); },
-                   M);
+    return running(
+        [&](uint32_t i) { return fl[i - 1] ? Aff::from_xy(b[i - 1].x, b[i - 1].y) : Aff::identity(); }, M);
   }
   unsigned logM = 0;
   while ((uint32_t(1) << (logM + 1)) <= M) logM++;
@@ -67,8 +67,8 @@ ec::Jacobian<C> reduce_affine(TreeSummer<C>& ts, const Pt<C>* bk, const uint8_t*
       batch, slot);
   from_kernel_domain(kernels, col.data(), m);
   from_kernel_domain(kernels, row.data(), J + 1);
-  Jac tc = running([&](uint32_t l) { return cf[l] ? Aff::from_xy(col[l].x, col[l].y) : Aff::identity(); },
-                   m - 1);
+  Jac tc =
+      running([&](uint32_t l) { return cf[l] ? Aff::from_xy(col[l].x, col[l].y) : Aff::identity(); }, m - 1);
   Jac tr = running([&](uint32_t j) { return rf[j] ? Aff::from_xy(row[j].x, row[j].y) : Aff::identity(); }, J);
   for (unsigned i = 0; i < h; i++) tr = tr.dbl();
   return tc.add(tr);

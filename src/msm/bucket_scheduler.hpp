@@ -46,12 +46,9 @@ class BucketScheduler {
       while (jobs_.size() < batch) {
         uint32_t e;
         bool again = r < retry_.size();
-        if (again)
-          e = retry_[r++];
-        else if (next < E)
-          e = uint32_t(next++);
-        else
-          break;
+        if (again) e = retry_[r++];
+        else if (next < E) e = uint32_t(next++);
+        else break;
         const int32_t d = dg[e];
         const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
         if (b >= span) continue;

@@ -50,8 +50,8 @@ inline double top_buckets(unsigned bits, int c) {
 // Estimated cost of one configuration. `tasks` = number of parallel
 // accumulation tasks per window (bucket ranges), each paying its own last,
 // poorly filled inversion batches.
-inline double model_cost(const CurveCosts& k, double entries, unsigned bits, int c, bool affine,
-                         double batch, double tasks) {
+inline double model_cost(const CurveCosts& k, double entries, unsigned bits, int c, bool affine, double batch,
+                         double tasks) {
   const int W = windows_for(bits, c);
   double total = 0;
   for (int w = 0; w < W; w++) {
@@ -72,8 +72,7 @@ inline double model_cost(const CurveCosts& k, double entries, unsigned bits, int
 }
 
 inline WindowChoice choose_window(const CurveCosts& k, double entries, unsigned bits, int forced_c,
-                                  int accumulator /*0 auto, 1 affine, 2 xyzz*/, double batch,
-                                  double tasks) {
+                                  int accumulator /*0 auto, 1 affine, 2 xyzz*/, double batch, double tasks) {
   WindowChoice best;
   best.cost = INFINITY;
   int c_lo = forced_c > 0 ? forced_c : 1, c_hi = forced_c > 0 ? forced_c : 16;

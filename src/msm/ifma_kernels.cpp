@@ -118,7 +118,8 @@ CUZK_IFMA_TARGET inline GroupMasks group_masks(const uint8_t* flags, size_t g, s
   uint64_t f8;
   std::memcpy(&f8, flags + 8 * g, 8);
   const __m128i f = _mm_cvtsi64_si128(int64_t(f8));
-  return {__mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_A))), __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_B))),
+  return {__mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_A))),
+          __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(NEG_B))),
           __mmask8(_mm_test_epi8_mask(f, _mm_set1_epi8(DBL))),
           8 * g + 8 <= n ? __mmask8(0xff) : __mmask8((1u << (n - 8 * g)) - 1)};
 }
@@ -228,7 +229,8 @@ CUZK_IFMA_TARGET void convert_impl(uint64_t* elems, size_t n, const V8& c) {
 // The kernels read whole groups of eight jobs: the list must be padded.
 static void check_batch(const JobList& jobs, size_t first, size_t n) {
   if (first % 8 || first + n > jobs.size() || !jobs.padded())
-    throw std::logic_error("ifma add batch: first not a multiple of 8, range outside the list, or list not padded");
+    throw std::logic_error(
+        "ifma add batch: first not a multiple of 8, range outside the list, or list not padded");
 }
 
 size_t g1_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
@@ -265,7 +267,8 @@ void fp_from_domain(uint64_t* elems, size_t n) {
 }
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta) {
   if (!pairs) return;
-  if (fp_per_point != 2 && fp_per_point != 4) throw std::invalid_argument("glv_pairs_to_domain: 2 or 4 Fp per point");
+  if (fp_per_point != 2 && fp_per_point != 4)
+    throw std::invalid_argument("glv_pairs_to_domain: 2 or 4 Fp per point");
   // beta * 2^448 (the integer): mont(x * 2^384, it) = beta x * 2^416. It is
   // the Montgomery form of beta * 2^64.
   const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);

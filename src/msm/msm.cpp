@@ -10,17 +10,17 @@ namespace cuzk::msm {
 namespace detail {
 
 template <class C>
-ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points,
-                          std::span<const arith::Limbs<4>> scalars, const Options& opt,
-                          const Tuning& tuning, Plan* plan) {
-  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), CanonicalScalars{scalars}, opt, tuning, plan);
+ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
+                          const Options& opt, const Tuning& tuning, Plan* plan) {
+  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), CanonicalScalars{scalars}, opt,
+                          tuning, plan);
 }
 
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan) {
-  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)}, opt,
-                       tuning, plan);
+  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)},
+                          opt, tuning, plan);
 }
 
 template ec::Jacobian<ec::G1Curve> msm_tuned<ec::G1Curve>(std::span<const ec::G1Affine>,
@@ -30,11 +30,11 @@ template ec::Jacobian<ec::G2Curve> msm_tuned<ec::G2Curve>(std::span<const ec::G2
                                                           std::span<const ff::Fr>, const Options&,
                                                           const Tuning&, Plan*);
 template ec::Jacobian<ec::G1Curve> msm_tuned<ec::G1Curve>(std::span<const ec::G1Affine>,
-                                                          std::span<const arith::Limbs<4>>,
-                                                          const Options&, const Tuning&, Plan*);
+                                                          std::span<const arith::Limbs<4>>, const Options&,
+                                                          const Tuning&, Plan*);
 template ec::Jacobian<ec::G2Curve> msm_tuned<ec::G2Curve>(std::span<const ec::G2Affine>,
-                                                          std::span<const arith::Limbs<4>>,
-                                                          const Options&, const Tuning&, Plan*);
+                                                          std::span<const arith::Limbs<4>>, const Options&,
+                                                          const Tuning&, Plan*);
 
 }  // namespace detail
 
@@ -45,8 +45,8 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::F
 }
 
 template <class C>
-ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points,
-                              std::span<const arith::Limbs<4>> scalars, const Options& opt) {
+ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
+                              const Options& opt) {
   return detail::msm_tuned<C>(points, scalars, opt, detail::Tuning{}, nullptr);
 }
 
@@ -56,17 +56,19 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt) {
   detail::Concat<ec::Affine<C>> points;
   detail::Concat<ff::Fr> scalars;
   for (const Part<C>& p : parts) {
-    if (p.points.size() != p.scalars.size()) throw std::invalid_argument("msm: points and scalars differ in length");
+    if (p.points.size() != p.scalars.size())
+      throw std::invalid_argument("msm: points and scalars differ in length");
     points.add(p.points);
     scalars.add(p.scalars);
   }
-  return detail::run_pippenger<C>(points, scalars.size(), detail::FrScalars{scalars}, opt, detail::Tuning{}, nullptr);
+  return detail::run_pippenger<C>(points, scalars.size(), detail::FrScalars{scalars}, opt, detail::Tuning{},
+                                  nullptr);
 }
 
-template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(std::span<const ec::G1Affine>,
-                                                    std::span<const ff::Fr>, const Options&);
-template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(std::span<const ec::G2Affine>,
-                                                    std::span<const ff::Fr>, const Options&);
+template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(std::span<const ec::G1Affine>, std::span<const ff::Fr>,
+                                                    const Options&);
+template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(std::span<const ec::G2Affine>, std::span<const ff::Fr>,
+                                                    const Options&);
 template ec::Jacobian<ec::G1Curve> msm_parts<ec::G1Curve>(std::span<const Part<ec::G1Curve>>, const Options&);
 template ec::Jacobian<ec::G2Curve> msm_parts<ec::G2Curve>(std::span<const Part<ec::G2Curve>>, const Options&);
 template ec::Jacobian<ec::G1Curve> msm_canonical<ec::G1Curve>(std::span<const ec::G1Affine>,

@@ -51,8 +51,8 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt = {
 
 // Scalars as canonical (non-Montgomery) little-endian 4-limb integers.
 template <class C>
-ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points,
-                              std::span<const arith::Limbs<4>> scalars, const Options& opt = {});
+ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
+                              const Options& opt = {});
 
 // ---- knobs for tests and benchmarks (not needed by callers) ----
 namespace detail {
@@ -64,21 +64,21 @@ enum class Bucketing { Auto, Sorted, Scheduled };
 
 struct Tuning {
   Accumulator accumulator = Accumulator::Auto;
-  bool glv = true;           // split scalars with the endomorphism
-  bool split_ones = true;    // sum scalar-1 points apart (batch-affine tree)
-  size_t super_chunk = 0;    // scalars per super-chunk (0 = default by memory)
-  size_t mini_chunk = 0;     // entries per accumulation round set (0 = default)
-  size_t batch = 0;          // affine additions per shared inversion (0 = default)
-  bool ifma = true;          // the AVX-512 IFMA kernels where the CPU has them
+  bool glv = true;         // split scalars with the endomorphism
+  bool split_ones = true;  // sum scalar-1 points apart (batch-affine tree)
+  size_t super_chunk = 0;  // scalars per super-chunk (0 = default by memory)
+  size_t mini_chunk = 0;   // entries per accumulation round set (0 = default)
+  size_t batch = 0;        // affine additions per shared inversion (0 = default)
+  bool ifma = true;        // the AVX-512 IFMA kernels where the CPU has them
   Bucketing bucketing = Bucketing::Auto;
 };
 
 // What the planner chose (for benchmarks and tests).
 struct Plan {
   size_t n = 0, zeros = 0, ones = 0, big = 0;  // big: scalars >= 2 (non-infinity points)
-  unsigned scalar_bits = 0;                     // bits of the (half) scalars windowed
+  unsigned scalar_bits = 0;                    // bits of the (half) scalars windowed
   bool glv = false;
-  bool ifma = false;  // the eight-lane IFMA kernels ran the affine additions
+  bool ifma = false;       // the eight-lane IFMA kernels ran the affine additions
   bool scheduled = false;  // the buckets were filled by direct scheduling
   int window_bits = 0, windows = 0;
   Accumulator accumulator = Accumulator::Auto;
@@ -90,9 +90,8 @@ struct Plan {
 };
 
 template <class C>
-ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points,
-                          std::span<const arith::Limbs<4>> scalars, const Options& opt,
-                          const Tuning& tuning, Plan* plan = nullptr);
+ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
+                          const Options& opt, const Tuning& tuning, Plan* plan = nullptr);
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan = nullptr);

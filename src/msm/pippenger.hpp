@@ -69,7 +69,8 @@ class PippengerMsm {
   using Jac = ec::Jacobian<C>;
   using P = Pt<C>;
 
-  PippengerMsm(const Concat<Aff>& pts, const Options& opt, const Tuning& tu) : pts_(pts), opt_(opt), tu_(tu) {}
+  PippengerMsm(const Concat<Aff>& pts, const Options& opt, const Tuning& tu)
+      : pts_(pts), opt_(opt), tu_(tu) {}
 
   template <class ScalarAt>
   Jac run(const ScalarAt& scalar_at, Plan* plan) {
@@ -186,8 +187,8 @@ class PippengerMsm {
     RawArray<int32_t> digits(SC * eps * W);
 
     // Direct scheduling (with IFMA kernels), window by window: see bucket_copies().
-    BucketAccumulator<C> acc(wp_, choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing), kernels_, batch_,
-                             mini_chunk(), buckets);
+    BucketAccumulator<C> acc(wp_, choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing), kernels_,
+                             batch_, mini_chunk(), buckets);
     pl.scheduled = false;
     for (int w = 0; w < W; w++)
       pl.scheduled |= acc.bucket_copies(w, 0, std::min(wp_.max_buckets() / tp.ranges, wp_.buckets[w])) > 0;
@@ -196,10 +197,9 @@ class PippengerMsm {
     std::vector<Jac> wsum(W);
     tbb::enumerable_thread_specific<TreeSummer<C>> red_work;
     const auto reduce_window = [&](int w) {
-      wsum[w] = wp_.batch_affine()
-                    ? reduce_affine(red_work.local(), buckets.affine[w].data(), buckets.filled[w].data(),
-                                    wp_.buckets[w], kernels_, batch_)
-                    : reduce_xyzz(buckets.xyzz[w]);
+      wsum[w] = wp_.batch_affine() ? reduce_affine(red_work.local(), buckets.affine[w].data(),
+                                                   buckets.filled[w].data(), wp_.buckets[w], kernels_, batch_)
+                                   : reduce_xyzz(buckets.xyzz[w]);
     };
 
     StageTimer tm;
@@ -208,11 +208,11 @@ class PippengerMsm {
       const size_t E = ns * eps;
       recode(scalar_at, s0, ns, entries.data(), digits.data());
       pl.ms_split += tm.lap();
-      const auto accumulate = [&](const AccumulationTask& tk) { acc.accumulate(tk, entries.data(), digits.data(), E); };
-      if (s0 + ns < nbig)
-        accumulate_all(tp, accumulate);
-      else
-        accumulate_then_reduce(tp, accumulate, reduce_window);
+      const auto accumulate = [&](const AccumulationTask& tk) {
+        acc.accumulate(tk, entries.data(), digits.data(), E);
+      };
+      if (s0 + ns < nbig) accumulate_all(tp, accumulate);
+      else accumulate_then_reduce(tp, accumulate, reduce_window);
       pl.ms_accumulate += tm.lap();  // the last super-chunk's reductions included
     }
     return combine_windows(wsum, wp_.c);
@@ -250,10 +250,9 @@ class PippengerMsm {
         }
       }
       if (kernels_ == Kernels::Ifma && split_glv)
-        ifma::glv_pairs_to_domain(reinterpret_cast<uint64_t*>(entries + 2 * rg.begin()), rg.end() - rg.begin(),
-                                  kFpPerPoint<C>, glv::beta<C>());
-      else
-        to_kernel_domain(kernels_, entries + eps * rg.begin(), eps * (rg.end() - rg.begin()));
+        ifma::glv_pairs_to_domain(reinterpret_cast<uint64_t*>(entries + 2 * rg.begin()),
+                                  rg.end() - rg.begin(), kFpPerPoint<C>, glv::beta<C>());
+      else to_kernel_domain(kernels_, entries + eps * rg.begin(), eps * (rg.end() - rg.begin()));
     });
   }
 
@@ -296,7 +295,8 @@ ec::Jacobian<C> run_pippenger(const Concat<ec::Affine<C>>& points, size_t nscala
                               const Options& opt, const Tuning& tu, Plan* plan) {
   if (points.size() != nscalars) throw std::invalid_argument("msm: points and scalars differ in length");
   if (nscalars > UINT32_MAX) throw std::length_error("msm: more than 2^32 - 1 points");
-  if (opt.window_bits < 0 || opt.window_bits > 16) throw std::invalid_argument("msm: window_bits must be 0..16");
+  if (opt.window_bits < 0 || opt.window_bits > 16)
+    throw std::invalid_argument("msm: window_bits must be 0..16");
   auto body = [&] {
     PippengerMsm<C> pippenger(points, opt, tu);
     return pippenger.run(at, plan);

@@ -78,8 +78,8 @@ struct ScalarClasses {
   std::vector<uint32_t> ones;  // indices of the points with scalar 1
   std::vector<uint32_t> big;   // indices of the others; empty when every scalar is big
   size_t nbig = 0;
-  size_t zeros = 0;        // zero scalars and points at infinity, dropped
-  unsigned max_bits = 0;   // of the largest big scalar: the bits to window
+  size_t zeros = 0;       // zero scalars and points at infinity, dropped
+  unsigned max_bits = 0;  // of the largest big scalar: the bits to window
   uint32_t big_at(size_t s) const { return big.empty() ? uint32_t(s) : big[s]; }
 };
 

@@ -23,10 +23,8 @@ enum class ScalarSplit { Whole, Glv };
 
 template <class C>
 inline const CurveCosts& curve_costs() {
-  if constexpr (std::is_same_v<typename C::Base, ff::Fp>)
-    return G1_COSTS;
-  else
-    return G2_COSTS;
+  if constexpr (std::is_same_v<typename C::Base, ff::Fp>) return G1_COSTS;
+  else return G2_COSTS;
 }
 
 // choose_window's accumulator code.
@@ -67,8 +65,9 @@ WindowPlan plan_windows(size_t nbig, unsigned max_bits, const Tuning& tu, const 
   wp.cost = wc.cost;
   wp.buckets.resize(wp.windows);
   for (int w = 0; w < wp.windows; w++)
-    wp.buckets[w] = w + 1 < wp.windows ? wp.max_buckets()
-                                       : (uint32_t(1) << (wp.bits - unsigned(wp.c) * unsigned(wp.windows - 1)));
+    wp.buckets[w] = w + 1 < wp.windows
+                        ? wp.max_buckets()
+                        : (uint32_t(1) << (wp.bits - unsigned(wp.c) * unsigned(wp.windows - 1)));
   return wp;
 }
 
@@ -83,7 +82,7 @@ struct TaskPlan {
   size_t super_chunk = 0;  // scalars per super-chunk
   int group_windows = 1;   // windows per window group
   int groups = 1;
-  uint32_t ranges = 1;     // bucket ranges per window group
+  uint32_t ranges = 1;                  // bucket ranges per window group
   std::vector<AccumulationTask> tasks;  // group by group: task t is in group t / ranges
 };
 

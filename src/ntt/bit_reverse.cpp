@@ -31,8 +31,7 @@ namespace detail {
 void bit_reverse_scaled(std::span<Fr> a, const Fr* c, const Options& o) {
   const size_t n = a.size();
   if (n == 0 || !std::has_single_bit(n))
-    throw std::invalid_argument("ntt::bit_reverse: size " + std::to_string(n) +
-                                " is not a power of two");
+    throw std::invalid_argument("ntt::bit_reverse: size " + std::to_string(n) + " is not a power of two");
   // Exchanges x and y (x != y), scaling both; scales x alone when x == y.
   auto move = [c](Fr& x, Fr& y) {
     if (&x == &y) {

@@ -44,10 +44,10 @@ inline void add_sub(Fr& s, Fr& d, const Fr& a, const Fr& b) {
       "cmovnc %[t1], %[s1]\n\t"
       "cmovnc %[t2], %[s2]\n\t"
       "cmovnc %[t3], %[s3]\n\t"
-      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [t0] "=&r"(t0),
-        [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
-      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v), "m"(b.v), [p0] "m"(P[0]),
-        [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
+      : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [t2] "=&r"(t2), [t3] "=&r"(t3)
+      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v),
+        "m"(b.v), [p0] "m"(P[0]), [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
       : "cc");
   // Difference: add p back under the borrow mask (m ends as p3 & mask).
   asm("mov 0(%[a]), %[d0]\n\t"
@@ -70,10 +70,10 @@ inline void add_sub(Fr& s, Fr& d, const Fr& a, const Fr& b) {
       "adc %[t1], %[d1]\n\t"
       "adc %[t2], %[d2]\n\t"
       "adc %[m], %[d3]\n\t"
-      : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [t0] "=&r"(t0),
-        [t1] "=&r"(t1), [t2] "=&r"(t2), [m] "=&r"(m)
-      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v), "m"(b.v), [p0] "m"(P[0]),
-        [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
+      : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [t2] "=&r"(t2), [m] "=&r"(m)
+      : [a] "r"(a.v.data()), [b] "r"(b.v.data()), "m"(a.v),
+        "m"(b.v), [p0] "m"(P[0]), [p1] "m"(P[1]), [p2] "m"(P[2]), [p3] "m"(P[3])
       : "cc");
   s.v[0] = s0, s.v[1] = s1, s.v[2] = s2, s.v[3] = s3;
   d.v[0] = d0, d.v[1] = d1, d.v[2] = d2, d.v[3] = d3;

@@ -87,8 +87,7 @@ Domain::Domain(Domain&&) noexcept = default;
 Domain& Domain::operator=(Domain&&) noexcept = default;
 
 std::span<const Fr> Domain::twiddles(Direction d) const {
-  return d == Direction::forward ? std::span<const Fr>(tables_->fwd)
-                                 : std::span<const Fr>(tables_->inv);
+  return d == Direction::forward ? std::span<const Fr>(tables_->fwd) : std::span<const Fr>(tables_->inv);
 }
 
 bool Domain::full_twiddles() const { return tables_->full; }

@@ -15,9 +15,8 @@ namespace cuzk::ntt::detail {
 
 inline void check_size(std::span<const Fr> a, const Domain& d, const char* what) {
   if (a.size() != d.size())
-    throw std::invalid_argument(std::string("ntt::") + what + ": input has " +
-                                std::to_string(a.size()) + " elements, domain has " +
-                                std::to_string(d.size()));
+    throw std::invalid_argument(std::string("ntt::") + what + ": input has " + std::to_string(a.size()) +
+                                " elements, domain has " + std::to_string(d.size()));
 }
 
 // Bit reversal that also multiplies every element by *c (when c != nullptr).

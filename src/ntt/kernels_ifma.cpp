@@ -58,10 +58,10 @@ CUZK_IFMA_INLINE void store8(V5 v, Fr* e) {
   to_limbs64<4, K>(v, L);
   uint64_t* q = e->v.data();
   for (int k = 0; k < 4; k++) {
-    const __m512i idx = _mm512_set_epi64(9 + 2 * k, 2 * k + 1, 9 + 2 * k, 2 * k + 1, 8 + 2 * k, 2 * k,
-                                         8 + 2 * k, 2 * k);
+    const __m512i idx =
+        _mm512_set_epi64(9 + 2 * k, 2 * k + 1, 9 + 2 * k, 2 * k + 1, 8 + 2 * k, 2 * k, 8 + 2 * k, 2 * k);
     _mm512_storeu_si512(q + 8 * k, _mm512_mask_blend_epi64(0xcc, _mm512_permutex2var_epi64(L[0], idx, L[1]),
-                                                            _mm512_permutex2var_epi64(L[2], idx, L[3])));
+                                                           _mm512_permutex2var_epi64(L[2], idx, L[3])));
   }
 }
 
@@ -122,7 +122,8 @@ CUZK_IFMA_TARGET void stage_in_octet(V5* o, size_t no, unsigned h, const uint64_
   const __m512i idx_x = _mm512_andnot_si512(hv, lane), idx_y = _mm512_or_si512(lane, hv);
   const __mmask8 ylanes = _mm512_test_epi64_mask(lane, hv);
   // Twiddle index of each lane within the octet's sub-blocks, times K.
-  const __m512i lane_k = _mm512_mullo_epi64(_mm512_srli_epi64(lane, __builtin_ctz(2 * h)), _mm512_set1_epi64(K));
+  const __m512i lane_k =
+      _mm512_mullo_epi64(_mm512_srli_epi64(lane, __builtin_ctz(2 * h)), _mm512_set1_epi64(K));
   const size_t per_octet = 8 / (2 * h);
   for (size_t i = 0; i < no; i++) {
     const __m512i base = _mm512_add_epi64(lane_k, _mm512_set1_epi64(int64_t(K * per_octet * i)));

@@ -60,16 +60,12 @@ Tw tables_of(const Domain& d, Direction dir) {
 }
 
 void block_ct(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
-  if (tw.w52 && (size_t(1) << L) * B >= 8)
-    ifma::ct_block(a, L, B, tw.w, tw.w52, off);
-  else
-    ct_block(a, L, B, tw.w, off);
+  if (tw.w52 && (size_t(1) << L) * B >= 8) ifma::ct_block(a, L, B, tw.w, tw.w52, off);
+  else ct_block(a, L, B, tw.w, off);
 }
 void block_gs(Fr* a, unsigned L, size_t B, const Tw& tw, size_t off) {
-  if (tw.w52 && (size_t(1) << L) * B >= 8)
-    ifma::gs_block(a, L, B, tw.w, tw.w52, off);
-  else
-    gs_block(a, L, B, tw.w, off);
+  if (tw.w52 && (size_t(1) << L) * B >= 8) ifma::gs_block(a, L, B, tw.w, tw.w52, off);
+  else gs_block(a, L, B, tw.w, off);
 }
 
 struct Split {
@@ -233,11 +229,8 @@ void ntt_nr(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
   const unsigned L = d.log_size();
   const detail::Tw tw = detail::tables_of(d, dir);
   detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
-    if (L <= detail::plan().block_log || d.full_twiddles())
-      detail::ct_rec(a.data(), L, tw, 0, par);
-    else
-      detail::ct_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(),
-                       par);
+    if (L <= detail::plan().block_log || d.full_twiddles()) detail::ct_rec(a.data(), L, tw, 0, par);
+    else detail::ct_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(), par);
   });
 }
 
@@ -246,11 +239,8 @@ void ntt_rn(std::span<Fr> a, const Domain& d, Direction dir, const Options& o) {
   const unsigned L = d.log_size();
   const detail::Tw tw = detail::tables_of(d, dir);
   detail::with_threads(o, L <= detail::plan().block_log, [&](bool par) {
-    if (L <= detail::plan().block_log || d.full_twiddles())
-      detail::gs_rec(a.data(), L, tw, 0, par);
-    else
-      detail::gs_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(),
-                       par);
+    if (L <= detail::plan().block_log || d.full_twiddles()) detail::gs_rec(a.data(), L, tw, 0, par);
+    else detail::gs_twist(a.data(), L, tw, dir == Direction::forward ? d.omega() : d.omega_inv(), par);
   });
 }
 

@@ -32,11 +32,11 @@ Gt final_exponentiation(const Gt& f) {
   t = t.frobenius_map(2) * t;          // ^(p^2 + 1)
 
   // Hard part.
-  Gt a = exp_by_x(t) * t.conjugate();                               // t^(x-1)
-  a = exp_by_x(a) * a.conjugate();                                  // t^((x-1)^2)
-  a = exp_by_x(a) * a.frobenius_map(1);                             // ^(x+p)
+  Gt a = exp_by_x(t) * t.conjugate();                              // t^(x-1)
+  a = exp_by_x(a) * a.conjugate();                                 // t^((x-1)^2)
+  a = exp_by_x(a) * a.frobenius_map(1);                            // ^(x+p)
   a = exp_by_x(exp_by_x(a)) * a.frobenius_map(2) * a.conjugate();  // ^(x^2+p^2-1)
-  return a * t.cyclotomic_square() * t;                             // * t^3
+  return a * t.cyclotomic_square() * t;                            // * t^3
 }
 
 Gt gt_pow_vartime(const Gt& x, const ff::Fr& k) {

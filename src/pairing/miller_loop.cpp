@@ -109,9 +109,7 @@ Gt miller_loop_terms(std::vector<Term>& terms) {
 
 }  // namespace
 
-size_t prepared_line_count() {
-  return size_t(X_BITS - 1) + size_t(std::popcount(BLS_X_ABS) - 1);
-}
+size_t prepared_line_count() { return size_t(X_BITS - 1) + size_t(std::popcount(BLS_X_ABS) - 1); }
 
 PreparedG2::PreparedG2(const ec::G2Affine& q) : infinity(q.is_identity()) {
   if (infinity) return;
@@ -162,9 +160,7 @@ Gt miller_loop(const ec::G1Affine& p, const PreparedG2& q) {
   return multi_miller_loop(std::span(&pq, 1));
 }
 
-Gt pairing(const ec::G1Affine& p, const ec::G2Affine& q) {
-  return final_exponentiation(miller_loop(p, q));
-}
+Gt pairing(const ec::G1Affine& p, const ec::G2Affine& q) { return final_exponentiation(miller_loop(p, q)); }
 
 Gt multi_pairing(std::span<const std::pair<ec::G1Affine, ec::G2Affine>> pairs,
                  std::span<const std::pair<ec::G1Affine, const PreparedG2*>> prepared) {

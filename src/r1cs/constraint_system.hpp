@@ -31,9 +31,10 @@ template <class R, class... A>
 class FnRef<R(A...)> {
  public:
   template <class F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, FnRef> && std::is_invocable_r_v<R, F&, A...>)
-  FnRef(F&& f)  // NOLINT: implicit by design
-      : obj_((void*)&f), call_([](void* o, A... a) -> R { return (*(std::remove_reference_t<F>*)o)(a...); }) {}
+  requires(!std::is_same_v<std::remove_cvref_t<F>, FnRef> && std::is_invocable_r_v<R, F&, A...>)
+      FnRef(F&& f)  // NOLINT: implicit by design
+      : obj_((void*)&f),
+        call_([](void* o, A... a) -> R { return (*(std::remove_reference_t<F>*)o)(a...); }) {}
   R operator()(A... a) const { return call_(obj_, a...); }
 
  private:
@@ -48,8 +49,7 @@ class Name {
   Name(std::string_view s) : sv_(s) {}    // NOLINT
   Name(const std::string& s) : sv_(s) {}  // NOLINT
   template <class F>
-    requires std::is_invocable_r_v<std::string, F&>
-  Name(F&& f) : fn_(f) {}  // NOLINT
+  requires std::is_invocable_r_v<std::string, F&> Name(F&& f) : fn_(f) {}  // NOLINT
   std::string str() const { return fn_ ? (*fn_)() : std::string(sv_); }
 
  private:
@@ -81,10 +81,8 @@ class ConstraintSystem {
   // Hot gadgets use this so that such synthesis builds no linear combination.
   template <class FA, class FB, class FC>
   void enforce_with(const Name& name, FA&& a, FB&& b, FC&& c) {
-    if (builds_constraints_)
-      enforce_impl(name, a(), b(), c());
-    else
-      skipped_constraints_++;
+    if (builds_constraints_) enforce_impl(name, a(), b(), c());
+    else skipped_constraints_++;
   }
   bool builds_constraints() const { return builds_constraints_; }
   // For a gadget that would enforce a constraint it has not built (only

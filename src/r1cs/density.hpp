@@ -43,9 +43,7 @@ class Density {
       if (other.get(i)) inc(n_ - 1);
     }
   }
-  friend bool operator==(const Density& a, const Density& b) {
-    return a.n_ == b.n_ && a.bits_ == b.bits_;
-  }
+  friend bool operator==(const Density& a, const Density& b) { return a.n_ == b.n_ && a.bits_ == b.bits_; }
 
  private:
   std::vector<uint64_t> bits_;

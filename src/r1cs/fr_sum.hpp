@@ -26,12 +26,9 @@ inline bool fr_is_one(const ff::Fr& x) {
 // ONE): most products are a copy or nothing.
 inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
   if (fr_is_zero(a) || fr_is_zero(b)) return;
-  if (fr_is_one(b))
-    c = a;
-  else if (fr_is_one(a))
-    c = b;
-  else
-    c = a * b;
+  if (fr_is_one(b)) c = a;
+  else if (fr_is_one(a)) c = b;
+  else c = a * b;
 }
 
 class FrSum {
@@ -57,10 +54,8 @@ class FrSum {
   // sum in registers here).
   void add_product(const ff::Fr& coeff, const ff::Fr& value) {
     if (fr_is_zero(value)) return;
-    if (fr_is_one(value))
-      add(coeff);
-    else
-      add(product(coeff, value));
+    if (fr_is_one(value)) add(coeff);
+    else add(product(coeff, value));
   }
   // coeff·value with the ±1 shortcuts.
   [[gnu::noinline]] static ff::Fr product(const ff::Fr& coeff, const ff::Fr& value) {

@@ -148,15 +148,13 @@ class LinearCombination {
   using AuxEntries = LcEntries<3>;
 
   LinearCombination() = default;
-  LinearCombination(Variable v) { add(Fr::one(), v); }     // NOLINT: implicit by design
+  LinearCombination(Variable v) { add(Fr::one(), v); }       // NOLINT: implicit by design
   LinearCombination(const Term& t) { add(t.coeff, t.var); }  // NOLINT
   static LinearCombination zero() { return {}; }
 
   LinearCombination& add(const Fr& coeff, Variable v) {
-    if (v.is_input())
-      upsert(inputs_, v.index, coeff);
-    else
-      upsert(aux_, v.index, coeff);
+    if (v.is_input()) upsert(inputs_, v.index, coeff);
+    else upsert(aux_, v.index, coeff);
     return *this;
   }
   LinearCombination& sub(const Fr& coeff, Variable v) { return add(-coeff, v); }
@@ -210,12 +208,10 @@ class LinearCombination {
       v.push_back({index, coeff});
       return;
     }
-    auto it = std::lower_bound(v.begin(), v.end(), index,
-                               [](const Entry& e, size_t i) { return e.index < i; });
-    if (it != v.end() && it->index == index)
-      it->coeff += coeff;
-    else
-      v.insert(it, {index, coeff});
+    auto it =
+        std::lower_bound(v.begin(), v.end(), index, [](const Entry& e, size_t i) { return e.index < i; });
+    if (it != v.end() && it->index == index) it->coeff += coeff;
+    else v.insert(it, {index, coeff});
   }
 
   InputEntries inputs_;

@@ -64,7 +64,8 @@ class PackedRecorder final : public ConstraintSystem {
     if (num_inputs_ >= kInputBit) throw SynthesisError("too many inputs for a 32-bit column index");
     return Variable::input(num_inputs_++);
   }
-  void enforce_impl(const Name&, LinearCombination&& a, LinearCombination&& b, LinearCombination&& c) override {
+  void enforce_impl(const Name&, LinearCombination&& a, LinearCombination&& b,
+                    LinearCombination&& c) override {
     append(0, a);
     append(1, b);
     append(2, c);
@@ -77,7 +78,8 @@ class PackedRecorder final : public ConstraintSystem {
       if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index) | kInputBit, e.coeff);
     for (const auto& e : lc.aux())
       if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index), e.coeff);
-    if (m.col.size() >= (uint64_t(1) << 32)) throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
+    if (m.col.size() >= (uint64_t(1) << 32))
+      throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
     m.row_ptr.push_back(uint32_t(m.col.size()));
   }
   void push(PackedCsr& m, int k, uint32_t col, const Fr& coeff) {
@@ -93,7 +95,8 @@ class PackedRecorder final : public ConstraintSystem {
 }  // namespace
 
 PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux) {
-  if (m.nnz() >= (uint64_t(1) << 32)) throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
+  if (m.nnz() >= (uint64_t(1) << 32))
+    throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
   PackedCsr p;
   p.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
   p.col.resize(m.col.size());
@@ -150,7 +153,8 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       c_(PackedCsr::pack(r.c, r.num_inputs, r.num_aux)),
       densities_(ShapeDensities::of(r)) {}
 
-PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b, PackedCsr c)
+PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b,
+                                       PackedCsr c)
     : num_inputs_(num_inputs), num_aux_(num_aux), a_(std::move(a)), b_(std::move(b)), c_(std::move(c)) {
   // As ShapeDensities::of, on w columns (aux first): the recorded matrices
   // hold no zero coefficient, so every column listed counts.
@@ -175,10 +179,10 @@ ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const
   WitnessCS w(num_inputs_, num_aux_);
   witnessed.synthesize(w);
   if (w.num_inputs() != num_inputs_ || w.num_aux() != num_aux_ || w.num_constraints() != num_constraints())
-    throw PceMismatch("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) + " inputs, " +
-                         std::to_string(num_aux_) + " aux, " + std::to_string(num_constraints()) +
-                         " constraints; synthesis gave " + std::to_string(w.num_inputs()) + ", " +
-                         std::to_string(w.num_aux()) + ", " + std::to_string(w.num_constraints()));
+    throw PceMismatch("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) +
+                      " inputs, " + std::to_string(num_aux_) + " aux, " + std::to_string(num_constraints()) +
+                      " constraints; synthesis gave " + std::to_string(w.num_inputs()) + ", " +
+                      std::to_string(w.num_aux()) + ", " + std::to_string(w.num_constraints()));
   std::vector<Fr> inputs = w.inputs();
   return assign(w.take_aux_then_inputs(), std::move(inputs), false);
 }
@@ -192,7 +196,8 @@ ProvingAssignment PrecompiledCircuit::evaluate(std::span<const Fr> z) const {
   return assign(std::move(w), {z.begin(), z.begin() + std::ptrdiff_t(num_inputs_)}, true);
 }
 
-ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const {
+ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr> inputs,
+                                             bool exact_c) const {
   if (inputs.empty() || !inputs[0].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
   const size_t rows = num_constraints();
   ProvingAssignment pa = start_assignment(rows, densities_);
@@ -202,10 +207,8 @@ ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr
     for (size_t i = rg.begin(); i < rg.end(); i++) {
       a_.eval_row(i, ws, pa.a[i]);
       b_.eval_row(i, ws, pa.b[i]);
-      if (exact_c)
-        c_.eval_row(i, ws, pa.c[i]);
-      else
-        product_into(pa.a[i], pa.b[i], pa.c[i]);
+      if (exact_c) c_.eval_row(i, ws, pa.c[i]);
+      else product_into(pa.a[i], pa.b[i], pa.c[i]);
     }
   });
   w.resize(num_aux_);  // drops the inputs behind the aux values

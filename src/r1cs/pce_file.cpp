@@ -23,7 +23,8 @@ static_assert(std::endian::native == std::endian::little, ".pce files are writte
 struct Sha256 {
   std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx{EVP_MD_CTX_new(), EVP_MD_CTX_free};
   Sha256() {
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) throw std::runtime_error("SHA-256 init failed");
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+      throw std::runtime_error("SHA-256 init failed");
   }
   void update(const void* p, size_t n) {
     if (n && EVP_DigestUpdate(ctx.get(), p, n) != 1) throw std::runtime_error("SHA-256 update failed");
@@ -43,7 +44,8 @@ class Writer {
  public:
   Writer(FILE* f, const std::string& path) : f_(f), path_(path) {}
   void bytes(const void* p, size_t n) {
-    if (n && std::fwrite(p, 1, n, f_) != n) throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
+    if (n && std::fwrite(p, 1, n, f_) != n)
+      throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
     sha_.update(p, n);
   }
   void u32(uint32_t v) { bytes(&v, 4); }
@@ -127,12 +129,16 @@ PackedCsr read_matrix(Reader& r, uint64_t rows, uint64_t columns, const char* na
   }
   if (m.table[0] != Fr::one() || m.table[1] != -Fr::one())
     r.corrupt(std::string(name) + ": table must start with 1, -1");
-  if (m.row_ptr[0] != 0 || m.row_ptr[rows] != nnz) r.corrupt(std::string(name) + ": row offsets do not span the terms");
+  if (m.row_ptr[0] != 0 || m.row_ptr[rows] != nnz)
+    r.corrupt(std::string(name) + ": row offsets do not span the terms");
   for (uint64_t i = 0; i < rows; i++)
-    if (m.row_ptr[i] > m.row_ptr[i + 1]) r.corrupt(std::string(name) + ": row offsets decrease at row " + std::to_string(i));
+    if (m.row_ptr[i] > m.row_ptr[i + 1])
+      r.corrupt(std::string(name) + ": row offsets decrease at row " + std::to_string(i));
   for (uint64_t k = 0; k < nnz; k++) {
-    if (m.col[k] >= columns) r.corrupt(std::string(name) + ": column out of range at term " + std::to_string(k));
-    if (m.coeff[k] >= table_len) r.corrupt(std::string(name) + ": coefficient index out of range at term " + std::to_string(k));
+    if (m.col[k] >= columns)
+      r.corrupt(std::string(name) + ": column out of range at term " + std::to_string(k));
+    if (m.coeff[k] >= table_len)
+      r.corrupt(std::string(name) + ": coefficient index out of range at term " + std::to_string(k));
   }
   return m;
 }
@@ -197,12 +203,14 @@ PrecompiledCircuit read_pce_file(const std::string& path, const PceDigest& expec
   PceDigest digest;
   r.bytes(digest.data(), digest.size());
   if (version != kVersion)
-    throw PceFileError(PceFileError::Kind::Stale, path + ": format version " + std::to_string(version) + ", this build reads " +
-                                                      std::to_string(kVersion));
+    throw PceFileError(PceFileError::Kind::Stale, path + ": format version " + std::to_string(version) +
+                                                      ", this build reads " + std::to_string(kVersion));
   if (digest != expected)
-    throw PceFileError(PceFileError::Kind::Stale, path + ": recorded from other circuit code (digest differs)");
+    throw PceFileError(PceFileError::Kind::Stale,
+                       path + ": recorded from other circuit code (digest differs)");
   const uint64_t num_inputs = r.u64(), num_aux = r.u64(), rows = r.count(4, "row");
-  if (num_inputs == 0 || num_inputs + num_aux >= (uint64_t(1) << 32)) r.corrupt("variable counts out of range");
+  if (num_inputs == 0 || num_inputs + num_aux >= (uint64_t(1) << 32))
+    r.corrupt("variable counts out of range");
   PackedCsr a = read_matrix(r, rows, num_inputs + num_aux, "A");
   PackedCsr b = read_matrix(r, rows, num_inputs + num_aux, "B");
   PackedCsr c = read_matrix(r, rows, num_inputs + num_aux, "C");

@@ -17,7 +17,7 @@ namespace {
 // on the stack for want of registers.
 template <bool kInputDensity, bool kAuxDensity>
 [[gnu::noinline]] void eval_tracked(Fr& out, const LinearCombination& lc, const Fr* in, const Fr* aux,
-                  Density* in_density = nullptr, Density* aux_density = nullptr) {
+                                    Density* in_density = nullptr, Density* aux_density = nullptr) {
   // `out` is a new zero. Empty LCs and single aux terms (over a third of
   // all: the bit gadgets' b = v, a = 2·x) need no sum.
   if (lc.inputs().empty() && lc.aux().size() <= 1) {
@@ -25,10 +25,8 @@ template <bool kInputDensity, bool kAuxDensity>
     const auto& e = lc.aux()[0];
     if constexpr (kAuxDensity) aux_density->inc(e.index);
     const Fr& v = aux[e.index];
-    if (fr_is_one(v))
-      out = e.coeff;
-    else if (!fr_is_zero(v))
-      out = FrSum::product(e.coeff, v);
+    if (fr_is_one(v)) out = e.coeff;
+    else if (!fr_is_zero(v)) out = FrSum::product(e.coeff, v);
     return;
   }
   FrSum acc;
@@ -109,8 +107,7 @@ void ProvingAssignment::extend(const ProvingAssignment& o) {
   a.insert(a.end(), o.a.begin(), o.a.end());
   b.insert(b.end(), o.b.begin(), o.b.end());
   c.insert(c.end(), o.c.begin(), o.c.end());
-  input_assignment.insert(input_assignment.end(), o.input_assignment.begin() + 1,
-                          o.input_assignment.end());
+  input_assignment.insert(input_assignment.end(), o.input_assignment.begin() + 1, o.input_assignment.end());
   aux_assignment.insert(aux_assignment.end(), o.aux_assignment.begin(), o.aux_assignment.end());
 }
 

@@ -148,8 +148,8 @@ std::vector<Fr> parse_witness(std::span<const uint8_t> bytes, const std::string&
   rd.magic(kWitnessMagic, "cuzk witness file");
   uint64_t n = rd.u64();
   if (n != rd.remaining() / 32 || rd.remaining() % 32)
-    rd.fail("witness declares " + std::to_string(n) + " values but holds " +
-            std::to_string(rd.remaining()) + " bytes");
+    rd.fail("witness declares " + std::to_string(n) + " values but holds " + std::to_string(rd.remaining()) +
+            " bytes");
   std::vector<Fr> z(n);
   for (auto& v : z) v = rd.fr();
   if (n == 0 || !z[0].is_one()) throw FormatError(origin + ": the first witness value (ONE) must be 1");

@@ -23,8 +23,7 @@ std::vector<Fr> TestConstraintSystem::aux_values() const {
 
 std::string TestConstraintSystem::path_of(const Name& name) const {
   std::string s = name.str();
-  if (s.find('/') != std::string::npos)
-    throw SynthesisError("'/' is not allowed in names: \"" + s + "\"");
+  if (s.find('/') != std::string::npos) throw SynthesisError("'/' is not allowed in names: \"" + s + "\"");
   std::string p;
   for (const auto& ns : namespace_) p += ns + "/";
   return p + s;
@@ -53,8 +52,8 @@ Variable TestConstraintSystem::alloc_input_impl(const Name& name, FnRef<Fr()> va
   return var;
 }
 
-void TestConstraintSystem::enforce_impl(const Name& name, LinearCombination&& a,
-                                        LinearCombination&& b, LinearCombination&& c) {
+void TestConstraintSystem::enforce_impl(const Name& name, LinearCombination&& a, LinearCombination&& b,
+                                        LinearCombination&& c) {
   std::string path = path_of(name);
   name_object(path, {Named::Kind::Constraint, {}});
   constraints_.push_back({std::move(a), std::move(b), std::move(c), std::move(path)});
@@ -99,8 +98,7 @@ std::string TestConstraintSystem::hash() const {
 Fr& TestConstraintSystem::value_ref(const std::string& path) {
   auto it = named_.find(path);
   if (it == named_.end()) throw std::out_of_range("no variable exists at path: " + path);
-  if (it->second.kind != Named::Kind::Var)
-    throw std::out_of_range("not a variable: " + path);
+  if (it->second.kind != Named::Kind::Var) throw std::out_of_range("not a variable: " + path);
   Variable v = it->second.var;
   return v.is_input() ? inputs_[v.index].first : aux_[v.index].first;
 }

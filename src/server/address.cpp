@@ -37,14 +37,14 @@ Address parse_address(const std::string& input) {
     a.path = s.rfind("unix://", 0) == 0 ? s.substr(7) : s.substr(5);
     if (a.path.empty()) throw bad("empty socket path");
     if (a.path.size() >= sizeof(sockaddr_un{}.sun_path))
-      throw bad("socket path longer than " + std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) +
-                " bytes");
+      throw bad("socket path longer than " + std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes");
     return a;
   }
   if (s.rfind("http://", 0) == 0) s = s.substr(7);
   if (s.rfind("https://", 0) == 0)
-    throw bad("write host:port without https:// (TLS is set by [daemon.tls] on the daemon and by "
-              "--tls-ca/--tls-cert/--tls-key on clients)");
+    throw bad(
+        "write host:port without https:// (TLS is set by [daemon.tls] on the daemon and by "
+        "--tls-ca/--tls-cert/--tls-key on clients)");
   if (s.rfind("tcp://", 0) == 0) s = s.substr(6);
   while (!s.empty() && s.back() == '/') s.pop_back();
   std::string port_str;
@@ -124,11 +124,11 @@ gid_t lookup_group(const std::string& name) {
 
 void set_socket_permissions(const std::string& path, unsigned mode, std::optional<gid_t> group) {
   if (group && ::chown(path.c_str(), static_cast<uid_t>(-1), *group) != 0)
-    throw std::runtime_error("cannot set the group of socket '" + path + "' (daemon.socket_group): " +
-                             std::strerror(errno));
+    throw std::runtime_error("cannot set the group of socket '" + path +
+                             "' (daemon.socket_group): " + std::strerror(errno));
   if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0)
-    throw std::runtime_error("cannot set the mode of socket '" + path + "' (daemon.socket_mode): " +
-                             std::strerror(errno));
+    throw std::runtime_error("cannot set the mode of socket '" + path +
+                             "' (daemon.socket_mode): " + std::strerror(errno));
 }
 
 UmaskGuard::UmaskGuard(mode_t mask) : old_(::umask(mask)) {}

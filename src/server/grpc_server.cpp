@@ -88,9 +88,7 @@ std::shared_ptr<grpc::ServerCredentials> tls_credentials(const TlsOptions& t) {
   return grpc::SslServerCredentials(o);
 }
 
-grpc::Status invalid(const std::string& msg) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg);
-}
+grpc::Status invalid(const std::string& msg) { return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg); }
 
 void to_proto(const engine::ProofResult& r, const std::string& job_id, pb::AwaitProofResponse* out) {
   out->set_job_id(r.job_id.empty() ? job_id : r.job_id);
@@ -269,8 +267,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
   }
 
   grpc::Status admit(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
-    if (!accepting_.load())
-      return grpc::Status(grpc::StatusCode::UNAVAILABLE, "daemon is shutting down");
+    if (!accepting_.load()) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "daemon is shutting down");
     return to_request(in, out);
   }
 
@@ -395,10 +392,10 @@ void GrpcServer::start() {
   set_health(true);
   running_.store(true);
   if (!insecure_warning.empty()) spdlog::warn("gRPC on {} {}", bound_, insecure_warning);
-  spdlog::info("gRPC listening on {}{}{}", bound_,
-               tls ? (opts_.tls.client_ca_file.empty() ? " (TLS)" : " (TLS, client certificates required)")
-                   : "",
-               tokens_ ? ", " + std::to_string(tokens_->size()) + " token(s) accepted" : std::string());
+  spdlog::info(
+      "gRPC listening on {}{}{}", bound_,
+      tls ? (opts_.tls.client_ca_file.empty() ? " (TLS)" : " (TLS, client certificates required)") : "",
+      tokens_ ? ", " + std::to_string(tokens_->size()) + " token(s) accepted" : std::string());
 }
 
 void GrpcServer::set_health(bool serving) {

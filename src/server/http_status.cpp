@@ -54,8 +54,8 @@ const char* reason(int code) {
   }
 }
 
-std::string response(int code, const std::string& content_type, const std::string& body,
-                     bool head_only, const std::string& extra_headers = {}) {
+std::string response(int code, const std::string& content_type, const std::string& body, bool head_only,
+                     const std::string& extra_headers = {}) {
   std::string r = "HTTP/1.1 " + std::to_string(code) + " " + reason(code) + "\r\n";
   r += "Content-Type: " + content_type + "\r\n";
   r += "Content-Length: " + std::to_string(body.size()) + "\r\n";
@@ -136,8 +136,7 @@ void HttpStatusServer::start() {
     addrinfo* res = nullptr;
     const std::string port = std::to_string(addr.port);
     int gai = ::getaddrinfo(addr.host.c_str(), port.c_str(), &hints, &res);
-    if (gai != 0)
-      throw std::runtime_error("cannot resolve " + addr.to_string() + ": " + gai_strerror(gai));
+    if (gai != 0) throw std::runtime_error("cannot resolve " + addr.to_string() + ": " + gai_strerror(gai));
     std::string last_err = "no usable address";
     for (addrinfo* ai = res; ai; ai = ai->ai_next) {
       fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);

@@ -21,8 +21,8 @@ class HttpStatusServer {
   HttpStatusServer(const HttpStatusServer&) = delete;
   HttpStatusServer& operator=(const HttpStatusServer&) = delete;
 
-  void start();  // binds and starts the thread; throws std::runtime_error on failure
-  void stop();   // closes the listener, joins the thread; idempotent
+  void start();                       // binds and starts the thread; throws std::runtime_error on failure
+  void stop();                        // closes the listener, joins the thread; idempotent
   int port() const { return port_; }  // bound TCP port
   std::string bound_address() const { return bound_; }
 

@@ -19,12 +19,9 @@ grpc::Status to_request(const pb::SubmitProofRequest& in, engine::ProofRequest& 
     case pb::SNAP_DEALS_UPDATE:
     case pb::WINDOW_POST_PARTITION:
     case pb::WINNING_POST:
-    case pb::GENERIC_R1CS:
-      break;
-    case pb::PROOF_KIND_UNSPECIFIED:
-      return invalid("proof_kind is required");
-    default:
-      return invalid("unknown proof_kind " + std::to_string(kind));
+    case pb::GENERIC_R1CS: break;
+    case pb::PROOF_KIND_UNSPECIFIED: return invalid("proof_kind is required");
+    default: return invalid("unknown proof_kind " + std::to_string(kind));
   }
   const int prio = static_cast<int>(in.priority());
   if (prio < pb::PRIORITY_UNSPECIFIED || prio > pb::CRITICAL)

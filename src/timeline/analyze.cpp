@@ -213,8 +213,10 @@ void job_rows(const Log& log, const Model& m, const std::vector<int>& job_run, A
       continue;
     }
     const std::string& n = log.name(e);
-    const char* why = n == events::kSrsLoadStart ? "srs_load" : n == events::kPceLoadStart ? "pce_load"
-                      : n == events::kPceExtractStart ? "pce_extract" : nullptr;
+    const char* why = n == events::kSrsLoadStart      ? "srs_load"
+                      : n == events::kPceLoadStart    ? "pce_load"
+                      : n == events::kPceExtractStart ? "pce_extract"
+                                                      : nullptr;
     auto& c = rows[e.job].cold_start;
     if (why && std::find(c.begin(), c.end(), why) == c.end()) c.push_back(why);
   }

@@ -14,15 +14,15 @@
 namespace cuzk::timeline {
 
 struct AnalyzeOptions {
-  double run_gap_s = 30;      // device silence longer than this separates runs
-  int64_t idle_gap_ms = 100;  // idle gaps longer than this are listed
+  double run_gap_s = 30;       // device silence longer than this separates runs
+  int64_t idle_gap_ms = 100;   // idle gaps longer than this are listed
   int workers_per_device = 2;  // worker w runs on device w / workers_per_device
   // Verdict rules.
   double device_bound_utilization = 0.95;
-  double device_bound_tolerance = 0.05;  // |s_per_proof / serial - 1|
-  double contention_rise = 0.10;         // device ms per partition above the baseline run
+  double device_bound_tolerance = 0.05;       // |s_per_proof / serial - 1|
+  double contention_rise = 0.10;              // device ms per partition above the baseline run
   double contention_concurrency_rise = 0.25;  // concurrency above the baseline run
-  double starved_share = 0.5;  // share of idle time with nothing waiting
+  double starved_share = 0.5;                 // share of idle time with nothing waiting
 };
 
 struct IdleGap {
@@ -79,7 +79,7 @@ struct Verdict {
 struct Run {
   int index = 0;  // 1-based
   int epoch = 0;
-  int64_t start = 0, end = 0;  // continuous axis: first device start, last device end
+  int64_t start = 0, end = 0;        // continuous axis: first device start, last device end
   int64_t start_ms = 0, end_ms = 0;  // the same as logged offsets
   double wall_s = 0;
   size_t proofs = 0, partitions = 0;
@@ -93,26 +93,26 @@ struct Run {
   double avg_device_ms_per_partition = 0;
   double serial_device_s_per_proof = 0;
   int64_t busy_ms = 0, idle_ms = 0, starved_ms = 0;  // over the whole wall time
-  bool ready_known = false;  // queue/synthesis events tell when work was available
+  bool ready_known = false;                          // queue/synthesis events tell when work was available
   IdleStats idle;
   std::vector<WorkerStats> workers;
   std::vector<Transition> transitions;
   SynthStats synth;
   double concurrency = 0;  // = synth.parallel_avg; compared across runs
   Verdict verdict;
-  std::vector<uint32_t> jobs;        // in order of first device start
-  std::vector<Span> busy;            // merged device-busy spans
-  std::vector<Span> waiting;         // merged spans with a partition waiting for the device
+  std::vector<uint32_t> jobs;  // in order of first device start
+  std::vector<Span> busy;      // merged device-busy spans
+  std::vector<Span> waiting;   // merged spans with a partition waiting for the device
 };
 
 struct JobRow {
   uint32_t job = 0;
-  int run = 0;  // 1-based, 0: no device work
-  size_t partitions = 0;  // device intervals
+  int run = 0;                                                              // 1-based, 0: no device work
+  size_t partitions = 0;                                                    // device intervals
   std::optional<int64_t> synth_start, synth_end, device_start, device_end;  // continuous axis
   int64_t device_busy_ms = 0;
   std::optional<int64_t> idle_gap_ms;  // before its device work; none for a run's first job
-  bool complete = false;  // device work seen and no START left open
+  bool complete = false;               // device work seen and no START left open
   // Why the job was a cold start, from events under its id: srs_load,
   // pce_load, pce_extract; "gadgets" when it was synthesized without
   // pre-compiled constraints before the log's first partition through them

@@ -44,12 +44,12 @@ struct Event {
 };
 
 enum class WarnKind : uint8_t {
-  kMalformed,   // a TIMELINE line that could not be read (truncated, bad number)
-  kDuplicate,   // the same line seen twice in one epoch
-  kRestart,     // the offset went back: a new epoch
-  kBadDetail,   // a detail value that is not a number, a missing worker=
-  kUnpaired,    // START without END or END without START
-  kInferred,    // a missing START rebuilt from synth_ms/gpu_ms
+  kMalformed,  // a TIMELINE line that could not be read (truncated, bad number)
+  kDuplicate,  // the same line seen twice in one epoch
+  kRestart,    // the offset went back: a new epoch
+  kBadDetail,  // a detail value that is not a number, a missing worker=
+  kUnpaired,   // START without END or END without START
+  kInferred,   // a missing START rebuilt from synth_ms/gpu_ms
   kCount,
 };
 

@@ -52,23 +52,30 @@ std::string render_html(const Timeline& t, const HtmlOptions& o) {
        "</title><style>" + kStyle + "</style></head><body>\n";
   h += "<h1>" + xml_escape(title) + "</h1>\n";
   h += "<p class='meta'>" + (o.source.empty() ? std::string() : xml_escape(o.source) + " · ") +
-       strf("%llu lines, %zu events, %zu jobs, %zu run(s), %zu daemon start(s), %llu warning(s) · run gap %.0f s, "
-            "idle gaps longer than %lld ms",
-            (unsigned long long)log.lines_total, log.events.size(), log.jobs.size(), a.runs.size(), log.epochs(),
-            (unsigned long long)a.warnings.total(), a.options.run_gap_s, (long long)a.options.idle_gap_ms) +
+       strf(
+           "%llu lines, %zu events, %zu jobs, %zu run(s), %zu daemon start(s), %llu warning(s) · run gap "
+           "%.0f s, "
+           "idle gaps longer than %lld ms",
+           (unsigned long long)log.lines_total, log.events.size(), log.jobs.size(), a.runs.size(),
+           log.epochs(), (unsigned long long)a.warnings.total(), a.options.run_gap_s,
+           (long long)a.options.idle_gap_ms) +
        "</p>\n";
 
   // Cards.
   h += "<div class='cards'>\n";
   for (const Run& r : a.runs) {
     const std::string& v = r.verdict.bottleneck;
-    h += "<div class='card " + v + "'><h3>Run " + std::to_string(r.index) + " <span class='badge " + v + "'>" + v +
-         "</span></h3>";
-    h += strf("<div class='big'>%.1f s/proof</div><div class='small'>%.3f proofs/min · %zu proofs · %zu partitions · "
-              "%.1f s wall</div>",
-              r.s_per_proof, r.throughput_proofs_per_min, r.proofs, r.partitions, r.wall_s);
-    h += strf("<div class='small'>device utilization <b>%.1f%%</b> · %.0f ms per partition · serial %.2f s/proof</div>",
-              r.device_utilization * 100, r.avg_device_ms_per_partition, r.serial_device_s_per_proof);
+    h += "<div class='card " + v + "'><h3>Run " + std::to_string(r.index) + " <span class='badge " + v +
+         "'>" + v + "</span></h3>";
+    h += strf(
+        "<div class='big'>%.1f s/proof</div><div class='small'>%.3f proofs/min · %zu proofs · %zu partitions "
+        "· "
+        "%.1f s wall</div>",
+        r.s_per_proof, r.throughput_proofs_per_min, r.proofs, r.partitions, r.wall_s);
+    h += strf(
+        "<div class='small'>device utilization <b>%.1f%%</b> · %.0f ms per partition · serial %.2f "
+        "s/proof</div>",
+        r.device_utilization * 100, r.avg_device_ms_per_partition, r.serial_device_s_per_proof);
     h += "</div>\n";
   }
   h += "</div>\n";
@@ -78,21 +85,23 @@ std::string render_html(const Timeline& t, const HtmlOptions& o) {
   h += "<figure>\n" + render_svg(t, so) + "</figure>\n";
 
   // Runs table.
-  h += "<h2>Runs</h2>\n<div class='tw'><table><tr><th>run</th><th>start s</th><th>end s</th><th>wall s</th><th>proofs</th>"
+  h += "<h2>Runs</h2>\n<div class='tw'><table><tr><th>run</th><th>start s</th><th>end s</th><th>wall "
+       "s</th><th>proofs</th>"
        "<th>partitions</th><th>proofs/min</th><th>s/proof</th><th>steady s/proof</th><th>utilization</th>"
        "<th>device ms/partition</th><th>serial s/proof</th><th>idle gaps</th><th>idle total s</th>"
-       "<th>largest s</th><th>synthesis parallel</th><th class='l'>device time</th><th class='l'>verdict</th></tr>\n";
+       "<th>largest s</th><th>synthesis parallel</th><th class='l'>device time</th><th "
+       "class='l'>verdict</th></tr>\n";
   for (const Run& r : a.runs) {
     h += "<tr>" + cell(std::to_string(r.index)) + cell(strf("%.3f", r.start_ms / 1000.0)) +
-         cell(strf("%.3f", r.end_ms / 1000.0)) + cell(strf("%.1f", r.wall_s)) + cell(std::to_string(r.proofs)) +
-         cell(std::to_string(r.partitions)) + cell(strf("%.3f", r.throughput_proofs_per_min)) +
-         cell(strf("%.2f", r.s_per_proof)) +
+         cell(strf("%.3f", r.end_ms / 1000.0)) + cell(strf("%.1f", r.wall_s)) +
+         cell(std::to_string(r.proofs)) + cell(std::to_string(r.partitions)) +
+         cell(strf("%.3f", r.throughput_proofs_per_min)) + cell(strf("%.2f", r.s_per_proof)) +
          cell(r.steady_s_per_proof ? strf("%.2f", *r.steady_s_per_proof) : "-") +
-         cell(strf("%.1f%%", r.device_utilization * 100)) + cell(strf("%.0f", r.avg_device_ms_per_partition)) +
-         cell(strf("%.2f", r.serial_device_s_per_proof)) + cell(std::to_string(r.idle.count)) +
-         cell(strf("%.1f", r.idle.total_ms / 1000.0)) + cell(strf("%.1f", r.idle.largest_ms / 1000.0)) +
-         cell(strf("%.2f", r.concurrency)) + cell(r.device_time_source, true) + cell(r.verdict.bottleneck, true) +
-         "</tr>\n";
+         cell(strf("%.1f%%", r.device_utilization * 100)) +
+         cell(strf("%.0f", r.avg_device_ms_per_partition)) + cell(strf("%.2f", r.serial_device_s_per_proof)) +
+         cell(std::to_string(r.idle.count)) + cell(strf("%.1f", r.idle.total_ms / 1000.0)) +
+         cell(strf("%.1f", r.idle.largest_ms / 1000.0)) + cell(strf("%.2f", r.concurrency)) +
+         cell(r.device_time_source, true) + cell(r.verdict.bottleneck, true) + "</tr>\n";
   }
   h += "</table></div>\n";
 
@@ -104,49 +113,58 @@ std::string render_html(const Timeline& t, const HtmlOptions& o) {
     h += "</ul></div>\n";
   }
 
-  h += "<h2>Idle gaps and workers</h2>\n<div class='tw'><table><tr><th>run</th><th>at s</th><th>length ms</th>"
-       "<th>nothing waiting ms</th></tr>\n";
+  h +=
+      "<h2>Idle gaps and workers</h2>\n<div class='tw'><table><tr><th>run</th><th>at s</th><th>length ms</th>"
+      "<th>nothing waiting ms</th></tr>\n";
   for (const Run& r : a.runs)
     for (const IdleGap& g : r.idle.gaps)
       h += "<tr>" + cell(std::to_string(r.index)) + cell(strf("%.3f", log.offset_at(g.start) / 1000.0)) +
            cell(std::to_string(g.ms())) + cell(std::to_string(g.starved_ms)) + "</tr>\n";
-  h += "</table></div>\n<p></p><div class='tw'><table><tr><th>run</th><th>worker</th><th>partitions</th><th>busy s</th><th>gaps</th>"
+  h += "</table></div>\n<p></p><div "
+       "class='tw'><table><tr><th>run</th><th>worker</th><th>partitions</th><th>busy s</th><th>gaps</th>"
        "<th>gap total s</th><th>largest gap s</th></tr>\n";
   for (const Run& r : a.runs)
     for (const WorkerStats& w : r.workers)
-      h += "<tr>" + cell(std::to_string(r.index)) + cell(std::to_string(w.worker)) + cell(std::to_string(w.partitions)) +
-           cell(strf("%.1f", w.busy_ms / 1000.0)) + cell(std::to_string(w.gap_count)) +
-           cell(strf("%.1f", w.gap_total_ms / 1000.0)) + cell(strf("%.1f", w.gap_largest_ms / 1000.0)) + "</tr>\n";
+      h += "<tr>" + cell(std::to_string(r.index)) + cell(std::to_string(w.worker)) +
+           cell(std::to_string(w.partitions)) + cell(strf("%.1f", w.busy_ms / 1000.0)) +
+           cell(std::to_string(w.gap_count)) + cell(strf("%.1f", w.gap_total_ms / 1000.0)) +
+           cell(strf("%.1f", w.gap_largest_ms / 1000.0)) + "</tr>\n";
   h += "</table></div>\n";
 
-  h += "<h2>Transitions between jobs</h2>\n<div class='tw'><table><tr><th>run</th><th class='l'>from</th><th class='l'>to</th>"
+  h += "<h2>Transitions between jobs</h2>\n<div class='tw'><table><tr><th>run</th><th class='l'>from</th><th "
+       "class='l'>to</th>"
        "<th>prev 2nd-last end ms</th><th>prev last end ms</th><th>next first start ms</th><th>delta ms</th>"
        "<th>overlap ms</th><th>gap ms</th></tr>\n";
   for (const Run& r : a.runs)
     for (const Transition& x : r.transitions)
       h += "<tr>" + cell(std::to_string(r.index)) + cell(short_id(log.jobs[x.from_job].id), true) +
            cell(short_id(log.jobs[x.to_job].id), true) + opt_cell(log, x.prev_second_last_end, true) +
-           cell(std::to_string(log.offset_at(x.prev_last_end))) + cell(std::to_string(log.offset_at(x.next_first_start))) +
-           cell(std::to_string(x.delta_ms)) + cell(std::to_string(x.overlap_ms)) + cell(std::to_string(x.gap_ms)) +
-           "</tr>\n";
+           cell(std::to_string(log.offset_at(x.prev_last_end))) +
+           cell(std::to_string(log.offset_at(x.next_first_start))) + cell(std::to_string(x.delta_ms)) +
+           cell(std::to_string(x.overlap_ms)) + cell(std::to_string(x.gap_ms)) + "</tr>\n";
   h += "</table></div>\n";
 
-  h += "<h2>Jobs</h2>\n<div class='tw'><table><tr><th>#</th><th class='l'>job</th><th>run</th><th>partitions</th><th>synth start ms</th>"
-       "<th>synth end ms</th><th>synth ms</th><th>device start ms</th><th>device end ms</th><th>device ms</th>"
-       "<th>idle gap ms</th></tr>\n";
+  h +=
+      "<h2>Jobs</h2>\n<div class='tw'><table><tr><th>#</th><th "
+      "class='l'>job</th><th>run</th><th>partitions</th><th>synth start ms</th>"
+      "<th>synth end ms</th><th>synth ms</th><th>device start ms</th><th>device end ms</th><th>device ms</th>"
+      "<th>idle gap ms</th></tr>\n";
   for (size_t i = 0; i < a.jobs.size(); i++) {
     const JobRow& r = a.jobs[i];
-    h += "<tr>" + cell(strf("P%zu", i + 1)) + cell(log.jobs[r.job].id, true) + cell(r.run ? std::to_string(r.run) : "-") +
-         cell(std::to_string(r.partitions)) + opt_cell(log, r.synth_start, true) + opt_cell(log, r.synth_end, true) +
-         opt_cell(log, r.synth_ms(), false) + opt_cell(log, r.device_start, true) + opt_cell(log, r.device_end, true) +
-         opt_cell(log, r.device_ms(), false) + opt_cell(log, r.idle_gap_ms, false) + "</tr>\n";
+    h += "<tr>" + cell(strf("P%zu", i + 1)) + cell(log.jobs[r.job].id, true) +
+         cell(r.run ? std::to_string(r.run) : "-") + cell(std::to_string(r.partitions)) +
+         opt_cell(log, r.synth_start, true) + opt_cell(log, r.synth_end, true) +
+         opt_cell(log, r.synth_ms(), false) + opt_cell(log, r.device_start, true) +
+         opt_cell(log, r.device_end, true) + opt_cell(log, r.device_ms(), false) +
+         opt_cell(log, r.idle_gap_ms, false) + "</tr>\n";
   }
   h += "</table></div>\n";
   const JobSummary& s = a.job_summary;
-  h += strf("<p class='small'>average synthesis %s · average device %s · average idle gap %s · "
-            "%.3f proofs/min (%.1f s/proof) over %.1f s</p>\n",
-            human_ms(s.avg_synth_ms).c_str(), human_ms(s.avg_device_ms).c_str(), human_ms(s.avg_idle_gap_ms).c_str(),
-            s.throughput_proofs_per_min, s.s_per_proof, s.wall_ms / 1000.0);
+  h += strf(
+      "<p class='small'>average synthesis %s · average device %s · average idle gap %s · "
+      "%.3f proofs/min (%.1f s/proof) over %.1f s</p>\n",
+      human_ms(s.avg_synth_ms).c_str(), human_ms(s.avg_device_ms).c_str(),
+      human_ms(s.avg_idle_gap_ms).c_str(), s.throughput_proofs_per_min, s.s_per_proof, s.wall_ms / 1000.0);
 
   const auto w = a.warnings.lines();
   h += strf("<h2>Warnings (%llu)</h2>\n", (unsigned long long)a.warnings.total());

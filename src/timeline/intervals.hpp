@@ -52,8 +52,8 @@ inline std::vector<Span> complement(const std::vector<Span>& busy, Span window) 
 
 // Length of the overlap of one span with a sorted, disjoint list.
 inline int64_t overlap_len(const std::vector<Span>& v, Span s) {
-  auto it = std::lower_bound(v.begin(), v.end(), s.start,
-                             [](const Span& a, int64_t t) { return a.end <= t; });
+  auto it =
+      std::lower_bound(v.begin(), v.end(), s.start, [](const Span& a, int64_t t) { return a.end <= t; });
   int64_t n = 0;
   for (; it != v.end() && it->start < s.end; ++it)
     n += std::min(it->end, s.end) - std::max(it->start, s.start);

@@ -53,13 +53,11 @@ class Builder {
   }
   static std::string at(uint64_t line) { return "line " + std::to_string(line) + ": "; }
 
-  void open(std::unordered_map<uint64_t, Open>& map, const Event& e, const char* start,
-            const char* end) {
+  void open(std::unordered_map<uint64_t, Open>& map, const Event& e, const char* start, const char* end) {
     auto [it, fresh] = map.try_emplace(key_of(e), Open{e.t, e.line, e.worker, e.offset_ms});
     if (!fresh) {
-      m_.warnings.add(WarnKind::kUnpaired, at(it->second.line) + start + " of " +
-                                               what(e.job, e.partition) + " has no " + end +
-                                               " before the next " + start + " (line " +
+      m_.warnings.add(WarnKind::kUnpaired, at(it->second.line) + start + " of " + what(e.job, e.partition) +
+                                               " has no " + end + " before the next " + start + " (line " +
                                                std::to_string(e.line) + ")");
       m_.open_per_job[e.job]++;
       it->second = Open{e.t, e.line, e.worker, e.offset_ms};
@@ -68,8 +66,8 @@ class Builder {
 
   // Start of the interval an END closes: the open START, or END minus the
   // duration the END reports. False when neither exists.
-  bool close(std::unordered_map<uint64_t, Open>& map, const Event& e, const char* start,
-             const char* end, Open& out) {
+  bool close(std::unordered_map<uint64_t, Open>& map, const Event& e, const char* start, const char* end,
+             Open& out) {
     auto it = map.find(key_of(e));
     if (it != map.end()) {
       out = it->second;
@@ -83,8 +81,8 @@ class Builder {
                                                std::to_string(e.ms) + " ms earlier");
       return true;
     }
-    m_.warnings.add(WarnKind::kUnpaired, at(e.line) + end + " of " + what(e.job, e.partition) +
-                                             " without " + start + "; ignored");
+    m_.warnings.add(WarnKind::kUnpaired,
+                    at(e.line) + end + " of " + what(e.job, e.partition) + " without " + start + "; ignored");
     return false;
   }
 
@@ -102,36 +100,26 @@ class Builder {
     const uint64_t k = key_of(e);
     Open o;
     switch (e.kind) {
-      case EventKind::kSynthStart:
-        open(synth_open_, e, events::kSynthStart, events::kSynthEnd);
-        break;
+      case EventKind::kSynthStart: open(synth_open_, e, events::kSynthStart, events::kSynthEnd); break;
       case EventKind::kSynthEnd:
         if (close(synth_open_, e, events::kSynthStart, events::kSynthEnd, o)) {
           m_.synth.push_back(Interval{o.t, e.t, e.job, e.partition, o.worker, e.line});
           synth_done_[k] = e.t;
         }
         break;
-      case EventKind::kGpuQueue:
-        queued_.try_emplace(k, e.t);
-        break;
-      case EventKind::kGpuPickup:
-        picked_.try_emplace(k, e.t);
-        break;
-      case EventKind::kGpuStart:
-        open(gpu_open_, e, events::kGpuStart, events::kGpuEnd);
-        break;
+      case EventKind::kGpuQueue: queued_.try_emplace(k, e.t); break;
+      case EventKind::kGpuPickup: picked_.try_emplace(k, e.t); break;
+      case EventKind::kGpuStart: open(gpu_open_, e, events::kGpuStart, events::kGpuEnd); break;
       case EventKind::kGpuEnd:
         if (close(gpu_open_, e, events::kGpuStart, events::kGpuEnd, o)) device_done(e, o);
         break;
-      case EventKind::kGpuLock:
-        open(lock_open_, e, events::kGpuLock, events::kGpuUnlock);
-        break;
+      case EventKind::kGpuLock: open(lock_open_, e, events::kGpuLock, events::kGpuUnlock); break;
       case EventKind::kGpuUnlock:
         if (close(lock_open_, e, events::kGpuLock, events::kGpuUnlock, o))
-          locks_[k].push_back(Interval{o.t, e.t, e.job, e.partition, o.worker >= 0 ? o.worker : e.worker, e.line});
+          locks_[k].push_back(
+              Interval{o.t, e.t, e.job, e.partition, o.worker >= 0 ? o.worker : e.worker, e.line});
         break;
-      case EventKind::kOther:
-        break;
+      case EventKind::kOther: break;
     }
   }
 
@@ -150,8 +138,8 @@ class Builder {
                                                 ", its GPU_START worker " + std::to_string(o.worker));
     }
     if (d.worker < 0) {
-      m_.warnings.add(WarnKind::kBadDetail, at(e.line) + "no worker= for " + what(e.job, e.partition) +
-                                                "; counted as worker 0");
+      m_.warnings.add(WarnKind::kBadDetail,
+                      at(e.line) + "no worker= for " + what(e.job, e.partition) + "; counted as worker 0");
       d.worker = 0;
     }
     int64_t r = 0;
@@ -198,8 +186,8 @@ class Builder {
       uint32_t job = uint32_t(k >> 32);
       int32_t p = int32_t(uint32_t(k)) - 1;
       m_.open_per_job[job]++;
-      m_.warnings.add(WarnKind::kUnpaired, at(line) + start + " of " + what(job, p) + " has no " +
-                                               end + " (still running when the log ends, or lost)");
+      m_.warnings.add(WarnKind::kUnpaired, at(line) + start + " of " + what(job, p) + " has no " + end +
+                                               " (still running when the log ends, or lost)");
     }
   }
 

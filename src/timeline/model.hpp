@@ -32,9 +32,9 @@ struct DeviceWork : Interval {
 };
 
 struct Model {
-  std::vector<Interval> synth;      // sorted by start
-  std::vector<DeviceWork> device;   // sorted by start
-  std::vector<Interval> stray_locks;  // interlock intervals outside any device interval
+  std::vector<Interval> synth;         // sorted by start
+  std::vector<DeviceWork> device;      // sorted by start
+  std::vector<Interval> stray_locks;   // interlock intervals outside any device interval
   std::vector<uint32_t> open_per_job;  // STARTs left without an END, per job
   Warnings warnings;
 };

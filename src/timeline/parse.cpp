@@ -132,11 +132,10 @@ bool Parser::seen_before(uint64_t h) {
 
 void Parser::new_epoch(int64_t offset) {
   int64_t base = log_.epoch_base.back() + epoch_max_ + opts_.epoch_separation_ms;
-  log_.warnings.add(WarnKind::kRestart,
-                    where(log_.lines_total) + "offset went back from " +
-                        std::to_string(epoch_max_) + " ms to " + std::to_string(offset) +
-                        " ms: the daemon restarted, epoch " + std::to_string(epoch_ + 1) +
-                        " begins");
+  log_.warnings.add(WarnKind::kRestart, where(log_.lines_total) + "offset went back from " +
+                                            std::to_string(epoch_max_) + " ms to " + std::to_string(offset) +
+                                            " ms: the daemon restarted, epoch " + std::to_string(epoch_ + 1) +
+                                            " begins");
   log_.epoch_base.push_back(base);
   epoch_++;
   epoch_max_ = -1;
@@ -150,8 +149,7 @@ void Parser::record(std::string_view rec, bool cut_short) {
   const uint64_t lineno = log_.lines_total;
   auto bad = [&](const char* why) {
     log_.malformed++;
-    log_.warnings.add(WarnKind::kMalformed,
-                      where(lineno) + why + ": \"TIMELINE," + excerpt(s) + "\"");
+    log_.warnings.add(WarnKind::kMalformed, where(lineno) + why + ": \"TIMELINE," + excerpt(s) + "\"");
   };
   size_t c1 = s.find(',');
   if (c1 == std::string_view::npos) return bad("truncated record");
@@ -174,14 +172,14 @@ void Parser::record(std::string_view rec, bool cut_short) {
                       where(lineno) + "another record starts inside this one; its detail may be cut short");
   }
 
-  if (seen_before(std::hash<std::string_view>{}(s) * 31 + epoch_)) {
+  if (seen_before(std::hash<std::string_view>{}(s)*31 + epoch_)) {
     log_.duplicates++;
     log_.warnings.add(WarnKind::kDuplicate, where(lineno) + "duplicate of an earlier line, skipped");
     return;
   }
   if (epoch_max_ >= 0 && offset + opts_.restart_tolerance_ms < epoch_max_ && epoch_ < 65535) {
     new_epoch(offset);
-    seen_before(std::hash<std::string_view>{}(s) * 31 + epoch_);
+    seen_before(std::hash<std::string_view>{}(s)*31 + epoch_);
   }
   epoch_max_ = std::max(epoch_max_, offset);
 

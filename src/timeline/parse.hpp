@@ -51,9 +51,9 @@ class Parser {
   ParseOptions opts_;
   Log log_;
   std::string partial_;
-  InternMap jobs_;   // ids of the current epoch
+  InternMap jobs_;                     // ids of the current epoch
   std::vector<EventKind> name_kinds_;  // kind of each Log::names entry
-  std::vector<uint64_t> seen_;  // open-addressing set of line hashes
+  std::vector<uint64_t> seen_;         // open-addressing set of line hashes
   size_t seen_count_ = 0;
   int64_t epoch_max_ = -1;  // largest offset of the current epoch
   uint16_t epoch_ = 0;

@@ -47,9 +47,9 @@ json summary_json(const JobSummary& s) {
 }
 
 json log_json(const Log& log) {
-  return json{{"lines", log.lines_total},     {"timeline_lines", log.lines_timeline},
-              {"events", log.events.size()},  {"jobs", log.jobs.size()},
-              {"epochs", log.epochs()},       {"duplicates", log.duplicates},
+  return json{{"lines", log.lines_total},    {"timeline_lines", log.lines_timeline},
+              {"events", log.events.size()}, {"jobs", log.jobs.size()},
+              {"epochs", log.epochs()},      {"duplicates", log.duplicates},
               {"malformed", log.malformed}};
 }
 
@@ -75,7 +75,8 @@ nlohmann::ordered_json table_json(const Log& log, bool by_job) {
 nlohmann::ordered_json jobs_json(const Timeline& t) {
   json rows = json::array();
   for (const JobRow& r : t.analysis.jobs) rows.push_back(job_row_json(t.log, r));
-  return json{{"jobs", rows}, {"job_summary", summary_json(t.analysis.job_summary)},
+  return json{{"jobs", rows},
+              {"job_summary", summary_json(t.analysis.job_summary)},
               {"warnings", t.analysis.warnings.lines()}};
 }
 
@@ -91,12 +92,11 @@ nlohmann::ordered_json run_json(const Timeline& t, const Run& r) {
   }
   json workers = json::array();
   for (const WorkerStats& w : r.workers) {
-    workers.push_back(json{{"worker", w.worker},
-                           {"partitions", w.partitions},
-                           {"busy_ms", w.busy_ms},
-                           {"gaps", {{"count", w.gap_count},
-                                     {"total_ms", w.gap_total_ms},
-                                     {"largest_ms", w.gap_largest_ms}}}});
+    workers.push_back(json{
+        {"worker", w.worker},
+        {"partitions", w.partitions},
+        {"busy_ms", w.busy_ms},
+        {"gaps", {{"count", w.gap_count}, {"total_ms", w.gap_total_ms}, {"largest_ms", w.gap_largest_ms}}}});
   }
   json transitions = json::array();
   for (const Transition& x : r.transitions) {
@@ -136,23 +136,25 @@ nlohmann::ordered_json run_json(const Timeline& t, const Run& r) {
       {"busy_ms", r.busy_ms},
       {"idle_ms", r.idle_ms},
       {"starved_ms", r.starved_ms},
-      {"idle_gaps", {{"threshold_ms", r.idle.threshold_ms},
-                     {"count", r.idle.count},
-                     {"total_ms", r.idle.total_ms},
-                     {"largest_ms", r.idle.largest_ms},
-                     {"avg_ms", r.idle.avg_ms},
-                     {"list_ms", gaps_ms},
-                     {"list", gaps_list}}},
+      {"idle_gaps",
+       {{"threshold_ms", r.idle.threshold_ms},
+        {"count", r.idle.count},
+        {"total_ms", r.idle.total_ms},
+        {"largest_ms", r.idle.largest_ms},
+        {"avg_ms", r.idle.avg_ms},
+        {"list_ms", gaps_ms},
+        {"list", gaps_list}}},
       {"workers", workers},
       {"transitions", transitions},
-      {"synthesis", {{"count", s.count},
-                     {"avg_ms", s.avg_ms},
-                     {"min_ms", s.min_ms},
-                     {"max_ms", s.max_ms},
-                     {"total_ms", s.total_ms},
-                     {"parallel_avg", s.parallel_avg},
-                     {"parallel_max", s.parallel_max},
-                     {"lead_ms", s.lead_ms ? json(*s.lead_ms) : json(nullptr)}}},
+      {"synthesis",
+       {{"count", s.count},
+        {"avg_ms", s.avg_ms},
+        {"min_ms", s.min_ms},
+        {"max_ms", s.max_ms},
+        {"total_ms", s.total_ms},
+        {"parallel_avg", s.parallel_avg},
+        {"parallel_max", s.parallel_max},
+        {"lead_ms", s.lead_ms ? json(*s.lead_ms) : json(nullptr)}}},
       {"concurrency", r.concurrency},
       {"jobs", jobs},
       {"verdict", {{"bottleneck", r.verdict.bottleneck}, {"evidence", r.verdict.evidence}}},
@@ -166,14 +168,15 @@ nlohmann::ordered_json analysis_json(const Timeline& t) {
   json jobs = json::array();
   for (const JobRow& r : t.analysis.jobs) jobs.push_back(job_row_json(t.log, r));
   return json{{"log", log_json(t.log)},
-              {"options", {{"run_gap_s", o.run_gap_s},
-                           {"idle_gap_ms", o.idle_gap_ms},
-                           {"workers_per_device", o.workers_per_device},
-                           {"device_bound_utilization", o.device_bound_utilization},
-                           {"device_bound_tolerance", o.device_bound_tolerance},
-                           {"contention_rise", o.contention_rise},
-                           {"contention_concurrency_rise", o.contention_concurrency_rise},
-                           {"starved_share", o.starved_share}}},
+              {"options",
+               {{"run_gap_s", o.run_gap_s},
+                {"idle_gap_ms", o.idle_gap_ms},
+                {"workers_per_device", o.workers_per_device},
+                {"device_bound_utilization", o.device_bound_utilization},
+                {"device_bound_tolerance", o.device_bound_tolerance},
+                {"contention_rise", o.contention_rise},
+                {"contention_concurrency_rise", o.contention_concurrency_rise},
+                {"starved_share", o.starved_share}}},
               {"runs", runs},
               {"jobs", jobs},
               {"job_summary", summary_json(t.analysis.job_summary)},

@@ -175,9 +175,10 @@ SynthLanes pack_synth_lanes(const std::vector<Interval>& synth, Visible&& visibl
 std::string svg_document(double W, double H, const std::string& body) {
   std::string out;
   out.reserve(body.size() + 2048);
-  out += strf("<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
-              "font-family='DejaVu Sans, Helvetica, Arial, sans-serif'>\n",
-              W, H, W, H);
+  out += strf(
+      "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
+      "font-family='DejaVu Sans, Helvetica, Arial, sans-serif'>\n",
+      W, H, W, H);
   out += R"(<defs>
 <pattern id='starved' patternUnits='userSpaceOnUse' width='7' height='7' patternTransform='rotate(45)'><rect width='7' height='7' fill='#d62728' fill-opacity='0.10'/><line x1='0' y1='0' x2='0' y2='7' stroke='#d62728' stroke-opacity='0.45' stroke-width='2.2'/></pattern>
 <pattern id='waited' patternUnits='userSpaceOnUse' width='7' height='7' patternTransform='rotate(45)'><rect width='7' height='7' fill='#ef6c00' fill-opacity='0.10'/><line x1='0' y1='0' x2='0' y2='7' stroke='#ef6c00' stroke-opacity='0.45' stroke-width='2.2'/></pattern>
@@ -295,8 +296,8 @@ class Waterfall {
     body_ += strf("<text x='%.0f' y='26' class='title'>%s</text>\n", L - 100, xml_escape(title).c_str());
     size_t parts_in_window = 0;
     for (const auto& d : m_.device) parts_in_window += visible(d);
-    std::string sub = strf("%zu jobs · %zu partitions on %zu worker%s · %zu run%s", a_.jobs.size(), parts_in_window,
-                           workers_.size(), workers_.size() == 1 ? "" : "s", a_.runs.size(),
+    std::string sub = strf("%zu jobs · %zu partitions on %zu worker%s · %zu run%s", a_.jobs.size(),
+                           parts_in_window, workers_.size(), workers_.size() == 1 ? "" : "s", a_.runs.size(),
                            a_.runs.size() == 1 ? "" : "s");
     if (log_.epochs() > 1) sub += strf(" · %zu daemon starts", log_.epochs());
     if (only_) sub += strf(" · showing run %d", only_->index);
@@ -318,12 +319,14 @@ class Waterfall {
                r.device_utilization * 100, vb.c_str()),
           strf("Run %d · util %.1f%% · %s", r.index, r.device_utilization * 100, vb.c_str()),
           strf("R%d · %.0f%%", r.index, r.device_utilization * 100), strf("R%d", r.index)};
-      body_ += strf("<rect x='%.1f' y='%.0f' width='%.1f' height='22' rx='4' fill='#eef2f7' stroke='#c9d3df'/>\n", xa,
-                    y_runs, w);
+      body_ +=
+          strf("<rect x='%.1f' y='%.0f' width='%.1f' height='22' rx='4' fill='#eef2f7' stroke='#c9d3df'/>\n",
+               xa, y_runs, w);
       body_ += strf("<rect x='%.1f' y='%.0f' width='4' height='22' fill='%s'/>\n", xa, y_runs, vc);
       for (const auto& c : cands) {
         if (text_w(c, 11) <= w - 12) {
-          body_ += strf("<text x='%.1f' y='%.0f' class='run'>%s</text>\n", xa + 9, y_runs + 15, xml_escape(c).c_str());
+          body_ += strf("<text x='%.1f' y='%.0f' class='run'>%s</text>\n", xa + 9, y_runs + 15,
+                        xml_escape(c).c_str());
           break;
         }
       }
@@ -357,16 +360,20 @@ class Waterfall {
     body_ += strf("<text x='%.0f' y='%.0f' class='lane'>device busy</text>\n", L - 8, y_.y_util + 11);
     for (size_t i = 0; i < workers_.size(); i++) {
       double y = y_.y_dev + double(i) * y_.lane_h;
-      body_ += strf("<rect x='%.0f' y='%.1f' width='%.1f' height='%.0f' fill='%s'/>\n", f_.x0, y, f_.x1 - f_.x0,
-                    y_.lane_h, i % 2 ? "#ffffff" : "#f4f6f9");
+      body_ += strf("<rect x='%.0f' y='%.1f' width='%.1f' height='%.0f' fill='%s'/>\n", f_.x0, y,
+                    f_.x1 - f_.x0, y_.lane_h, i % 2 ? "#ffffff" : "#f4f6f9");
       int wpd = std::max(1, a_.options.workers_per_device);
-      body_ += strf("<text x='%.0f' y='%.1f' class='lane'>worker %d <tspan class='dim'>gpu %d</tspan></text>\n",
-                    L - 8, y + 16, workers_[i], workers_[i] / wpd);
+      body_ +=
+          strf("<text x='%.0f' y='%.1f' class='lane'>worker %d <tspan class='dim'>gpu %d</tspan></text>\n",
+               L - 8, y + 16, workers_[i], workers_[i] / wpd);
     }
-    body_ += strf("<text x='%.0f' y='%.0f' class='lane'>waiting</text>\n", L - 8, y_.y_wait + y_.strip_h - 10);
-    body_ += strf("<text x='%.0f' y='%.0f' class='lane'>synthesizing</text>\n", L - 8, y_.y_synth + y_.strip_h - 10);
+    body_ +=
+        strf("<text x='%.0f' y='%.0f' class='lane'>waiting</text>\n", L - 8, y_.y_wait + y_.strip_h - 10);
+    body_ += strf("<text x='%.0f' y='%.0f' class='lane'>synthesizing</text>\n", L - 8,
+                  y_.y_synth + y_.strip_h - 10);
     if (draw_synth_lanes_ && synth_.count != 0)
-      body_ += strf("<text x='%.0f' y='%.0f' class='lane dim'>synthesis lanes</text>\n", L - 8, y_.y_slanes + 9);
+      body_ +=
+          strf("<text x='%.0f' y='%.0f' class='lane dim'>synthesis lanes</text>\n", L - 8, y_.y_slanes + 9);
   }
 
   // Per run: the utilization strip (colour runs of equal 5% steps), and the
@@ -383,18 +390,19 @@ class Waterfall {
         std::string c = util_color(std::round(vals[size_t(i)] * 20) / 20);
         int j = i + 1;
         while (j < cols && util_color(std::round(vals[size_t(j)] * 20) / 20) == c) j++;
-        body_ += strf("<rect x='%.1f' y='%.0f' width='%.2f' height='14' fill='%s'/>\n", xa + cw * i, y_.y_util,
-                      cw * (j - i) + 0.3, c.c_str());
+        body_ += strf("<rect x='%.1f' y='%.0f' width='%.2f' height='14' fill='%s'/>\n", xa + cw * i,
+                      y_.y_util, cw * (j - i) + 0.3, c.c_str());
         i = j;
       }
       for (const IdleGap& g : r.idle.gaps) {
         if (g.end <= t0 || g.start >= t1) continue;
         double ga = f_.xc(g.start), gb = f_.xc(g.end);
         bool starved = g.starved_ms * 2 >= g.ms();
-        body_ += strf("<rect x='%.1f' y='%.0f' width='%.2f' height='%.0f' fill='url(#%s)' class='gap'><title>idle "
-                      "%.3f s at %.3f s; nothing waiting for %.3f s of it</title></rect>\n",
-                      ga, y_.y_dev, std::max(1.0, gb - ga), y_.dev_h, starved ? "starved" : "waited",
-                      g.ms() / 1000.0, log_.offset_at(g.start) / 1000.0, g.starved_ms / 1000.0);
+        body_ += strf(
+            "<rect x='%.1f' y='%.0f' width='%.2f' height='%.0f' fill='url(#%s)' class='gap'><title>idle "
+            "%.3f s at %.3f s; nothing waiting for %.3f s of it</title></rect>\n",
+            ga, y_.y_dev, std::max(1.0, gb - ga), y_.dev_h, starved ? "starved" : "waited", g.ms() / 1000.0,
+            log_.offset_at(g.start) / 1000.0, g.starved_ms / 1000.0);
         std::string lbl = strf("%.1f s", g.ms() / 1000.0);
         if (text_w(lbl, 10) <= gb - ga)
           body_ += strf("<text x='%.1f' y='%.0f' class='gaplbl %s'>%s</text>\n", (ga + gb) / 2, y_.y_gaplbl,
@@ -412,18 +420,17 @@ class Waterfall {
       double xa = f_.xc(d.start), xb = f_.xc(d.end);
       double ba = f_.xc(d.busy_start), bb = f_.xc(d.busy_end);
       const char* c = color(d.job);
-      std::string tip = strf("job %s %s · worker %d · GPU_START %.3f s → GPU_END %.3f s (%lld ms)",
-                             log_.jobs[d.job].id.c_str(),
-                             d.partition >= 0 ? ("partition " + std::to_string(d.partition)).c_str() : "(whole job)",
-                             d.worker, log_.offset_at(d.start) / 1000.0, log_.offset_at(d.end) / 1000.0,
-                             (long long)(d.end - d.start));
+      std::string tip = strf(
+          "job %s %s · worker %d · GPU_START %.3f s → GPU_END %.3f s (%lld ms)", log_.jobs[d.job].id.c_str(),
+          d.partition >= 0 ? ("partition " + std::to_string(d.partition)).c_str() : "(whole job)", d.worker,
+          log_.offset_at(d.start) / 1000.0, log_.offset_at(d.end) / 1000.0, (long long)(d.end - d.start));
       if (d.locked)
         tip += strf(" · interlock held %.3f → %.3f s (%lld ms)", log_.offset_at(d.busy_start) / 1000.0,
                     log_.offset_at(d.busy_end) / 1000.0, (long long)d.busy_ms());
       body_ += "<g><title>" + xml_escape(tip) + "</title>";
       if (d.locked) {
-        body_ += strf("<rect x='%.2f' y='%.1f' width='%.2f' height='18' fill='%s' fill-opacity='0.3'/>", xa, y,
-                      std::max(0.6, xb - xa), c);
+        body_ += strf("<rect x='%.2f' y='%.1f' width='%.2f' height='18' fill='%s' fill-opacity='0.3'/>", xa,
+                      y, std::max(0.6, xb - xa), c);
       }
       body_ += strf("<rect x='%.2f' y='%.1f' width='%.2f' height='18' fill='%s' class='bar'/>", ba, y,
                     std::max(0.6, bb - ba), c);
@@ -441,12 +448,14 @@ class Waterfall {
     auto vals = column_average(spans, f_.t0, f_.t1, cols);
     double peak = 0;
     for (double v : vals) peak = std::max(peak, v);
-    body_ += strf("<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' class='base'/>\n", f_.x0, y0 + strip_h, f_.x1,
-                  y0 + strip_h);
+    body_ += strf("<line x1='%.0f' y1='%.1f' x2='%.0f' y2='%.1f' class='base'/>\n", f_.x0, y0 + strip_h,
+                  f_.x1, y0 + strip_h);
     if (peak <= 0) return;
-    body_ += strf("<path d='%s' class='%s'/>\n",
-                  area_path(vals, f_.x0, (f_.x1 - f_.x0) / cols, y0 + strip_h, (strip_h - 4) / peak).c_str(), cls);
-    body_ += strf("<text x='%.0f' y='%.0f' class='peak'>peak %.1f %s</text>\n", f_.x1 - 2, y0 + 8, peak, what);
+    body_ +=
+        strf("<path d='%s' class='%s'/>\n",
+             area_path(vals, f_.x0, (f_.x1 - f_.x0) / cols, y0 + strip_h, (strip_h - 4) / peak).c_str(), cls);
+    body_ +=
+        strf("<text x='%.0f' y='%.0f' class='peak'>peak %.1f %s</text>\n", f_.x1 - 2, y0 + 8, peak, what);
   }
 
   // Work waiting for the device, and synthesis in flight.
@@ -463,21 +472,23 @@ class Waterfall {
   // would be too many.
   void synthesis_lanes() {
     if (!draw_synth_lanes_) {
-      body_ += strf("<text x='%.0f' y='%.0f' class='note'>%zu synthesis lanes needed: too many to draw, see the "
-                    "strip above</text>\n",
-                    f_.x0, y_.y_slanes + 10, synth_.count);
+      body_ += strf(
+          "<text x='%.0f' y='%.0f' class='note'>%zu synthesis lanes needed: too many to draw, see the "
+          "strip above</text>\n",
+          f_.x0, y_.y_slanes + 10, synth_.count);
       return;
     }
     for (size_t i = 0; i < synth_.spans.size(); i++) {
       const Interval& s = *synth_.spans[i];
       double xa = f_.xc(s.start), xb = f_.xc(s.end);
       double y = y_.y_slanes + double(synth_.lane[i]) * y_.slane_h + 1;
-      std::string tip = strf("synthesis of job %s %s: %.3f → %.3f s (%lld ms)", log_.jobs[s.job].id.c_str(),
-                             s.partition >= 0 ? ("partition " + std::to_string(s.partition)).c_str() : "(whole job)",
-                             log_.offset_at(s.start) / 1000.0, log_.offset_at(s.end) / 1000.0,
-                             (long long)(s.end - s.start));
-      body_ += strf("<g><title>%s</title><rect x='%.2f' y='%.1f' width='%.2f' height='9' fill='%s' class='sbar'/>",
-                    xml_escape(tip).c_str(), xa, y, std::max(0.6, xb - xa), color(s.job));
+      std::string tip = strf(
+          "synthesis of job %s %s: %.3f → %.3f s (%lld ms)", log_.jobs[s.job].id.c_str(),
+          s.partition >= 0 ? ("partition " + std::to_string(s.partition)).c_str() : "(whole job)",
+          log_.offset_at(s.start) / 1000.0, log_.offset_at(s.end) / 1000.0, (long long)(s.end - s.start));
+      body_ +=
+          strf("<g><title>%s</title><rect x='%.2f' y='%.1f' width='%.2f' height='9' fill='%s' class='sbar'/>",
+               xml_escape(tip).c_str(), xa, y, std::max(0.6, xb - xa), color(s.job));
       std::string lbl = part_label(s);
       if (text_w(lbl, 8) + 4 <= xb - xa)
         body_ += strf("<text x='%.1f' y='%.1f' class='slbl'>%s</text>", (xa + xb) / 2, y + 7.5, lbl.c_str());
@@ -495,7 +506,8 @@ class Waterfall {
     size_t shown = 0;
     for (const JobRow& r : a_.jobs) {
       if (shown == o_.max_legend_jobs) {
-        body_ += strf("<text x='%.0f' y='%.0f' class='legend'>+%zu more</text>\n", x, y, a_.jobs.size() - shown);
+        body_ +=
+            strf("<text x='%.0f' y='%.0f' class='legend'>+%zu more</text>\n", x, y, a_.jobs.size() - shown);
         break;
       }
       std::string lbl = strf("P%zu %s", shown + 1, short_id(log_.jobs[r.job].id).c_str());
@@ -504,9 +516,10 @@ class Waterfall {
         x = L - 60;
         y += 18;
       }
-      body_ += strf("<rect x='%.0f' y='%.0f' width='11' height='11' rx='2' fill='%s'/><text x='%.0f' y='%.0f' "
-                    "class='legend'>%s</text>\n",
-                    x, y - 10, kPalette[shown % kPaletteSize], x + 15, y, xml_escape(lbl).c_str());
+      body_ += strf(
+          "<rect x='%.0f' y='%.0f' width='11' height='11' rx='2' fill='%s'/><text x='%.0f' y='%.0f' "
+          "class='legend'>%s</text>\n",
+          x, y - 10, kPalette[shown % kPaletteSize], x + 15, y, xml_escape(lbl).c_str());
       x += w;
       shown++;
     }
@@ -530,8 +543,9 @@ class Waterfall {
         x = L - 100;
         y += 18;
       }
-      body_ += strf("<g transform='translate(%.0f %.0f)'>%s</g><text x='%.0f' y='%.0f' class='legend'>%s</text>\n",
-                    x, y - 10, k.swatch.c_str(), x + 28, y, xml_escape(k.text).c_str());
+      body_ +=
+          strf("<g transform='translate(%.0f %.0f)'>%s</g><text x='%.0f' y='%.0f' class='legend'>%s</text>\n",
+               x, y - 10, k.swatch.c_str(), x + 28, y, xml_escape(k.text).c_str());
       x += w;
     }
     return y;
@@ -545,7 +559,8 @@ class Waterfall {
       if (only_ && only_->index != r.index) continue;
       y += 18;
       const std::string& b = r.verdict.bottleneck;
-      std::string head = strf("Run %d: %s%s", r.index, b.c_str(), b == "device" || b == "synthesis" ? "-bound" : "");
+      std::string head =
+          strf("Run %d: %s%s", r.index, b.c_str(), b == "device" || b == "synthesis" ? "-bound" : "");
       std::string ev = r.verdict.evidence.empty() ? "" : r.verdict.evidence.front();
       if (r.verdict.evidence.size() > 1) ev += "; " + r.verdict.evidence[1];
       double room = W_ - R - (L - 100) - text_w(head, 12) - 20;
@@ -555,10 +570,10 @@ class Waterfall {
         while (cut > 0 && (static_cast<unsigned char>(ev[cut]) & 0xC0) == 0x80) cut--;
         ev = ev.substr(0, cut) + "…";
       }
-      body_ += strf("<text x='%.0f' y='%.0f' class='verdict'><tspan fill='%s' font-weight='bold'>%s</tspan>  "
-                    "<tspan class='ev'>%s</tspan></text>\n",
-                    L - 100, y, verdict_color(r.verdict.bottleneck), xml_escape(head).c_str(),
-                    xml_escape(ev).c_str());
+      body_ += strf(
+          "<text x='%.0f' y='%.0f' class='verdict'><tspan fill='%s' font-weight='bold'>%s</tspan>  "
+          "<tspan class='ev'>%s</tspan></text>\n",
+          L - 100, y, verdict_color(r.verdict.bottleneck), xml_escape(head).c_str(), xml_escape(ev).c_str());
     }
     return y;
   }

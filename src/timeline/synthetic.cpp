@@ -20,7 +20,9 @@ struct Rng {  // xorshift64*: deterministic across platforms
     return s * 0x2545F4914F6CDD1Dull;
   }
   double unit() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-  int64_t jitter(int64_t v, double frac) { return std::max<int64_t>(1, int64_t(double(v) * (1 + frac * (2 * unit() - 1)))); }
+  int64_t jitter(int64_t v, double frac) {
+    return std::max<int64_t>(1, int64_t(double(v) * (1 + frac * (2 * unit() - 1))));
+  }
 };
 
 struct Line {
@@ -41,13 +43,16 @@ class Sim {
     while (o_.target_lines ? lines < o_.target_lines : runs < o_.runs) {
       std::vector<Line> ev;
       int64_t end = one_run(base, ev);
-      std::sort(ev.begin(), ev.end(), [](const Line& a, const Line& b) { return a.t != b.t ? a.t < b.t : a.seq < b.seq; });
+      std::sort(ev.begin(), ev.end(),
+                [](const Line& a, const Line& b) { return a.t != b.t ? a.t < b.t : a.seq < b.seq; });
       for (const Line& l : ev) {
         if (o_.target_lines && lines >= o_.target_lines) break;
         if (rng_.unit() < o_.noise) {
-          out += strf("2025-01-07T10:%02lld:%02lld.%03lldZ  INFO cuzk_core::engine: pipeline status queue_depth=%llu\n",
-                      (long long)(l.t / 60000 % 60), (long long)(l.t / 1000 % 60), (long long)(l.t % 1000),
-                      (unsigned long long)(rng_.next() % 8));
+          out += strf(
+              "2025-01-07T10:%02lld:%02lld.%03lldZ  INFO cuzk_core::engine: pipeline status "
+              "queue_depth=%llu\n",
+              (long long)(l.t / 60000 % 60), (long long)(l.t / 1000 % 60), (long long)(l.t % 1000),
+              (unsigned long long)(rng_.next() % 8));
           if (o_.target_lines && ++lines >= o_.target_lines) break;
         }
         out += l.text;
@@ -67,8 +72,10 @@ class Sim {
                 (unsigned long long)(b >> 52), (unsigned long long)(b & 0xffffffffffffull));
   }
 
-  void emit(std::vector<Line>& ev, int64_t t, const char* name, const std::string& job, const std::string& detail) {
-    ev.push_back(Line{t, seq_++, strf("TIMELINE,%lld,%s,%s,%s\n", (long long)t, name, job.c_str(), detail.c_str())});
+  void emit(std::vector<Line>& ev, int64_t t, const char* name, const std::string& job,
+            const std::string& detail) {
+    ev.push_back(
+        Line{t, seq_++, strf("TIMELINE,%lld,%s,%s,%s\n", (long long)t, name, job.c_str(), detail.c_str())});
   }
 
   int64_t one_run(int64_t base, std::vector<Line>& ev) {
@@ -92,7 +99,8 @@ class Sim {
         int64_t d = rng_.jitter(o_.synth_ms, 0.10);
         slots.push(s + d);
         emit(ev, s, events::kSynthStart, ids[size_t(j)], strf("partition=%d", p));
-        emit(ev, s + d, events::kSynthEnd, ids[size_t(j)], strf("partition=%d,synth_ms=%lld", p, (long long)d));
+        emit(ev, s + d, events::kSynthEnd, ids[size_t(j)],
+             strf("partition=%d,synth_ms=%lld", p, (long long)d));
         emit(ev, s + d, events::kGpuQueue, ids[size_t(j)], strf("partition=%d", p));
         parts.push_back(Part{j, p, s + d});
         s_starts.push_back(s);
@@ -108,7 +116,8 @@ class Sim {
 
     // Device: partitions in ready order; the first free worker takes the next
     // one and waits for the interlock.
-    std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.ready < b.ready; });
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const Part& a, const Part& b) { return a.ready < b.ready; });
     std::vector<int64_t> worker_free(size_t(std::max(1, o_.workers)), base);
     int64_t lock_free = base, end = base;
     for (const Part& pt : parts) {
@@ -126,7 +135,8 @@ class Sim {
         emit(ev, lock, events::kGpuLock, id, strf("worker=%zu,partition=%d", w, pt.p));
         emit(ev, unlock, events::kGpuUnlock, id, strf("worker=%zu,partition=%d", w, pt.p));
       }
-      emit(ev, done, events::kGpuEnd, id, strf("worker=%zu,partition=%d,gpu_ms=%lld", w, pt.p, (long long)(done - pick)));
+      emit(ev, done, events::kGpuEnd, id,
+           strf("worker=%zu,partition=%d,gpu_ms=%lld", w, pt.p, (long long)(done - pick)));
       worker_free[w] = done;
       lock_free = unlock;
       end = std::max(end, done);

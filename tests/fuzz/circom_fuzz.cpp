@@ -13,9 +13,11 @@ CUZK_FUZZ_TARGET {
     if (data[0] & 1) {
       auto w = formats::parse_wtns(in, "fuzz");
       // What we write from it reads back to the same witness.
-      fuzz::must_succeed([&] { fuzz::check(formats::parse_wtns(formats::encode_wtns(w), "again") == w,
-                                           ".wtns encode/parse"); },
-                         ".wtns round trip");
+      fuzz::must_succeed(
+          [&] {
+            fuzz::check(formats::parse_wtns(formats::encode_wtns(w), "again") == w, ".wtns encode/parse");
+          },
+          ".wtns round trip");
     } else {
       auto r = formats::parse_circom_r1cs(in, "fuzz");
       fuzz::must_succeed(

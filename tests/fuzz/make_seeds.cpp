@@ -118,8 +118,9 @@ int main(int argc, char** argv) {
     const auto winning = *fc::post_config(0), window = *fc::post_config(5);
     const std::string win_blob = fc::write_post_sector_proof(fc::post_vanilla_proof(winning, s, rnd, 0));
     fc::SealedSector s2 = sealed_2kib(2, 2);
-    std::vector<std::string> window_blobs = {fc::write_post_sector_proof(fc::post_vanilla_proof(window, s, rnd, 0)),
-                                             fc::write_post_sector_proof(fc::post_vanilla_proof(window, s2, rnd, 1))};
+    std::vector<std::string> window_blobs = {
+        fc::write_post_sector_proof(fc::post_vanilla_proof(window, s, rnd, 0)),
+        fc::write_post_sector_proof(fc::post_vanilla_proof(window, s2, rnd, 1))};
     put_tagged("post_vanilla", "winning-2kib.bin", 0, win_blob);
     put_tagged("post_vanilla", "window-2kib.bin", 0, window_blobs[0]);
     put_tagged("post_vanilla", "window-2kib.json", 1, fc::vanilla_proofs_to_json(window_blobs));
@@ -171,7 +172,8 @@ int main(int argc, char** argv) {
         "[pipeline]\nenabled = true\nmax_parallel_synthesis = 18\nsynthesis_concurrency = 1\n"
         "[srs]\nparam_cache = \"/data/zk/params\"\n"
         "[logging]\nlevel = \"info\"\n"
-        "[limits]\nmax_queued_jobs = 1024\nmax_payload = { porep-c2 = \"64MiB\", winning-post = \"1MiB\" }\n");
+        "[limits]\nmax_queued_jobs = 1024\nmax_payload = { porep-c2 = \"64MiB\", winning-post = \"1MiB\" "
+        "}\n");
     put("config", "demo.toml", file_text(repo / "config" / "cuzk-demo.toml"));
 
     // TIMELINE logs: a small simulated run with locks and ordinary log noise.
@@ -186,7 +188,9 @@ int main(int argc, char** argv) {
     put("timeline", "two-runs-no-locks.log", timeline::generate_synthetic(so));
 
     // SubmitProofRequest on the wire, one per proof kind the daemon serves.
-    auto req = [](const std::string& name, cuzk::v1::SubmitProofRequest r) { put("submit", name, r.SerializeAsString()); };
+    auto req = [](const std::string& name, cuzk::v1::SubmitProofRequest r) {
+      put("submit", name, r.SerializeAsString());
+    };
     cuzk::v1::SubmitProofRequest porep;
     porep.set_request_id("porep-1000-1");
     porep.set_proof_kind(cuzk::v1::POREP_SEAL_COMMIT);

@@ -15,8 +15,10 @@ CUZK_FUZZ_TARGET {
     if (json) {
       auto blobs = filecoin::vanilla_proofs_from_json(fuzz::text(data + 1, size - 1));
       fuzz::must_succeed(
-          [&] { fuzz::check(filecoin::vanilla_proofs_from_json(filecoin::vanilla_proofs_to_json(blobs)) == blobs,
-                            "vanilla JSON write/read"); },
+          [&] {
+            fuzz::check(filecoin::vanilla_proofs_from_json(filecoin::vanilla_proofs_to_json(blobs)) == blobs,
+                        "vanilla JSON write/read");
+          },
           "vanilla JSON round trip");
       return;
     }
@@ -25,7 +27,8 @@ CUZK_FUZZ_TARGET {
     // The reader takes exactly one value and nothing after it, so writing it
     // back gives the input.
     std::string out = filecoin::write_post_sector_proof(p);
-    fuzz::check(out.size() == in.size() && std::equal(in.begin(), in.end(), reinterpret_cast<const uint8_t*>(out.data())),
+    fuzz::check(out.size() == in.size() &&
+                    std::equal(in.begin(), in.end(), reinterpret_cast<const uint8_t*>(out.data())),
                 "bincode read/write is the identity");
   });
   return 0;

@@ -22,7 +22,8 @@ CUZK_FUZZ_TARGET {
     auto p = filecoin::read_snap_partition_proof(in, "fuzz");
     // Exactly one value and nothing after it: writing it back gives the input.
     std::string out = filecoin::write_snap_partition_proof(p);
-    fuzz::check(out.size() == in.size() && std::equal(in.begin(), in.end(), reinterpret_cast<const uint8_t*>(out.data())),
+    fuzz::check(out.size() == in.size() &&
+                    std::equal(in.begin(), in.end(), reinterpret_cast<const uint8_t*>(out.data())),
                 "bincode read/write is the identity");
     filecoin::verify_snap_vanilla(*filecoin::snap_config(0), pub, p, 0);
   });

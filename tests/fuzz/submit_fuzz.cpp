@@ -28,8 +28,9 @@ engine::Engine& the_engine() {
     cfg.gpu_threads = 1;
     cfg.max_parallel_synthesis = 1;
     cfg.self_check = false;
-    cfg.param_cache = (std::filesystem::temp_directory_path() / ("cuzk-fuzz-no-params-" + std::to_string(::getpid())))
-                          .string();
+    cfg.param_cache =
+        (std::filesystem::temp_directory_path() / ("cuzk-fuzz-no-params-" + std::to_string(::getpid())))
+            .string();
     // Leaked on purpose: the engine lives as long as the fuzzing process.
     return new engine::Engine(cfg, engine::default_handlers(cfg), [](const std::string&) {});
   }();
@@ -50,7 +51,8 @@ CUZK_FUZZ_TARGET {
     fuzz::note_refusal(e);
     // Bad input is the client's error; INTERNAL would be ours.
     if (e.code() == engine::ServiceError::Code::Internal) std::fprintf(stderr, "INTERNAL: %s\n", e.what());
-    fuzz::check(e.code() != engine::ServiceError::Code::Internal, "admission answers bad input with a client error");
+    fuzz::check(e.code() != engine::ServiceError::Code::Internal,
+                "admission answers bad input with a client error");
   }
   return 0;
 }

@@ -60,8 +60,8 @@ struct Daemon {
     if (pid == 0) {
       FILE* f = std::freopen(log.c_str(), "w", stderr);
       (void)f;
-      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", (dir / "cuzk.toml").c_str(), "--log-level", "warn",
-              (char*)nullptr);
+      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", (dir / "cuzk.toml").c_str(), "--log-level",
+              "warn", (char*)nullptr);
       ::_exit(127);
     }
     for (int i = 0; i < 200 && !fs::exists(sock); i++) std::this_thread::sleep_for(50ms);
@@ -104,7 +104,8 @@ struct Daemon {
     grpc::ChannelArguments args;
     args.SetMaxReceiveMessageSize(256 << 20);
     args.SetMaxSendMessageSize(256 << 20);
-    return pb::ProvingEngine::NewStub(grpc::CreateCustomChannel("unix://" + sock, grpc::InsecureChannelCredentials(), args));
+    return pb::ProvingEngine::NewStub(
+        grpc::CreateCustomChannel("unix://" + sock, grpc::InsecureChannelCredentials(), args));
   }
 };
 
@@ -249,7 +250,9 @@ TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
 }
 
 TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
-  Daemon d("[pipeline]\nmax_parallel_synthesis = 1\nsynthesis_concurrency = 1\n[gpus]\ngpu_workers_per_device = 1\n");
+  Daemon d(
+      "[pipeline]\nmax_parallel_synthesis = 1\nsynthesis_concurrency = 1\n[gpus]\ngpu_workers_per_device = "
+      "1\n");
   ASSERT_TRUE(fs::exists(d.sock));
   auto stub = d.stub();
   std::vector<std::string> normal;
@@ -257,7 +260,9 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
     grpc::ClientContext ctx;
     pb::SubmitProofResponse res;
     std::string id = "n" + std::to_string(i);
-    ASSERT_TRUE(stub->SubmitProof(&ctx, make_request(id, {uint64_t(i + 1), uint64_t(i + 100)}, pb::NORMAL), &res).ok());
+    ASSERT_TRUE(
+        stub->SubmitProof(&ctx, make_request(id, {uint64_t(i + 1), uint64_t(i + 100)}, pb::NORMAL), &res)
+            .ok());
     normal.push_back(id);
   }
   {
@@ -296,7 +301,8 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
 TEST(DaemonLoad, RetriesCancelsAndEvictionsOnMultiPartitionJobs) {
   Daemon d(
       "[memory]\ntotal_budget = \"512MiB\"\neviction_min_idle = \"0s\"\n[synthesis]\nthreads = 2\n"
-      "[gpus]\ngpu_workers_per_device = 2\n[pipeline]\nmax_parallel_synthesis = 2\nsynthesis_concurrency = 2\n");
+      "[gpus]\ngpu_workers_per_device = 2\n[pipeline]\nmax_parallel_synthesis = 2\nsynthesis_concurrency = "
+      "2\n");
   ASSERT_TRUE(fs::exists(d.sock)) << "daemon did not start";
   const std::string circuit = cuzk::circuits::cube_chain_id(kShape);
   constexpr int kClients = 4, kJobsPerClient = 10;
@@ -421,10 +427,10 @@ TEST(DaemonLoad, BadRequestsAreRefusedAndTheDaemonKeepsServing) {
     std::string expect;
   };
   std::vector<Case> cases;
-  cases.push_back({"comma in id", make_request("porep-1,2", {1}, pb::NORMAL), grpc::StatusCode::INVALID_ARGUMENT,
-                   "request_id"});
-  cases.push_back({"newline in id", make_request("porep-1\n", {1}, pb::NORMAL), grpc::StatusCode::INVALID_ARGUMENT,
-                   "request_id"});
+  cases.push_back({"comma in id", make_request("porep-1,2", {1}, pb::NORMAL),
+                   grpc::StatusCode::INVALID_ARGUMENT, "request_id"});
+  cases.push_back({"newline in id", make_request("porep-1\n", {1}, pb::NORMAL),
+                   grpc::StatusCode::INVALID_ARGUMENT, "request_id"});
   cases.push_back({"long id", make_request(std::string(300, 'a'), {1}, pb::NORMAL),
                    grpc::StatusCode::INVALID_ARGUMENT, "at most 256"});
   cases.push_back({"partitions", make_request("parts", {1, 2, 3, 4, 5}, pb::NORMAL),
@@ -438,7 +444,8 @@ TEST(DaemonLoad, BadRequestsAreRefusedAndTheDaemonKeepsServing) {
   for (size_t i = 0; i < cases.size(); i++) {
     auto st = submit(cases[i].req);
     EXPECT_EQ(st.error_code(), cases[i].code) << cases[i].name << ": " << st.error_message();
-    EXPECT_NE(st.error_message().find(cases[i].expect), std::string::npos) << cases[i].name << ": " << st.error_message();
+    EXPECT_NE(st.error_message().find(cases[i].expect), std::string::npos)
+        << cases[i].name << ": " << st.error_message();
     proves("after-" + std::to_string(i));
   }
   EXPECT_EQ(d.stop(), 0);
@@ -505,7 +512,8 @@ TEST(DaemonLoad, BadPorepJobsFailCleanlyAndTheDaemonKeepsServing) {
     bad.phase1.vanilla_proofs[0][0].comm_d_proofs.base[1].hashes[0][7] ^= 0x10;
     s = porep("bad-path", fc::write_c1_wrapper(bad));
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
-    EXPECT_NE(s.error_message().find("vanilla_proofs[0][0].comm_d_proofs"), std::string::npos) << s.error_message();
+    EXPECT_NE(s.error_message().find("vanilla_proofs[0][0].comm_d_proofs"), std::string::npos)
+        << s.error_message();
   }
 
   // A parameter file that is not one: the job is admitted and fails at load.

@@ -73,7 +73,8 @@ struct Daemon {
   pid_t pid = -1;
   fs::path log;
 
-  Daemon(const fs::path& dir, const std::string& daemon_id, const std::string& db_uri, const fs::path& params) {
+  Daemon(const fs::path& dir, const std::string& daemon_id, const std::string& db_uri,
+         const fs::path& params) {
     id = daemon_id;
     target = "127.0.0.1:" + std::to_string(free_port());
     log = dir / (id + ".log");
@@ -90,7 +91,8 @@ struct Daemon {
     if (pid == 0) {
       FILE* f = std::freopen(log.c_str(), "w", stderr);
       (void)f;
-      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", cfg.c_str(), "--log-level", "info", (char*)nullptr);
+      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", cfg.c_str(), "--log-level", "info",
+              (char*)nullptr);
       ::_exit(127);
     }
   }
@@ -102,7 +104,8 @@ struct Daemon {
       ctx.set_deadline(std::chrono::system_clock::now() + 1s);
       grpc::health::v1::HealthCheckRequest req;
       grpc::health::v1::HealthCheckResponse res;
-      if (health->Check(&ctx, req, &res).ok() && res.status() == grpc::health::v1::HealthCheckResponse::SERVING)
+      if (health->Check(&ctx, req, &res).ok() &&
+          res.status() == grpc::health::v1::HealthCheckResponse::SERVING)
         return true;
       std::this_thread::sleep_for(100ms);
     }
@@ -170,7 +173,8 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   const std::string uri = pg.fresh_database("fleet_daemons");
 
   std::vector<std::unique_ptr<Daemon>> d;
-  for (int i = 0; i < 3; i++) d.push_back(std::make_unique<Daemon>(dir.path, "d" + std::to_string(i), uri, params));
+  for (int i = 0; i < 3; i++)
+    d.push_back(std::make_unique<Daemon>(dir.path, "d" + std::to_string(i), uri, params));
   for (auto& x : d) ASSERT_TRUE(x->wait_ready()) << x->id << " did not start; log " << x->log;
 
   // 30 NORMAL jobs of 1-2 partitions, submitted round-robin to the daemons.
@@ -195,8 +199,9 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   cuzk::fleet::Queue q(db);
   std::string held;
   for (int i = 0; i < 400 && held.empty(); i++) {
-    auto r = db.exec("test: held by d1", "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND claimed_by = 'd1' "
-                                         "ORDER BY job_id LIMIT 1");
+    auto r = db.exec("test: held by d1",
+                     "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND claimed_by = 'd1' "
+                     "ORDER BY job_id LIMIT 1");
     if (r.rows() == 1) held = r.text(0, 0);
     else std::this_thread::sleep_for(10ms);
   }
@@ -204,8 +209,9 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   const auto killed_at = Clock::now();
   d[1]->kill9();
   {  // what it held when it died (it may have finished the one seen above meanwhile)
-    auto r = db.exec("test: held at death", "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND "
-                                            "claimed_by = 'd1' ORDER BY job_id LIMIT 1");
+    auto r = db.exec("test: held at death",
+                     "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND "
+                     "claimed_by = 'd1' ORDER BY job_id LIMIT 1");
     ASSERT_EQ(r.rows(), 1) << "d1 held no job when it was killed";
     held = r.text(0, 0);
   }
@@ -270,7 +276,8 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   EXPECT_EQ(rpc_errors.load(), 0);
 
   // Every job completed exactly once, with a proof that verifies.
-  auto vk = cuzk::groth16::read_verifying_key_file((params / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
+  auto vk = cuzk::groth16::read_verifying_key_file(
+      (params / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
   auto pvk = cuzk::groth16::prepare_verifying_key(vk);
   std::set<std::string> proofs;
   for (auto& [id, j] : jobs) {
@@ -309,14 +316,18 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   EXPECT_EQ(metric(m0, "cuzk_fleet_completed_total") + metric(m2, "cuzk_fleet_completed_total") + by_d1,
             uint64_t(kJobs + 1))
       << m0 << m2;
-  EXPECT_EQ(metric(m0, "cuzk_fleet_results_discarded_total") + metric(m2, "cuzk_fleet_results_discarded_total"), 0u);
-  EXPECT_GE(metric(m0, "cuzk_fleet_lease_expiries_total") + metric(m2, "cuzk_fleet_lease_expiries_total"), 1u);
+  EXPECT_EQ(
+      metric(m0, "cuzk_fleet_results_discarded_total") + metric(m2, "cuzk_fleet_results_discarded_total"),
+      0u);
+  EXPECT_GE(metric(m0, "cuzk_fleet_lease_expiries_total") + metric(m2, "cuzk_fleet_lease_expiries_total"),
+            1u);
   // CRITICAL honoured: it finished while most NORMAL jobs queued before it
   // were still waiting.
   EXPECT_GE(normal_left_at_critical, normal_queued / 2)
       << "critical took " << critical_s << " s; " << normal_queued << " queued when it was submitted";
-  std::printf("fleet: %d jobs, d1 killed holding %s, all done %.1f s after the kill; critical in %.2f s "
-              "(%d of %d queued NORMAL jobs still waiting)\n",
-              kJobs + 1, held.c_str(), recovered_s, critical_s, normal_left_at_critical, normal_queued);
+  std::printf(
+      "fleet: %d jobs, d1 killed holding %s, all done %.1f s after the kill; critical in %.2f s "
+      "(%d of %d queued NORMAL jobs still waiting)\n",
+      kJobs + 1, held.c_str(), recovered_s, critical_s, normal_left_at_critical, normal_queued);
   for (int i : {0, 2}) EXPECT_EQ(d[i]->stop(), 0) << d[i]->id << " log " << d[i]->log;
 }

@@ -143,8 +143,8 @@ int run(unsigned power, const std::string& out, uint64_t seed, bool prepared) {
 
   Writer w(out);
   w.magic("ptau");
-  w.u32(1);                    // version
-  w.u32(prepared ? 11 : 7);    // sections
+  w.u32(1);                  // version
+  w.u32(prepared ? 11 : 7);  // sections
   w.section(1, 4 + 48 + 4 + 4);
   w.u32(48);
   w.limbs(Fp::MODULUS);
@@ -178,10 +178,8 @@ int run(unsigned power, const std::string& out, uint64_t seed, bool prepared) {
       w.section(s.id, count * (s.g2 ? s2 : s1));
       for (unsigned p = 0; p <= s.top; p++) {
         auto k = lagrange(tau, p, s.factor, s.id == 12 && p == power + 1);
-        if (s.g2)
-          write_points(w, g2, k);
-        else
-          write_points(w, g1, k);
+        if (s.g2) write_points(w, g2, k);
+        else write_points(w, g1, k);
       }
     }
   }
@@ -203,18 +201,14 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "--power")
-        power = unsigned(std::stoul(next()));
-      else if (a == "--out")
-        out = next();
-      else if (a == "--seed")
-        seed = std::stoull(next(), nullptr, 0);
-      else if (a == "--unprepared")
-        prepared = false;
-      else
-        throw std::invalid_argument("unknown argument " + a);
+      if (a == "--power") power = unsigned(std::stoul(next()));
+      else if (a == "--out") out = next();
+      else if (a == "--seed") seed = std::stoull(next(), nullptr, 0);
+      else if (a == "--unprepared") prepared = false;
+      else throw std::invalid_argument("unknown argument " + a);
     } catch (const std::logic_error& e) {
-      std::fprintf(stderr, "cuzk-ptau-dev: %s\nusage: cuzk-ptau-dev --power P --out FILE [--seed N] [--unprepared]\n",
+      std::fprintf(stderr,
+                   "cuzk-ptau-dev: %s\nusage: cuzk-ptau-dev --power P --out FILE [--seed N] [--unprepared]\n",
                    e.what());
       return 2;
     }

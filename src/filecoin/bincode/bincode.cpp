@@ -8,7 +8,8 @@ void BincodeReader::fail(const std::string& field, const std::string& msg) const
 
 void BincodeReader::need(size_t n, const char* field) const {
   if (b_.size() - pos_ < n)
-    fail(field, "truncated (needs " + std::to_string(n) + " bytes, " + std::to_string(b_.size() - pos_) + " left)");
+    fail(field,
+         "truncated (needs " + std::to_string(n) + " bytes, " + std::to_string(b_.size() - pos_) + " left)");
 }
 
 namespace {
@@ -110,7 +111,9 @@ void BincodeWriter::u32(uint32_t v) { write_le(out_, v, 4); }
 
 void BincodeWriter::u64(uint64_t v) { write_le(out_, v, 8); }
 
-void BincodeWriter::domain(const Domain& d) { out_.append(reinterpret_cast<const char*>(d.data()), d.size()); }
+void BincodeWriter::domain(const Domain& d) {
+  out_.append(reinterpret_cast<const char*>(d.data()), d.size());
+}
 
 void BincodeWriter::path(const std::vector<MerklePathElement>& p) {
   u64(p.size());

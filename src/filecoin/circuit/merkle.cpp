@@ -17,7 +17,8 @@ const gadgets::PoseidonConstants& constants_for(size_t arity) { return filecoin:
 
 ff::Fr merkle_tag(size_t arity) { return gadgets::pow2(arity) - ff::Fr::one(); }
 
-MerkleAuthPath merkle_auth_path(const MerkleProof& p, const MerkleAuthPath& expected, const std::string& what) {
+MerkleAuthPath merkle_auth_path(const MerkleProof& p, const MerkleAuthPath& expected,
+                                const std::string& what) {
   auto bad = [&](const std::string& msg) { throw std::invalid_argument(what + ": " + msg); };
   auto str = [](size_t i) { return std::to_string(i); };
   MerkleProofShape shape = expected.top_arity   ? MerkleProofShape::Top
@@ -31,11 +32,12 @@ MerkleAuthPath merkle_auth_path(const MerkleProof& p, const MerkleAuthPath& expe
       bad(std::string(part) + " path has " + str(in.size()) + " levels, expected " + str(levels.size()));
     for (size_t l = 0; l < in.size(); l++) {
       if (in[l].hashes.size() != arity - 1)
-        bad(std::string(part) + " level " + str(l) + " has " + str(in[l].hashes.size()) + " siblings, expected " +
-            str(arity - 1));
+        bad(std::string(part) + " level " + str(l) + " has " + str(in[l].hashes.size()) +
+            " siblings, expected " + str(arity - 1));
       if (in[l].index >= arity) bad(std::string(part) + " level " + str(l) + " index out of range");
       levels[l].index = size_t(in[l].index);
-      for (size_t k = 0; k < arity - 1; k++) levels[l].siblings[k] = domain_to_fr(in[l].hashes[k], what.c_str());
+      for (size_t k = 0; k < arity - 1; k++)
+        levels[l].siblings[k] = domain_to_fr(in[l].hashes[k], what.c_str());
     }
   };
   convert(p.base, out.base, expected.base_arity, "base");
@@ -46,8 +48,8 @@ MerkleAuthPath merkle_auth_path(const MerkleProof& p, const MerkleAuthPath& expe
 
 void inclusion_poseidon(r1cs::ConstraintSystem& cs, const MerkleAuthPath& path, const AllocatedNum& root,
                         const AllocatedNum& leaf) {
-  gadgets::por_poseidon(cs, gadgets::PorValue{leaf, std::nullopt}, path, gadgets::PorValue{root, std::nullopt}, true,
-                        &constants_for);
+  gadgets::por_poseidon(cs, gadgets::PorValue{leaf, std::nullopt}, path,
+                        gadgets::PorValue{root, std::nullopt}, true, &constants_for);
 }
 
 void enforce_comm_r(r1cs::ConstraintSystem& cs, const AllocatedNum& comm_r, const AllocatedNum& comm_c,

@@ -100,7 +100,6 @@ AllocatedNum column_hash(ConstraintSystem& cs, const std::vector<AllocatedNum>& 
   return gadgets::poseidon_hash(cs, col, constants_for(col.size()), merkle_tag(col.size()));
 }
 
-
 // Proof::synthesize of params.rs for one challenge.
 void synthesize_challenge(ConstraintSystem& cs, const StackedCircuit::Challenge& ch, size_t layers,
                           const AllocatedNum& comm_d, const AllocatedNum& comm_c,
@@ -174,7 +173,6 @@ void synthesize_challenge(ConstraintSystem& cs, const StackedCircuit::Challenge&
 }
 
 }  // namespace
-
 
 StackedCircuitParams StackedCircuitParams::from_config(const PorepConfig& c) {
   StackedCircuitParams p;

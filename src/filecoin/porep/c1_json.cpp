@@ -19,7 +19,8 @@ using json::Cursor;
 // value. Unknown members are skipped (serde's default); duplicates and
 // missing members (unless bit i of `optional` is set) are errors.
 template <class F>
-uint32_t read_struct(Cursor& c, std::initializer_list<std::string_view> names, F&& field, uint32_t optional = 0) {
+uint32_t read_struct(Cursor& c, std::initializer_list<std::string_view> names, F&& field,
+                     uint32_t optional = 0) {
   uint32_t seen = 0;
   c.object([&](std::string_view key) {
     uint32_t i = 0;
@@ -154,8 +155,16 @@ void read_stacked_proof(Cursor& c, StackedProof& p) {
 
 // The members of both top-level forms; one pass tells them apart.
 enum TopField : uint32_t {
-  kRegisteredProof, kVanillaProofs, kCommR, kCommD, kReplicaId, kSeed, kTicket,  // c1
-  kSectorNum, kPhase1Out, kSectorSize,                                           // wrapper
+  kRegisteredProof,
+  kVanillaProofs,
+  kCommR,
+  kCommD,
+  kReplicaId,
+  kSeed,
+  kTicket,  // c1
+  kSectorNum,
+  kPhase1Out,
+  kSectorSize,  // wrapper
 };
 constexpr uint32_t kC1Fields = (1u << kSectorNum) - 1;
 constexpr uint32_t kWrapperFields = (1u << kPhase1Out) | (1u << kSectorNum) | (1u << kSectorSize);
@@ -218,9 +227,11 @@ SealCommitPhase1Output finish_c1(TopLevel& t) {
   static constexpr std::string_view kNames[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
                                                 "replica_id",       "seed",           "ticket"};
   if (t.seen & kWrapperFields)
-    throw C1FormatError("(top level): mixes c1 members with wrapper members (SectorNum/Phase1Out/SectorSize)");
+    throw C1FormatError(
+        "(top level): mixes c1 members with wrapper members (SectorNum/Phase1Out/SectorSize)");
   for (uint32_t i = 0; i < 7; i++)
-    if (!(t.seen & (1u << i))) throw C1FormatError("(top level): missing field \"" + std::string(kNames[i]) + "\"");
+    if (!(t.seen & (1u << i)))
+      throw C1FormatError("(top level): missing field \"" + std::string(kNames[i]) + "\"");
   auto cfg = porep_config(uint64_t(t.c1.registered_proof));
   std::string expected = "StackedDrg" + std::string(cfg->size_tag) + "V1";
   if (t.vanilla_tag != expected)
@@ -232,7 +243,8 @@ SealCommitPhase1Output finish_c1(TopLevel& t) {
 C1Wrapper finish_wrapper(TopLevel& t) {
   static constexpr std::string_view kNames[] = {"SectorNum", "Phase1Out", "SectorSize"};
   if (t.seen & kC1Fields)
-    throw C1FormatError("(top level): mixes wrapper members with c1 members (registered_proof, vanilla_proofs, ...)");
+    throw C1FormatError(
+        "(top level): mixes wrapper members with c1 members (registered_proof, vanilla_proofs, ...)");
   for (uint32_t i = 0; i < 3; i++)
     if (!(t.seen & (1u << (kSectorNum + i))))
       throw C1FormatError("(top level): missing field \"" + std::string(kNames[i]) + "\"");
@@ -274,8 +286,9 @@ C1Wrapper parse_c1_any(std::string_view text) {
     w.sector_size = porep_config(uint64_t(w.phase1.registered_proof))->sector_size;
     return w;
   }
-  throw C1FormatError("(top level): neither a c1 (registered_proof, vanilla_proofs, ...) nor a wrapper "
-                      "(SectorNum, Phase1Out, SectorSize)");
+  throw C1FormatError(
+      "(top level): neither a c1 (registered_proof, vanilla_proofs, ...) nor a wrapper "
+      "(SectorNum, Phase1Out, SectorSize)");
 }
 
 C1Wrapper load_c1_file(const std::string& path) {

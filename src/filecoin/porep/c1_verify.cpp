@@ -13,14 +13,14 @@
 namespace cuzk::filecoin {
 namespace {
 
-[[noreturn]] void fail(const std::string& at, const std::string& what) { throw C1ValidationError(at + ": " + what); }
+[[noreturn]] void fail(const std::string& at, const std::string& what) {
+  throw C1ValidationError(at + ": " + what);
+}
 
 void hash_path(const MerkleProof& p, const TreeShape* shape, const std::string& at) {
   try {
-    if (shape)
-      check_poseidon_proof(p, shape);
-    else
-      check_tree_d_proof(p);
+    if (shape) check_poseidon_proof(p, shape);
+    else check_tree_d_proof(p);
   } catch (const std::exception& e) {
     fail(at, e.what());
   }
@@ -49,9 +49,9 @@ void verify_challenge(const StackedProof& p, const SealCommitPhase1Output& c1, c
   for (size_t i = 0; i < kExpDegree; i++) {
     const std::string here = rat + ".exp_parents[" + std::to_string(i) + "]";
     if (rcp.exp_parents[i].column.index != parents[kDrgDegree + i])
-      fail(here + ".column.index", std::to_string(rcp.exp_parents[i].column.index) + " is not expander parent " +
-                                       std::to_string(i) + " of node " + std::to_string(node) + " (" +
-                                       std::to_string(parents[kDrgDegree + i]) + ")");
+      fail(here + ".column.index",
+           std::to_string(rcp.exp_parents[i].column.index) + " is not expander parent " + std::to_string(i) +
+               " of node " + std::to_string(node) + " (" + std::to_string(parents[kDrgDegree + i]) + ")");
     hash_path(rcp.exp_parents[i].inclusion_proof, &cfg.shape, here + ".inclusion_proof");
   }
 

@@ -73,7 +73,8 @@ class Writer {
         break;
       case MerkleProofShape::Sub:
       case MerkleProofShape::Top:
-        raw(p.shape == MerkleProofShape::Sub ? "{\"data\":{\"Sub\":{\"base_proof\":" : "{\"data\":{\"Top\":{\"base_proof\":");
+        raw(p.shape == MerkleProofShape::Sub ? "{\"data\":{\"Sub\":{\"base_proof\":"
+                                             : "{\"data\":{\"Top\":{\"base_proof\":");
         inclusion_path(p.base);
         raw(",\"sub_proof\":");
         inclusion_path(p.sub);
@@ -169,7 +170,8 @@ constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 std::string write_c1(const SealCommitPhase1Output& c1) {
   auto cfg = porep_config(uint64_t(c1.registered_proof));
-  if (!cfg) throw C1FormatError("registered_proof: unknown id " + std::to_string(uint64_t(c1.registered_proof)));
+  if (!cfg)
+    throw C1FormatError("registered_proof: unknown id " + std::to_string(uint64_t(c1.registered_proof)));
   Writer w;
   w.out.reserve(estimate_size(c1));
   w.raw("{\"registered_proof\":\"");

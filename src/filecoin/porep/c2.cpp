@@ -20,12 +20,14 @@ circuit::StackedCircuit porep_partition_circuit(const SealCommitPhase1Output& c1
   if (k >= c1.vanilla_proofs.size())
     throw std::invalid_argument("partition " + std::to_string(k) + " requested, c1 has " +
                                 std::to_string(c1.vanilla_proofs.size()));
-  auto witness = circuit::StackedWitness::from_proofs(c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs[k]);
+  auto witness =
+      circuit::StackedWitness::from_proofs(c1.replica_id, c1.comm_d, c1.comm_r, c1.vanilla_proofs[k]);
   return circuit::StackedCircuit(circuit::StackedCircuitParams::from_config(config), witness);
 }
 
-std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain& replica_id, const Domain& comm_d,
-                                        const Domain& comm_r, const Domain& seed, size_t k) {
+std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain& replica_id,
+                                        const Domain& comm_d, const Domain& comm_r, const Domain& seed,
+                                        size_t k) {
   SdrGraph graph(config);
   std::vector<circuit::ChallengeParents> cps;
   for (uint64_t c : porep_challenges(config, replica_id, seed, comm_r, k)) {
@@ -37,8 +39,8 @@ std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain&
     cp.exp.assign(row + kDrgDegree, row + kParentCount);
     cps.push_back(std::move(cp));
   }
-  return circuit::stacked_public_inputs(circuit::StackedCircuitParams::from_config(config), replica_id, comm_d,
-                                        comm_r, cps);
+  return circuit::stacked_public_inputs(circuit::StackedCircuitParams::from_config(config), replica_id,
+                                        comm_d, comm_r, cps);
 }
 
 void check_c1_challenges(const SealCommitPhase1Output& c1, const PorepConfig& config) {

@@ -26,8 +26,9 @@ circuit::StackedCircuit porep_partition_circuit(const SealCommitPhase1Output& c1
 
 // Partition k's public inputs without ONE: the challenges of k and their
 // parents in the SDR graph of `config`.
-std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain& replica_id, const Domain& comm_d,
-                                        const Domain& comm_r, const Domain& seed, size_t k);
+std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain& replica_id,
+                                        const Domain& comm_d, const Domain& comm_r, const Domain& seed,
+                                        size_t k);
 
 // Checks that the challenges c1 proves for partition k are the ones the
 // seed selects (a c1 for another seed or partition order is refused early).

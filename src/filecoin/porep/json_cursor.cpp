@@ -115,7 +115,8 @@ std::string_view Cursor::string_view_token() {
         uint32_t cp = hex4(i + 1);
         i += 4;
         if (cp >= 0xd800 && cp < 0xdc00) {  // a surrogate pair
-          if (i + 2 >= raw.size() || raw[i + 1] != '\\' || raw[i + 2] != 'u') fail("lone surrogate in \\u escape");
+          if (i + 2 >= raw.size() || raw[i + 1] != '\\' || raw[i + 2] != 'u')
+            fail("lone surrogate in \\u escape");
           uint32_t lo = hex4(i + 3);
           if (lo < 0xdc00 || lo >= 0xe000) fail("bad surrogate pair in \\u escape");
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -173,7 +174,8 @@ int64_t Cursor::signed_int() {
 void Cursor::null() {
   ws();
   std::string_view rest = s_.substr(pos_, 4);
-  if (rest.size() < 4 && std::string_view("null").starts_with(rest)) fail("unexpected end of input, expected null");
+  if (rest.size() < 4 && std::string_view("null").starts_with(rest))
+    fail("unexpected end of input, expected null");
   if (rest != "null") fail_value("null");
   pos_ += 4;
 }

@@ -60,9 +60,9 @@ class Cursor {
   }
 
   // ---- scalars ----
-  std::string string();                  // a JSON string, unescaped
-  uint64_t unsigned_int(uint64_t max);   // a non-negative integer <= max
-  int64_t signed_int();                  // an integer in int64 range
+  std::string string();                 // a JSON string, unescaped
+  uint64_t unsigned_int(uint64_t max);  // a non-negative integer <= max
+  int64_t signed_int();                 // an integer in int64 range
   void null();
   void skip_value();  // any JSON value (unknown members)
   // 32 numbers 0..255 (the serde form of [u8; 32]).

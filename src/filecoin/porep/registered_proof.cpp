@@ -26,14 +26,25 @@ constexpr SizeRow kSizes[5] = {
 };
 
 constexpr std::string_view kNames[20] = {
-    "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1", "StackedDrg64GiBV1",
-    "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1", "StackedDrg32GiBV1_1",
+    "StackedDrg2KiBV1",
+    "StackedDrg8MiBV1",
+    "StackedDrg512MiBV1",
+    "StackedDrg32GiBV1",
+    "StackedDrg64GiBV1",
+    "StackedDrg2KiBV1_1",
+    "StackedDrg8MiBV1_1",
+    "StackedDrg512MiBV1_1",
+    "StackedDrg32GiBV1_1",
     "StackedDrg64GiBV1_1",
-    "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1_1_Feat_SyntheticPoRep",
-    "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg8MiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg512MiBV1_1_Feat_SyntheticPoRep",
+    "StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
     "StackedDrg64GiBV1_1_Feat_SyntheticPoRep",
-    "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep",
-    "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep",
+    "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
     "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep",
 };
 
@@ -62,9 +73,18 @@ std::optional<PorepConfig> porep_config(uint64_t id) {
   c.partitions = row.partitions;
   c.challenges_per_partition = row.challenges;
   switch (id / 5) {
-    case 0: c.api = ApiVersion::V1_0_0; c.mode = ChallengeMode::Interactive; break;
-    case 1: c.api = ApiVersion::V1_1_0; c.mode = ChallengeMode::Interactive; break;
-    case 2: c.api = ApiVersion::V1_2_0; c.mode = ChallengeMode::Synthetic; break;
+    case 0:
+      c.api = ApiVersion::V1_0_0;
+      c.mode = ChallengeMode::Interactive;
+      break;
+    case 1:
+      c.api = ApiVersion::V1_1_0;
+      c.mode = ChallengeMode::Interactive;
+      break;
+    case 2:
+      c.api = ApiVersion::V1_2_0;
+      c.mode = ChallengeMode::Synthetic;
+      break;
     default:
       // NI-PoRep: 2 challenges in 13 partitions (test sizes), 18 in 126 (32/64 GiB).
       c.api = ApiVersion::V1_2_0;

@@ -16,13 +16,25 @@ enum class ApiVersion { V1_0_0, V1_1_0, V1_2_0 };
 // Registered seal proof ids 0..19 (StackedDrg<size>{V1, V1_1,
 // V1_1_Feat_SyntheticPoRep, V1_2_Feat_NonInteractivePoRep}).
 enum class RegisteredSealProof : uint64_t {
-  StackedDrg2KiBV1 = 0, StackedDrg8MiBV1, StackedDrg512MiBV1, StackedDrg32GiBV1, StackedDrg64GiBV1,
-  StackedDrg2KiBV1_1 = 5, StackedDrg8MiBV1_1, StackedDrg512MiBV1_1, StackedDrg32GiBV1_1, StackedDrg64GiBV1_1,
-  StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10, StackedDrg8MiBV1_1_Feat_SyntheticPoRep,
-  StackedDrg512MiBV1_1_Feat_SyntheticPoRep, StackedDrg32GiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg2KiBV1 = 0,
+  StackedDrg8MiBV1,
+  StackedDrg512MiBV1,
+  StackedDrg32GiBV1,
+  StackedDrg64GiBV1,
+  StackedDrg2KiBV1_1 = 5,
+  StackedDrg8MiBV1_1,
+  StackedDrg512MiBV1_1,
+  StackedDrg32GiBV1_1,
+  StackedDrg64GiBV1_1,
+  StackedDrg2KiBV1_1_Feat_SyntheticPoRep = 10,
+  StackedDrg8MiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg512MiBV1_1_Feat_SyntheticPoRep,
+  StackedDrg32GiBV1_1_Feat_SyntheticPoRep,
   StackedDrg64GiBV1_1_Feat_SyntheticPoRep,
-  StackedDrg2KiBV1_2_Feat_NonInteractivePoRep = 15, StackedDrg8MiBV1_2_Feat_NonInteractivePoRep,
-  StackedDrg512MiBV1_2_Feat_NonInteractivePoRep, StackedDrg32GiBV1_2_Feat_NonInteractivePoRep,
+  StackedDrg2KiBV1_2_Feat_NonInteractivePoRep = 15,
+  StackedDrg8MiBV1_2_Feat_NonInteractivePoRep,
+  StackedDrg512MiBV1_2_Feat_NonInteractivePoRep,
+  StackedDrg32GiBV1_2_Feat_NonInteractivePoRep,
   StackedDrg64GiBV1_2_Feat_NonInteractivePoRep,
 };
 
@@ -40,12 +52,12 @@ using PorepId = std::array<uint8_t, 32>;
 // Everything the StackedDRG construction needs about one proof type.
 struct PorepConfig {
   RegisteredSealProof id;
-  std::string_view name;           // "StackedDrg2KiBV1_1", the serde variant name
-  std::string_view size_tag;       // "2KiB", used by VanillaSealProof's "StackedDrg2KiBV1" tag
-  uint64_t sector_size = 0;        // bytes
-  uint64_t nodes = 0;              // sector_size / 32
-  TreeShape shape;                 // TreeR / TreeC
-  size_t layers = 0;               // SDR layers
+  std::string_view name;      // "StackedDrg2KiBV1_1", the serde variant name
+  std::string_view size_tag;  // "2KiB", used by VanillaSealProof's "StackedDrg2KiBV1" tag
+  uint64_t sector_size = 0;   // bytes
+  uint64_t nodes = 0;         // sector_size / 32
+  TreeShape shape;            // TreeR / TreeC
+  size_t layers = 0;          // SDR layers
   size_t partitions = 0;
   size_t challenges_per_partition = 0;  // interactive / synthetic
   ApiVersion api = ApiVersion::V1_1_0;

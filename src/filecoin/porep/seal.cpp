@@ -121,8 +121,9 @@ std::vector<uint8_t> load_sector_data(const PorepConfig& cfg, const std::string&
   }
   if (bytes.size() == unpadded) return fr32_pad(bytes);
   throw std::invalid_argument(path + ": " + std::to_string(bytes.size()) + " bytes; a " +
-                              format_sector_size(cfg.sector_size) + " sector takes " + std::to_string(unpadded) +
-                              " bytes of data or " + std::to_string(cfg.sector_size) + " fr32-padded bytes");
+                              format_sector_size(cfg.sector_size) + " sector takes " +
+                              std::to_string(unpadded) + " bytes of data or " +
+                              std::to_string(cfg.sector_size) + " fr32-padded bytes");
 }
 
 }  // namespace cuzk::filecoin

@@ -28,7 +28,8 @@ uint64_t post_sector_challenge(const Domain& randomness, uint64_t n, uint64_t se
   return first_u64(h.finish()) % sector_set_len;
 }
 
-uint64_t winning_post_sector_index(const Domain& randomness, uint64_t sector_set_len, const Domain& prover_id) {
+uint64_t winning_post_sector_index(const Domain& randomness, uint64_t sector_set_len,
+                                   const Domain& prover_id) {
   return post_sector_challenge(randomness, 0, sector_set_len, prover_id);  // WINNING_POST_SECTOR_COUNT = 1
 }
 
@@ -44,15 +45,15 @@ uint64_t post_challenge_index(ApiVersion api, uint64_t sector_index, uint64_t ch
   return api == ApiVersion::V1_2_0 ? n : sector_index * challenge_count + n;
 }
 
-std::vector<uint64_t> post_vanilla_challenges(const PostConfig& c, const Domain& randomness, uint64_t sector_id,
-                                              uint64_t sector_index) {
+std::vector<uint64_t> post_vanilla_challenges(const PostConfig& c, const Domain& randomness,
+                                              uint64_t sector_id, uint64_t sector_index) {
   // Winning's vanilla proof is one sector with 66 challenges (index 0).
   const bool winning = c.kind == PostKind::Winning;
   const uint64_t count = winning ? kWinningPostChallenges : c.challenge_count;
   std::vector<uint64_t> out;
   for (uint64_t n = 0; n < count; n++)
-    out.push_back(post_leaf_challenge(randomness, sector_id,
-                                      post_challenge_index(c.api, winning ? 0 : sector_index, count, n), c.nodes));
+    out.push_back(post_leaf_challenge(
+        randomness, sector_id, post_challenge_index(c.api, winning ? 0 : sector_index, count, n), c.nodes));
   return out;
 }
 

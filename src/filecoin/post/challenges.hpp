@@ -14,7 +14,8 @@ namespace cuzk::filecoin {
 uint64_t post_sector_challenge(const Domain& randomness, uint64_t n, uint64_t sector_set_len,
                                const Domain& prover_id);
 // WinningPoSt: the index (into the miner's eligible sector list) of the sector to prove.
-uint64_t winning_post_sector_index(const Domain& randomness, uint64_t sector_set_len, const Domain& prover_id);
+uint64_t winning_post_sector_index(const Domain& randomness, uint64_t sector_set_len,
+                                   const Domain& prover_id);
 
 // u64_le(SHA256(randomness ‖ u64_le(sector_id) ‖ u64_le(idx))[0..8]) mod nodes.
 uint64_t post_leaf_challenge(const Domain& randomness, uint64_t sector_id, uint64_t idx, uint64_t nodes);
@@ -25,7 +26,7 @@ uint64_t post_challenge_index(ApiVersion api, uint64_t sector_index, uint64_t ch
 // The leaves a vanilla proof of `sector_id` must open: Winning, its 66
 // challenges; Window, the 10 of the sector at `sector_index` (position in
 // the whole proved list, partition_index·sector_count + i).
-std::vector<uint64_t> post_vanilla_challenges(const PostConfig& c, const Domain& randomness, uint64_t sector_id,
-                                              uint64_t sector_index);
+std::vector<uint64_t> post_vanilla_challenges(const PostConfig& c, const Domain& randomness,
+                                              uint64_t sector_id, uint64_t sector_index);
 
 }  // namespace cuzk::filecoin

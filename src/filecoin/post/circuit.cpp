@@ -43,7 +43,8 @@ FallbackPostCircuit::FallbackPostCircuit(const PostConfig& c, std::span<const Fa
   const MerkleAuthPath blank = blank_path(c);
   auto convert = [&](const FallbackPoStSectorProof& fp, size_t first, size_t count, const std::string& at) {
     if (fp.sectors.size() != 1)
-      throw std::invalid_argument(at + ".vanilla_proof.sectors: " + str(fp.sectors.size()) + " entries, expected 1");
+      throw std::invalid_argument(at + ".vanilla_proof.sectors: " + str(fp.sectors.size()) +
+                                  " entries, expected 1");
     const PostSectorProof& sp = fp.sectors[0];
     PostCircuitSector s;
     s.comm_r = domain_to_fr(fp.comm_r, (at + ".comm_r").c_str());
@@ -61,17 +62,21 @@ FallbackPostCircuit::FallbackPostCircuit(const PostConfig& c, std::span<const Fa
       throw std::invalid_argument("WinningPoSt proves 1 sector, got " + str(proofs.size()));
     const size_t inc = proofs[0].sectors.empty() ? 0 : proofs[0].sectors[0].inclusion_proofs.size();
     if (inc != kWinningPostChallenges)
-      throw std::invalid_argument("vanilla_proofs[0]: " + str(inc) + " inclusion proofs, WinningPoSt needs 66");
-    for (size_t slot = 0; slot < c.sector_count; slot++) sectors_.push_back(convert(proofs[0], slot, 1, "vanilla_proofs[0]"));
+      throw std::invalid_argument("vanilla_proofs[0]: " + str(inc) +
+                                  " inclusion proofs, WinningPoSt needs 66");
+    for (size_t slot = 0; slot < c.sector_count; slot++)
+      sectors_.push_back(convert(proofs[0], slot, 1, "vanilla_proofs[0]"));
     return;
   }
   if (proofs.size() > c.sector_count)
-    throw std::invalid_argument(str(proofs.size()) + " sectors in one partition, at most " + str(c.sector_count));
+    throw std::invalid_argument(str(proofs.size()) + " sectors in one partition, at most " +
+                                str(c.sector_count));
   for (size_t i = 0; i < proofs.size(); i++) {
     const std::string at = "vanilla_proofs[" + str(i) + "]";
     const size_t inc = proofs[i].sectors.empty() ? 0 : proofs[i].sectors[0].inclusion_proofs.size();
     if (inc != c.challenge_count)
-      throw std::invalid_argument(at + ": " + str(inc) + " inclusion proofs, expected " + str(c.challenge_count));
+      throw std::invalid_argument(at + ": " + str(inc) + " inclusion proofs, expected " +
+                                  str(c.challenge_count));
     sectors_.push_back(convert(proofs[i], 0, c.challenge_count, at));
   }
   while (sectors_.size() < c.sector_count) sectors_.push_back(sectors_.back());  // padding: repeat the last
@@ -81,7 +86,8 @@ void FallbackPostCircuit::synthesize(ConstraintSystem& cs) const {
   for (size_t i = 0; i < sectors_.size(); i++) {
     r1cs::Namespace ns(cs, [&] { return "sector_" + str(i); });
     const PostCircuitSector& s = sectors_[i];
-    AllocatedNum comm_r_last = in_ns(cs, "comm_r_last", [&] { return AllocatedNum::alloc(cs, s.comm_r_last); });
+    AllocatedNum comm_r_last =
+        in_ns(cs, "comm_r_last", [&] { return AllocatedNum::alloc(cs, s.comm_r_last); });
     AllocatedNum comm_c = in_ns(cs, "comm_c", [&] { return AllocatedNum::alloc(cs, s.comm_c); });
     AllocatedNum comm_r = in_ns(cs, "comm_r", [&] { return AllocatedNum::alloc(cs, s.comm_r); });
     in_ns(cs, "comm_r_input", [&] { comm_r.inputize(cs); });
@@ -96,7 +102,8 @@ void FallbackPostCircuit::synthesize(ConstraintSystem& cs) const {
 }
 
 std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Domain& randomness,
-                                                 std::span<const PostPublicSector> partition, uint64_t first_index) {
+                                                 std::span<const PostPublicSector> partition,
+                                                 uint64_t first_index) {
   if (partition.empty()) throw std::invalid_argument("fallback PoSt: no public sectors");
   std::vector<ff::Fr> out;
   if (c.kind == PostKind::Winning) {
@@ -118,8 +125,9 @@ std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Doma
     block = out.size();
     out.push_back(domain_to_fr(s.comm_r, "comm_r"));
     for (uint64_t n = 0; n < c.challenge_count; n++)
-      out.push_back(ff::Fr::from_u64(post_leaf_challenge(
-          randomness, s.sector_id, post_challenge_index(c.api, first_index + i, c.challenge_count, n), c.nodes)));
+      out.push_back(ff::Fr::from_u64(
+          post_leaf_challenge(randomness, s.sector_id,
+                              post_challenge_index(c.api, first_index + i, c.challenge_count, n), c.nodes)));
   }
   // A short partition repeats its last sector's block.
   const std::vector<ff::Fr> last(out.begin() + std::ptrdiff_t(block), out.end());
@@ -129,15 +137,17 @@ std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Doma
 
 std::vector<ff::Fr> post_public_inputs(const PostConfig& c, const Domain& randomness,
                                        std::span<const PostPublicSector> sectors, size_t k) {
-  if (c.kind == PostKind::Winning) return post_partition_public_inputs(c, randomness, sectors.first(std::min<size_t>(1, sectors.size())), 0);
+  if (c.kind == PostKind::Winning)
+    return post_partition_public_inputs(c, randomness, sectors.first(std::min<size_t>(1, sectors.size())), 0);
   const size_t first = k * c.sector_count;
-  if (first >= sectors.size()) throw std::invalid_argument("fallback PoSt: partition " + str(k) + " has no sectors");
+  if (first >= sectors.size())
+    throw std::invalid_argument("fallback PoSt: partition " + str(k) + " has no sectors");
   const size_t count = std::min(c.sector_count, sectors.size() - first);
   return post_partition_public_inputs(c, randomness, sectors.subspan(first, count), first);
 }
 
-void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::span<const FallbackPoStSectorProof> proofs,
-                         uint64_t first_index) {
+void verify_post_vanilla(const PostConfig& c, const Domain& randomness,
+                         std::span<const FallbackPoStSectorProof> proofs, uint64_t first_index) {
   const size_t base_levels = blank_path(c).base.size();
   for (size_t i = 0; i < proofs.size(); i++) {
     const FallbackPoStSectorProof& fp = proofs[i];
@@ -145,14 +155,16 @@ void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::spa
     auto fail = [&](const std::string& field, const std::string& msg) {
       throw std::invalid_argument(at + " " + field + ": " + msg);
     };
-    if (fp.sectors.size() != 1) fail("vanilla_proof.sectors", str(fp.sectors.size()) + " entries, expected 1");
+    if (fp.sectors.size() != 1)
+      fail("vanilla_proof.sectors", str(fp.sectors.size()) + " entries, expected 1");
     const PostSectorProof& sp = fp.sectors[0];
     const auto want = post_vanilla_challenges(c, randomness, fp.sector_id, first_index + i);
     if (sp.inclusion_proofs.size() != want.size())
       fail("inclusion_proofs", str(sp.inclusion_proofs.size()) + " proofs, expected " + str(want.size()));
     auto fr = [&](const Domain& d, const char* field) { return domain_to_fr(d, at + " " + field); };
     const ff::Fr pre[2] = {fr(sp.comm_c, "comm_c"), fr(sp.comm_r_last, "comm_r_last")};
-    if (poseidon_hash(pre) != fr(fp.comm_r, "comm_r")) fail("comm_r", "is not Poseidon2(comm_c, comm_r_last)");
+    if (poseidon_hash(pre) != fr(fp.comm_r, "comm_r"))
+      fail("comm_r", "is not Poseidon2(comm_c, comm_r_last)");
     for (size_t n = 0; n < want.size(); n++) {
       const MerkleProof& p = sp.inclusion_proofs[n];
       const std::string field = "inclusion_proofs[" + str(n) + "]";

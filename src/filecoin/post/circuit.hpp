@@ -58,7 +58,8 @@ std::vector<ff::Fr> post_public_inputs(const PostConfig& c, const Domain& random
 // The same from one partition's own sectors, the first at position
 // `first_index` of the whole list (partition_index · sector_count).
 std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Domain& randomness,
-                                                 std::span<const PostPublicSector> partition, uint64_t first_index);
+                                                 std::span<const PostPublicSector> partition,
+                                                 uint64_t first_index);
 
 // Checks vanilla proofs as admission does, cheaply and completely: counts,
 // shapes, every path hashed to comm_r_last, comm_r = H(comm_c, comm_r_last),
@@ -66,7 +67,7 @@ std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Doma
 // position). `first_index` is the position of proofs[0] in the whole proved
 // list (partition_index · sector_count). Throws std::invalid_argument naming
 // the sector and field.
-void verify_post_vanilla(const PostConfig& c, const Domain& randomness, std::span<const FallbackPoStSectorProof> proofs,
-                         uint64_t first_index);
+void verify_post_vanilla(const PostConfig& c, const Domain& randomness,
+                         std::span<const FallbackPoStSectorProof> proofs, uint64_t first_index);
 
 }  // namespace cuzk::filecoin

@@ -9,7 +9,7 @@ namespace {
 
 struct SizeRow {
   uint64_t bytes;
-  const char* tag;   // in the registered names
+  const char* tag;        // in the registered names
   const char* short_tag;  // in circuit ids
   size_t window_sectors;  // WINDOW_POST_SECTOR_COUNT
 };
@@ -22,10 +22,10 @@ constexpr std::array<SizeRow, 5> kSizes{{
 }};
 
 const char* const kNames[15] = {
-    "StackedDrgWinning2KiBV1",   "StackedDrgWinning8MiBV1",   "StackedDrgWinning512MiBV1",
-    "StackedDrgWinning32GiBV1",  "StackedDrgWinning64GiBV1",  "StackedDrgWindow2KiBV1",
-    "StackedDrgWindow8MiBV1",    "StackedDrgWindow512MiBV1",  "StackedDrgWindow32GiBV1",
-    "StackedDrgWindow64GiBV1",   "StackedDrgWindow2KiBV1_1",  "StackedDrgWindow8MiBV1_1",
+    "StackedDrgWinning2KiBV1",    "StackedDrgWinning8MiBV1",   "StackedDrgWinning512MiBV1",
+    "StackedDrgWinning32GiBV1",   "StackedDrgWinning64GiBV1",  "StackedDrgWindow2KiBV1",
+    "StackedDrgWindow8MiBV1",     "StackedDrgWindow512MiBV1",  "StackedDrgWindow32GiBV1",
+    "StackedDrgWindow64GiBV1",    "StackedDrgWindow2KiBV1_1",  "StackedDrgWindow8MiBV1_1",
     "StackedDrgWindow512MiBV1_1", "StackedDrgWindow32GiBV1_1", "StackedDrgWindow64GiBV1_1",
 };
 
@@ -64,13 +64,14 @@ std::optional<PostConfig> post_config_for_circuit_id(std::string_view id) {
 
 std::string post_parameter_identifier(const PostConfig& c) {
   return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(c.sector_size) +
-         ", challenge_count: " + std::to_string(c.challenge_count) + ", sector_count: " +
-         std::to_string(c.sector_count) + "}";
+         ", challenge_count: " + std::to_string(c.challenge_count) +
+         ", sector_count: " + std::to_string(c.sector_count) + "}";
 }
 
 std::string post_parameter_stem(const PostConfig& c) {
-  return parameter_file_stem("proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + tree_shape_text(c.shape),
-                             post_parameter_identifier(c));
+  return parameter_file_stem(
+      "proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + tree_shape_text(c.shape),
+      post_parameter_identifier(c));
 }
 
 }  // namespace cuzk::filecoin

@@ -18,11 +18,11 @@ enum class PostKind { Winning, Window };
 
 struct PostConfig {
   uint64_t id = 0;
-  std::string_view name;      // "StackedDrgWindow2KiBV1_1"
+  std::string_view name;  // "StackedDrgWindow2KiBV1_1"
   PostKind kind = PostKind::Winning;
-  uint64_t sector_size = 0;   // bytes
-  uint64_t nodes = 0;         // sector_size / 32: TreeR leaves
-  TreeShape shape;            // TreeR
+  uint64_t sector_size = 0;    // bytes
+  uint64_t nodes = 0;          // sector_size / 32: TreeR leaves
+  TreeShape shape;             // TreeR
   size_t challenge_count = 0;  // leaf challenges per sector: Winning 1, Window 10
   size_t sector_count = 0;     // sector slots per partition: Winning 66, Window 2 / 2349 / 2300
   ApiVersion api = ApiVersion::V1_0_0;

@@ -6,8 +6,8 @@
 
 namespace cuzk::filecoin {
 
-FallbackPoStSectorProof post_vanilla_proof(const PostConfig& c, const SealedSector& s, const Domain& randomness,
-                                           uint64_t sector_index) {
+FallbackPoStSectorProof post_vanilla_proof(const PostConfig& c, const SealedSector& s,
+                                           const Domain& randomness, uint64_t sector_index) {
   FallbackPoStSectorProof fp;
   fp.sector_id = s.sector_num;
   fp.comm_r = s.comm_r;
@@ -20,15 +20,17 @@ FallbackPoStSectorProof post_vanilla_proof(const PostConfig& c, const SealedSect
   return fp;
 }
 
-std::vector<uint8_t> prove_post_partition(const PostConfig& c, std::span<const FallbackPoStSectorProof> proofs,
+std::vector<uint8_t> prove_post_partition(const PostConfig& c,
+                                          std::span<const FallbackPoStSectorProof> proofs,
                                           const groth16::Parameters& params) {
   groth16::SecureRng rng;
   const groth16::Proof p[1] = {groth16::prove(FallbackPostCircuit(c, proofs), params, rng)};
   return groth16::encode_proofs(p);
 }
 
-bool verify_post_partition(const PostConfig& c, const groth16::PreparedVerifyingKey& pvk, const Domain& randomness,
-                           std::span<const PostPublicSector> sectors, size_t k, std::span<const uint8_t> proof) {
+bool verify_post_partition(const PostConfig& c, const groth16::PreparedVerifyingKey& pvk,
+                           const Domain& randomness, std::span<const PostPublicSector> sectors, size_t k,
+                           std::span<const uint8_t> proof) {
   if (proof.size() != groth16::kProofBytes) return false;
   try {
     auto proofs = groth16::decode_proofs(proof, "PoSt proof");

@@ -45,7 +45,8 @@ std::string vanilla_proofs_to_json(const std::vector<std::string>& blobs) {
   for (size_t i = 0; i < blobs.size(); i++) {
     if (i) out += ",";
     out += '"';
-    out += base64_encode(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(blobs[i].data()), blobs[i].size()));
+    out += base64_encode(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(blobs[i].data()), blobs[i].size()));
     out += '"';
   }
   return out + "]";

@@ -14,10 +14,18 @@ inline uint32_t load_le32(const uint8_t* p) {
 }
 
 inline void quarter(uint32_t& a, uint32_t& b, uint32_t& c, uint32_t& d) {
-  a += b; d ^= a; d = std::rotl(d, 16);
-  c += d; b ^= c; b = std::rotl(b, 12);
-  a += b; d ^= a; d = std::rotl(d, 8);
-  c += d; b ^= c; b = std::rotl(b, 7);
+  a += b;
+  d ^= a;
+  d = std::rotl(d, 16);
+  c += d;
+  b ^= c;
+  b = std::rotl(b, 12);
+  a += b;
+  d ^= a;
+  d = std::rotl(d, 8);
+  c += d;
+  b ^= c;
+  b = std::rotl(b, 7);
 }
 
 void key_state(const std::array<uint8_t, 32>& key, std::array<uint32_t, 16>& s) {
@@ -70,7 +78,8 @@ void chacha20_ietf_keystream(const std::array<uint8_t, 32>& key, const std::arra
   while (done < out.size()) {
     s[12] = uint32_t(block++);
     chacha_block(s, 20, blk);
-    for (size_t i = skip; i < 64 && done < out.size(); i++) out[done++] = uint8_t(blk[i / 4] >> (8 * (i % 4)));
+    for (size_t i = skip; i < 64 && done < out.size(); i++)
+      out[done++] = uint8_t(blk[i / 4] >> (8 * (i % 4)));
     skip = 0;
   }
 }

@@ -17,7 +17,9 @@ namespace {
 
 constexpr std::array<uint8_t, 12> kSynthNonce = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 'r', 'e', 'p', 0};
 
-std::span<const uint8_t> bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
+std::span<const uint8_t> bytes(std::string_view s) {
+  return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+}
 
 void check_nodes(uint64_t nodes) {
   if (nodes < 2 || nodes > (uint64_t(1) << 32))
@@ -26,14 +28,18 @@ void check_nodes(uint64_t nodes) {
 
 uint32_t global_index(size_t per_partition, size_t partition, size_t i) {
   // Upstream passes the partition as u8 and j as u32.
-  if (partition > 255) throw std::invalid_argument("challenges: partition " + std::to_string(partition) + " > 255");
+  if (partition > 255)
+    throw std::invalid_argument("challenges: partition " + std::to_string(partition) + " > 255");
   return uint32_t(per_partition * partition + i);
 }
 
-std::array<uint8_t, 4> u32_le(uint32_t v) { return {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}; }
+std::array<uint8_t, 4> u32_le(uint32_t v) {
+  return {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+}
 
 template <class Prefix>
-std::vector<uint64_t> hashed_challenges(uint64_t nodes, size_t per_partition, size_t partition, Prefix&& prefix) {
+std::vector<uint64_t> hashed_challenges(uint64_t nodes, size_t per_partition, size_t partition,
+                                        Prefix&& prefix) {
   check_nodes(nodes);
   std::vector<uint64_t> out(per_partition);
   for (size_t i = 0; i < per_partition; i++) {
@@ -62,7 +68,8 @@ uint64_t challenge_from_bytes(const Domain& le, uint64_t nodes) {
 
 std::vector<uint64_t> interactive_challenges(uint64_t nodes, size_t per_partition, const Domain& replica_id,
                                              const Domain& seed, size_t partition) {
-  return hashed_challenges(nodes, per_partition, partition, [&](Sha256& h) { h.update(replica_id).update(seed); });
+  return hashed_challenges(nodes, per_partition, partition,
+                           [&](Sha256& h) { h.update(replica_id).update(seed); });
 }
 
 std::vector<uint64_t> ni_challenges(uint64_t nodes, size_t per_partition, const Domain& replica_id,
@@ -74,11 +81,13 @@ std::vector<uint64_t> ni_challenges(uint64_t nodes, size_t per_partition, const 
 
 std::array<uint8_t, 32> blake2b256_mac(std::span<const uint8_t> key, std::span<const uint8_t> data) {
   if (key.empty() || key.size() > 64)
-    throw std::invalid_argument("blake2b256_mac: key of " + std::to_string(key.size()) + " bytes, need 1..64");
+    throw std::invalid_argument("blake2b256_mac: key of " + std::to_string(key.size()) +
+                                " bytes, need 1..64");
   std::unique_ptr<EVP_MAC, decltype(&EVP_MAC_free)> mac(EVP_MAC_fetch(nullptr, "BLAKE2BMAC", nullptr),
-                                                         &EVP_MAC_free);
+                                                        &EVP_MAC_free);
   if (!mac) throw std::runtime_error("blake2b256_mac: OpenSSL has no BLAKE2BMAC");
-  std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(EVP_MAC_CTX_new(mac.get()), &EVP_MAC_CTX_free);
+  std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(EVP_MAC_CTX_new(mac.get()),
+                                                                &EVP_MAC_CTX_free);
   size_t size = 32;
   OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
   std::array<uint8_t, 32> out{};
@@ -92,7 +101,9 @@ std::array<uint8_t, 32> blake2b256_mac(std::span<const uint8_t> key, std::span<c
 
 SyntheticChallenges::SyntheticChallenges(uint64_t nodes, const Domain& replica_id, const Domain& comm_r,
                                          uint64_t num_synth)
-    : nodes_(nodes), num_synth_(num_synth ? num_synth : std::min(nodes, kDefaultCount)), replica_id_(replica_id) {
+    : nodes_(nodes),
+      num_synth_(num_synth ? num_synth : std::min(nodes, kDefaultCount)),
+      replica_id_(replica_id) {
   check_nodes(nodes);
   // Upstream seeks ChaCha20 by a u32 byte offset: 32 * count must fit.
   if (num_synth_ > (uint64_t(1) << 27))
@@ -105,7 +116,8 @@ SyntheticChallenges::SyntheticChallenges(uint64_t nodes, const Domain& replica_i
 
 uint64_t SyntheticChallenges::challenge(uint64_t i) const {
   if (i >= num_synth_)
-    throw std::out_of_range("synthetic challenge " + std::to_string(i) + " >= count " + std::to_string(num_synth_));
+    throw std::out_of_range("synthetic challenge " + std::to_string(i) + " >= count " +
+                            std::to_string(num_synth_));
   Domain r;
   chacha20_ietf_keystream(gen_key_, kSynthNonce, 32 * i, r);
   return challenge_from_bytes(r, nodes_);
@@ -148,8 +160,8 @@ std::vector<uint64_t> SyntheticChallenges::partition_challenges(size_t per_parti
   return idx;
 }
 
-std::vector<uint64_t> porep_challenges(const PorepConfig& config, const Domain& replica_id, const Domain& seed,
-                                       const Domain& comm_r, size_t partition) {
+std::vector<uint64_t> porep_challenges(const PorepConfig& config, const Domain& replica_id,
+                                       const Domain& seed, const Domain& comm_r, size_t partition) {
   if (partition >= config.partitions)
     throw std::invalid_argument("porep_challenges: partition " + std::to_string(partition) + " of " +
                                 std::string(config.name) + " which has " + std::to_string(config.partitions));

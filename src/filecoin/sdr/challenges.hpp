@@ -45,7 +45,8 @@ class SyntheticChallenges {
   // 4*(k*per + i)) mod count().
   std::vector<uint64_t> partition_indexes(size_t per_partition, const Domain& seed, size_t partition) const;
   // challenge(i) for each of partition_indexes.
-  std::vector<uint64_t> partition_challenges(size_t per_partition, const Domain& seed, size_t partition) const;
+  std::vector<uint64_t> partition_challenges(size_t per_partition, const Domain& seed,
+                                             size_t partition) const;
 
  private:
   uint64_t nodes_, num_synth_;
@@ -57,8 +58,8 @@ class SyntheticChallenges {
 // NI-PoRep (comm_r; seed unused) or synthetic (comm_r and seed), with
 // config.challenges_per_partition per partition. Throws
 // std::invalid_argument when partition >= config.partitions.
-std::vector<uint64_t> porep_challenges(const PorepConfig& config, const Domain& replica_id, const Domain& seed,
-                                       const Domain& comm_r, size_t partition);
+std::vector<uint64_t> porep_challenges(const PorepConfig& config, const Domain& replica_id,
+                                       const Domain& seed, const Domain& comm_r, size_t partition);
 
 // Keyed BLAKE2b with a 32-byte digest (OpenSSL BLAKE2BMAC), as upstream
 // derives the synthetic ChaCha20 keys. key: 1..64 bytes.

@@ -48,8 +48,8 @@ class LabelHasher {
 };
 
 // Gathers the 37 parent labels of `node` into dst (32 bytes each).
-void gather_parents(uint32_t layer, uint64_t node, const ParentCache& cache, const Domain* cur, const Domain* prev,
-                    uint8_t* dst) {
+void gather_parents(uint32_t layer, uint64_t node, const ParentCache& cache, const Domain* cur,
+                    const Domain* prev, uint8_t* dst) {
   const uint32_t* p = cache.parents(node);
   if (layer == 1) {
     // DRG parents only: P×6 ‖ P[0].
@@ -72,8 +72,8 @@ void check_layer_args(uint32_t layer, const ParentCache& cache, std::span<const 
     throw std::invalid_argument("labels: layer buffer has " + std::to_string(cur_or_out.size()) +
                                 " labels, the parent cache " + std::to_string(n) + " nodes");
   if (layer > 1 && prev.size() != n)
-    throw std::invalid_argument("labels: previous layer has " + std::to_string(prev.size()) + " labels, need " +
-                                std::to_string(n));
+    throw std::invalid_argument("labels: previous layer has " + std::to_string(prev.size()) +
+                                " labels, need " + std::to_string(n));
 }
 
 }  // namespace
@@ -104,8 +104,8 @@ std::vector<std::vector<Domain>> generate_labels(const PorepConfig& config, cons
   if (config.layers == 0) throw std::invalid_argument("labels: config has no layers");
   std::vector<std::vector<Domain>> labels(config.layers, std::vector<Domain>(config.nodes));
   for (size_t l = 1; l <= config.layers; l++)
-    generate_layer(uint32_t(l), cache, replica_id, l > 1 ? std::span<const Domain>(labels[l - 2]) : std::span<const Domain>(),
-                   labels[l - 1]);
+    generate_layer(uint32_t(l), cache, replica_id,
+                   l > 1 ? std::span<const Domain>(labels[l - 2]) : std::span<const Domain>(), labels[l - 1]);
   return labels;
 }
 
@@ -120,7 +120,8 @@ std::vector<Domain> label_parents(uint32_t layer, uint64_t node, const ParentCac
   return parents;
 }
 
-Domain compute_label(const Domain& replica_id, uint32_t layer, uint64_t node, std::span<const Domain> parents) {
+Domain compute_label(const Domain& replica_id, uint32_t layer, uint64_t node,
+                     std::span<const Domain> parents) {
   uint8_t prefix[64];
   write_prefix(prefix, replica_id, layer, node);
   Sha256 h;

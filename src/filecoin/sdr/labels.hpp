@@ -37,6 +37,7 @@ std::vector<Domain> label_parents(uint32_t layer, uint64_t node, const ParentCac
 
 // trim(SHA256(prefix ‖ parents)) straight from the definition (what
 // LabelingProof::verify recomputes); parents may be empty (node 0).
-Domain compute_label(const Domain& replica_id, uint32_t layer, uint64_t node, std::span<const Domain> parents);
+Domain compute_label(const Domain& replica_id, uint32_t layer, uint64_t node,
+                     std::span<const Domain> parents);
 
 }  // namespace cuzk::filecoin

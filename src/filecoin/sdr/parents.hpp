@@ -12,8 +12,8 @@
 
 namespace cuzk::filecoin {
 
-constexpr size_t kDrgDegree = 6;    // BASE_DEGREE
-constexpr size_t kExpDegree = 8;    // EXP_DEGREE
+constexpr size_t kDrgDegree = 6;     // BASE_DEGREE
+constexpr size_t kExpDegree = 8;     // EXP_DEGREE
 constexpr size_t kParentCount = 14;  // one parent-cache row: DRG then expander
 
 using DrgSeed = std::array<uint8_t, 28>;

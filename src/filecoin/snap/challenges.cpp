@@ -17,7 +17,9 @@ ff::Fr snap_phi(const ff::Fr& comm_d_new, const ff::Fr& comm_r_old) {
   return snap_randomness_hash(comm_d_new, comm_r_old);
 }
 
-ff::Fr snap_rho(const ff::Fr& phi, uint64_t high) { return snap_randomness_hash(phi, ff::Fr::from_u64(high)); }
+ff::Fr snap_rho(const ff::Fr& phi, uint64_t high) {
+  return snap_randomness_hash(phi, ff::Fr::from_u64(high));
+}
 
 uint64_t snap_node_high(const SnapConfig& c, uint64_t node) { return node >> (c.challenge_bits() - c.h); }
 

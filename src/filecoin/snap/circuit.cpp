@@ -31,7 +31,8 @@ size_t log2_exact(size_t n) { return n ? size_t(__builtin_ctzll(n)) : 0; }
 // TreeR levels as (arity, count): base levels, then the sub and top level.
 std::vector<size_t> tree_r_arities(const SnapConfig& c) {
   const size_t base_levels =
-      (c.challenge_bits() - log2_exact(c.shape.sub_arity) - log2_exact(c.shape.top_arity)) / log2_exact(c.shape.base_arity);
+      (c.challenge_bits() - log2_exact(c.shape.sub_arity) - log2_exact(c.shape.top_arity)) /
+      log2_exact(c.shape.base_arity);
   std::vector<size_t> out(base_levels, c.shape.base_arity);
   if (c.shape.sub_arity) out.push_back(c.shape.sub_arity);
   if (c.shape.top_arity) out.push_back(c.shape.top_arity);
@@ -47,7 +48,8 @@ std::vector<AllocatedNum> alloc_all(ConstraintSystem& cs, const std::vector<std:
   std::vector<AllocatedNum> out;
   out.reserve(vals.size());
   for (size_t i = 0; i < vals.size(); i++)
-    out.push_back(in_ns(cs, [&] { return name(i); }, [&] { return AllocatedNum::alloc(cs, vals[i]); }));
+    out.push_back(in_ns(
+        cs, [&] { return name(i); }, [&] { return AllocatedNum::alloc(cs, vals[i]); }));
   return out;
 }
 
@@ -71,14 +73,17 @@ EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapConfig& c, size_t k
   };
   if (k >= c.partitions) bad("k", "only " + str(c.partitions) + " partitions");
   if (p.apex_leafs.size() != c.apex_leaf_count) bad("apex_leafs", str(p.apex_leafs.size()) + " leaves");
-  if (p.challenge_proofs.size() != c.challenge_count) bad("challenge_proofs", str(p.challenge_proofs.size()) + " proofs");
+  if (p.challenge_proofs.size() != c.challenge_count)
+    bad("challenge_proofs", str(p.challenge_proofs.size()) + " proofs");
   k_and_h_select_ = Fr::from_u64(snap_k_and_h_select(c, k));
   comm_r_old_ = fr_or_throw(pub.comm_r_old, k, "comm_r_old");
   comm_d_new_ = fr_or_throw(pub.comm_d_new, k, "comm_d_new");
   comm_r_new_ = fr_or_throw(pub.comm_r_new, k, "comm_r_new");
   comm_c_ = fr_or_throw(p.comm_c, k, "comm_c");
-  root_r_old_ = fr_or_throw(p.challenge_proofs[0].proof_r_old.root, k, "challenge_proofs[0].proof_r_old.root");
-  root_r_new_ = fr_or_throw(p.challenge_proofs[0].proof_r_new.root, k, "challenge_proofs[0].proof_r_new.root");
+  root_r_old_ =
+      fr_or_throw(p.challenge_proofs[0].proof_r_old.root, k, "challenge_proofs[0].proof_r_old.root");
+  root_r_new_ =
+      fr_or_throw(p.challenge_proofs[0].proof_r_new.root, k, "challenge_proofs[0].proof_r_new.root");
   for (size_t i = 0; i < p.apex_leafs.size(); i++)
     apex_leafs_.push_back(fr_or_throw(p.apex_leafs[i], k, "apex_leafs[" + str(i) + "]"));
 
@@ -91,7 +96,8 @@ EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapConfig& c, size_t k
     std::vector<const MerklePathElement*> levels;
     for (const auto* part : {&m.base, &m.sub, &m.top})
       for (const auto& e : *part) levels.push_back(&e);
-    if (levels.size() != arities.size()) bad(field, str(levels.size()) + " levels, TreeR has " + str(arities.size()));
+    if (levels.size() != arities.size())
+      bad(field, str(levels.size()) + " levels, TreeR has " + str(arities.size()));
     Path out;
     for (size_t l = 0; l < levels.size(); l++) {
       if (levels[l]->hashes.size() != arities[l] - 1)
@@ -115,7 +121,8 @@ EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapConfig& c, size_t k
       bad(at + ".proof_d_new", "not a Single proof of " + str(c.challenge_bits()) + " levels");
     for (size_t l = 0; l < d.size(); l++)
       if (d[l].hashes.size() != 1) bad(at + ".proof_d_new", "level " + str(l) + " is not binary");
-    for (size_t l = 0; l < c.apex_level(); l++) ch.path_d.push_back(fr_or_throw(d[l].hashes[0], k, at + ".proof_d_new"));
+    for (size_t l = 0; l < c.apex_level(); l++)
+      ch.path_d.push_back(fr_or_throw(d[l].hashes[0], k, at + ".proof_d_new"));
     if (i == 0)
       for (size_t l = c.random_bits(); l < d.size(); l++)
         partition_path_.push_back(fr_or_throw(d[l].hashes[0], k, at + ".proof_d_new"));
@@ -146,7 +153,8 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
   const std::vector<AllocatedBit> partition_bits(khs_bits.begin(), khs_bits.begin() + std::ptrdiff_t(pbits));
   const std::vector<AllocatedBit> h_select_bits(khs_bits.begin() + std::ptrdiff_t(pbits), khs_bits.end());
   const std::vector<Boolean> partition_booleans(partition_bits.begin(), partition_bits.end());
-  AllocatedNum partition = in_ns(cs, "pack partition bits", [&] { return gadgets::pack_bits(cs, partition_booleans); });
+  AllocatedNum partition =
+      in_ns(cs, "pack partition bits", [&] { return gadgets::pack_bits(cs, partition_booleans); });
 
   auto public_num = [&](const char* name, const char* input_name, const Opt& v) {
     AllocatedNum n = in_ns(cs, name, [&] { return AllocatedNum::alloc(cs, v); });
@@ -189,15 +197,18 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
     std::vector<AllocatedBit> c_bits = generated[ci];
     c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
 
-    AllocatedNum c_high = in_ns(cs, [&] { return "get_challenge_high_bits " + tag(); },
-                                [&] { return sg::challenge_high_bits(cs, c_bits, h_select_bits, hs); });
-    AllocatedNum rho = in_ns(cs, [&] { return "rho " + tag(); }, [&] { return sg::randomness_hash(cs, phi, c_high); });
-    AllocatedNum leaf_r_old =
-        in_ns(cs, [&] { return "leaf_r_old " + tag(); }, [&] { return AllocatedNum::alloc(cs, ch.leaf_r_old); });
-    AllocatedNum leaf_d_new =
-        in_ns(cs, [&] { return "leaf_d_new " + tag(); }, [&] { return AllocatedNum::alloc(cs, ch.leaf_d_new); });
-    AllocatedNum leaf_r_new = in_ns(cs, [&] { return "leaf_r_new " + tag(); },
-                                    [&] { return sg::label_r_new(cs, leaf_r_old, leaf_d_new, rho); });
+    AllocatedNum c_high = in_ns(
+        cs, [&] { return "get_challenge_high_bits " + tag(); },
+        [&] { return sg::challenge_high_bits(cs, c_bits, h_select_bits, hs); });
+    AllocatedNum rho = in_ns(
+        cs, [&] { return "rho " + tag(); }, [&] { return sg::randomness_hash(cs, phi, c_high); });
+    AllocatedNum leaf_r_old = in_ns(
+        cs, [&] { return "leaf_r_old " + tag(); }, [&] { return AllocatedNum::alloc(cs, ch.leaf_r_old); });
+    AllocatedNum leaf_d_new = in_ns(
+        cs, [&] { return "leaf_d_new " + tag(); }, [&] { return AllocatedNum::alloc(cs, ch.leaf_d_new); });
+    AllocatedNum leaf_r_new = in_ns(
+        cs, [&] { return "leaf_r_new " + tag(); },
+        [&] { return sg::label_r_new(cs, leaf_r_old, leaf_d_new, rho); });
 
     auto tree_r_por = [&](const Path& path, const char* name, const char* por, const AllocatedNum& leaf,
                           const AllocatedNum& root) {
@@ -207,8 +218,9 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
           return std::string(name) + " sibling (c_index=" + str(ci) + ", tree_row=" + str(row) +
                  ", sibling_index=" + str(s) + ")";
         }));
-      in_ns(cs, [&] { return std::string(por) + " " + tag(); },
-            [&] { sg::por_no_challenge_input(cs, tree_r, c_bits, leaf, sib, root); });
+      in_ns(
+          cs, [&] { return std::string(por) + " " + tag(); },
+          [&] { sg::por_no_challenge_input(cs, tree_r, c_bits, leaf, sib, root); });
     };
     tree_r_por(ch.path_r_old, "path_r_old", "por tree_r_old", leaf_r_old, root_r_old);
     tree_r_por(ch.path_r_new, "path_r_new", "por tree_r_new", leaf_r_new, root_r_new);
@@ -216,16 +228,19 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
     const size_t start = c.apex_level();
     const std::vector<Boolean> apex_bits(c_bits.begin() + std::ptrdiff_t(start),
                                          c_bits.begin() + std::ptrdiff_t(start + c.apex_bits()));
-    AllocatedNum apex_leaf = in_ns(cs, [&] { return "select_apex_leaf " + tag(); },
-                                   [&] { return gadgets::select(cs, apex, apex_bits); });
+    AllocatedNum apex_leaf = in_ns(
+        cs, [&] { return "select_apex_leaf " + tag(); },
+        [&] { return gadgets::select(cs, apex, apex_bits); });
     std::vector<std::vector<AllocatedNum>> to_apex;
     for (size_t row = 0; row < ch.path_d.size(); row++)
       to_apex.push_back({in_ns(
-          cs, [&] { return "path_to_apex_leaf sibling (c_index=" + str(ci) + ", tree_row=" + str(row) + ")"; },
+          cs,
+          [&] { return "path_to_apex_leaf sibling (c_index=" + str(ci) + ", tree_row=" + str(row) + ")"; },
           [&] { return AllocatedNum::alloc(cs, ch.path_d[row]); })});
     const std::vector<AllocatedBit> bits_to_apex(c_bits.begin(), c_bits.begin() + std::ptrdiff_t(start));
-    in_ns(cs, [&] { return "por to_apex_leaf " + tag(); },
-          [&] { sg::por_no_challenge_input(cs, tree_d, bits_to_apex, leaf_d_new, to_apex, apex_leaf); });
+    in_ns(
+        cs, [&] { return "por to_apex_leaf " + tag(); },
+        [&] { sg::por_no_challenge_input(cs, tree_d, bits_to_apex, leaf_d_new, to_apex, apex_leaf); });
   }
 }
 

@@ -21,7 +21,8 @@ class EmptySectorUpdateCircuit : public r1cs::Circuit {
   // Partition k of an update with these public commitments. Throws
   // std::invalid_argument naming the partition and field when the proof does
   // not have the circuit's shape (run verify_snap_vanilla for the rest).
-  EmptySectorUpdateCircuit(const SnapConfig& c, size_t k, const SnapPublic& pub, const SnapPartitionProof& proof);
+  EmptySectorUpdateCircuit(const SnapConfig& c, size_t k, const SnapPublic& pub,
+                           const SnapPartitionProof& proof);
 
   void synthesize(r1cs::ConstraintSystem& cs) const override;
 

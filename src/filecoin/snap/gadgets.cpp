@@ -53,11 +53,16 @@ void por_no_challenge_input(ConstraintSystem& cs, const TreeArities& tree, std::
   AllocatedNum cur = leaf;
   size_t next_bit = 0;
   for (size_t h = 0; h < path.size(); h++) {
-    const size_t arity = h < path.size() - extra ? tree.base : (tree.sub && h == path.size() - extra) ? tree.sub : tree.top;
-    if (path[h].size() != arity - 1) throw std::invalid_argument("por_no_challenge_input: wrong sibling count");
+    const size_t arity = h < path.size() - extra                  ? tree.base
+                         : (tree.sub && h == path.size() - extra) ? tree.sub
+                                                                  : tree.top;
+    if (path[h].size() != arity - 1)
+      throw std::invalid_argument("por_no_challenge_input: wrong sibling count");
     const size_t nbits = log2_exact(arity);
-    if (next_bit + nbits > bits.size()) throw std::invalid_argument("por_no_challenge_input: too few index bits");
-    std::vector<Boolean> index(bits.begin() + std::ptrdiff_t(next_bit), bits.begin() + std::ptrdiff_t(next_bit + nbits));
+    if (next_bit + nbits > bits.size())
+      throw std::invalid_argument("por_no_challenge_input: too few index bits");
+    std::vector<Boolean> index(bits.begin() + std::ptrdiff_t(next_bit),
+                               bits.begin() + std::ptrdiff_t(next_bit + nbits));
     next_bit += nbits;
     std::vector<AllocatedNum> preimage = in_ns(
         cs, [&] { return "merkle proof insert (height=" + str(h) + ")"; },
@@ -66,31 +71,38 @@ void por_no_challenge_input(ConstraintSystem& cs, const TreeArities& tree, std::
         cs, [&] { return "merkle proof hash (height=" + str(h) + ")"; },
         [&] {
           if (tree.sha256) return gadgets::sha256_hash_leaves(cs, preimage);
-          return gadgets::poseidon_hash(cs, preimage, circuit::constants_for(arity), circuit::merkle_tag(arity));
+          return gadgets::poseidon_hash(cs, preimage, circuit::constants_for(arity),
+                                        circuit::merkle_tag(arity));
         });
   }
-  if (next_bit != bits.size()) throw std::invalid_argument("por_no_challenge_input: index bits and tree disagree");
+  if (next_bit != bits.size())
+    throw std::invalid_argument("por_no_challenge_input: index bits and tree disagree");
   cs.enforce("calculated root == provided root", cur.var, Variable::one(), root.var);
 }
 
-void apex_por(ConstraintSystem& cs, std::span<const AllocatedNum> apex_leafs, std::span<const AllocatedBit> partition_bits,
-              const std::vector<AllocatedNum>& partition_path, const AllocatedNum& comm_d) {
+void apex_por(ConstraintSystem& cs, std::span<const AllocatedNum> apex_leafs,
+              std::span<const AllocatedBit> partition_bits, const std::vector<AllocatedNum>& partition_path,
+              const AllocatedNum& comm_d) {
   std::vector<AllocatedNum> row(apex_leafs.begin(), apex_leafs.end());
   for (size_t r = 0; row.size() > 1; r++) {
     std::vector<AllocatedNum> up;
     for (size_t i = 0; i < row.size() / 2; i++)
       up.push_back(in_ns(
           cs, [&] { return "apex_tree generation hash (tree_row=" + str(r) + ", siblings=" + str(i) + ")"; },
-          [&] { return gadgets::sha256_hash_leaves(cs, std::span<const AllocatedNum>(row).subspan(2 * i, 2)); }));
+          [&] {
+            return gadgets::sha256_hash_leaves(cs, std::span<const AllocatedNum>(row).subspan(2 * i, 2));
+          }));
     row = std::move(up);
   }
   std::vector<std::vector<AllocatedNum>> path;
   for (const auto& s : partition_path) path.push_back({s});
-  in_ns(cs, "partition-tree por",
-        [&] { por_no_challenge_input(cs, TreeArities{2, 0, 0, true}, partition_bits, row[0], path, comm_d); });
+  in_ns(cs, "partition-tree por", [&] {
+    por_no_challenge_input(cs, TreeArities{2, 0, 0, true}, partition_bits, row[0], path, comm_d);
+  });
 }
 
-std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs, const AllocatedNum& comm_r_new,
+std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs,
+                                                          const AllocatedNum& comm_r_new,
                                                           const AllocatedNum& partition, size_t challenges,
                                                           size_t bits_per_challenge) {
   const size_t per_digest = 254 / bits_per_challenge;
@@ -99,17 +111,18 @@ std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs, 
   for (uint64_t j = 0; j < digests; j++) {
     std::optional<Fr> index;
     if (partition.value) index = *partition.value * Fr::from_u64(digests) + Fr::from_u64(j);
-    AllocatedNum digest_index =
-        in_ns(cs, [&] { return "digest_index_" + str(j); }, [&] { return AllocatedNum::alloc(cs, index); });
+    AllocatedNum digest_index = in_ns(
+        cs, [&] { return "digest_index_" + str(j); }, [&] { return AllocatedNum::alloc(cs, index); });
     LC a;
     a.add(Fr::from_u64(digests), partition.var);
     a.add(Fr::from_u64(j), Variable::one());  // kept even when j = 0, as upstream's LC does
-    cs.enforce([&] { return "digest_index_" + str(j) + " == k * digests_per_partition + " + str(j); }, std::move(a),
-               Variable::one(), digest_index.var);
-    AllocatedNum digest =
-        in_ns(cs, [&] { return "digest_" + str(j); }, [&] { return randomness_hash(cs, comm_r_new, digest_index); });
-    std::vector<AllocatedBit> bits =
-        in_ns(cs, [&] { return "digest_" + str(j) + "_bits"; }, [&] { return num_to_bits(cs, digest); });
+    cs.enforce([&] { return "digest_index_" + str(j) + " == k * digests_per_partition + " + str(j); },
+               std::move(a), Variable::one(), digest_index.var);
+    AllocatedNum digest = in_ns(
+        cs, [&] { return "digest_" + str(j); },
+        [&] { return randomness_hash(cs, comm_r_new, digest_index); });
+    std::vector<AllocatedBit> bits = in_ns(
+        cs, [&] { return "digest_" + str(j) + "_bits"; }, [&] { return num_to_bits(cs, digest); });
     const size_t take = j + 1 == digests ? challenges - out.size() : per_digest;
     for (size_t i = 0; i < take; i++)
       out.emplace_back(bits.begin() + std::ptrdiff_t(i * bits_per_challenge),
@@ -120,20 +133,22 @@ std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs, 
 
 AllocatedNum challenge_high_bits(ConstraintSystem& cs, std::span<const AllocatedBit> c_bits,
                                  std::span<const AllocatedBit> h_select_bits, std::span<const size_t> hs) {
-  if (h_select_bits.size() != hs.size()) throw std::invalid_argument("challenge_high_bits: one h_select bit per h");
+  if (h_select_bits.size() != hs.size())
+    throw std::invalid_argument("challenge_high_bits: one h_select bit per h");
   const size_t n = c_bits.size();
   std::vector<AllocatedNum> scaled;
   for (size_t k = 0; k < hs.size(); k++) {
     const size_t h = hs[k];
     auto tag = [&] { return "(h=" + str(h) + ", k=" + str(k) + ")"; };
     std::vector<Boolean> top(c_bits.begin() + std::ptrdiff_t(n - h), c_bits.end());
-    AllocatedNum c_high = in_ns(cs, [&] { return "c_high " + tag(); }, [&] { return gadgets::pack_bits(cs, top); });
+    AllocatedNum c_high = in_ns(
+        cs, [&] { return "c_high " + tag(); }, [&] { return gadgets::pack_bits(cs, top); });
     std::optional<Fr> v;
     if (h_select_bits[k].value && c_high.value) v = *h_select_bits[k].value ? *c_high.value : Fr::zero();
-    AllocatedNum or_zero =
-        in_ns(cs, [&] { return "c_high_or_zero " + tag(); }, [&] { return AllocatedNum::alloc(cs, v); });
-    cs.enforce([&] { return "c_high_or_zero == c_high * h_select_bit " + tag(); }, c_high.var, h_select_bits[k].var,
-               or_zero.var);
+    AllocatedNum or_zero = in_ns(
+        cs, [&] { return "c_high_or_zero " + tag(); }, [&] { return AllocatedNum::alloc(cs, v); });
+    cs.enforce([&] { return "c_high_or_zero == c_high * h_select_bit " + tag(); }, c_high.var,
+               h_select_bits[k].var, or_zero.var);
     scaled.push_back(or_zero);
   }
   std::optional<Fr> sum = Fr::zero();
@@ -145,14 +160,14 @@ AllocatedNum challenge_high_bits(ConstraintSystem& cs, std::span<const Allocated
   return selected;
 }
 
-AllocatedNum label_r_new(ConstraintSystem& cs, const AllocatedNum& label_r_old, const AllocatedNum& label_d_new,
-                         const AllocatedNum& rho) {
+AllocatedNum label_r_new(ConstraintSystem& cs, const AllocatedNum& label_r_old,
+                         const AllocatedNum& label_d_new, const AllocatedNum& rho) {
   AllocatedNum d_rho = in_ns(cs, "label_d_new * rho", [&] { return label_d_new.mul(cs, rho); });
   std::optional<Fr> v;
   if (label_r_old.value && d_rho.value) v = *label_r_old.value + *d_rho.value;
   AllocatedNum out = in_ns(cs, "label_r_new", [&] { return AllocatedNum::alloc(cs, v); });
-  cs.enforce("label_r_new == label_r_old + label_d_new * rho", LC(label_r_old.var) + d_rho.var, Variable::one(),
-             out.var);
+  cs.enforce("label_r_new == label_r_old + label_d_new * rho", LC(label_r_old.var) + d_rho.var,
+             Variable::one(), out.var);
   return out;
 }
 

@@ -36,12 +36,14 @@ void por_no_challenge_input(ConstraintSystem& cs, const TreeArities& tree, std::
 
 // The apex tree over this partition's leaves (hash2 pairwise, row by row),
 // then its root proved into comm_d at the position given by partition_bits.
-void apex_por(ConstraintSystem& cs, std::span<const AllocatedNum> apex_leafs, std::span<const AllocatedBit> partition_bits,
-              const std::vector<AllocatedNum>& partition_path, const AllocatedNum& comm_d);
+void apex_por(ConstraintSystem& cs, std::span<const AllocatedNum> apex_leafs,
+              std::span<const AllocatedBit> partition_bits, const std::vector<AllocatedNum>& partition_path,
+              const AllocatedNum& comm_d);
 
 // `challenges` groups of `bits_per_challenge` random bits, from the digests
 // H(comm_r_new, partition·digests_per_partition + j) (tag 2^40).
-std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs, const AllocatedNum& comm_r_new,
+std::vector<std::vector<AllocatedBit>> gen_challenge_bits(ConstraintSystem& cs,
+                                                          const AllocatedNum& comm_r_new,
                                                           const AllocatedNum& partition, size_t challenges,
                                                           size_t bits_per_challenge);
 
@@ -51,8 +53,8 @@ AllocatedNum challenge_high_bits(ConstraintSystem& cs, std::span<const Allocated
                                  std::span<const AllocatedBit> h_select_bits, std::span<const size_t> hs);
 
 // label_r_new = label_r_old + label_d_new·rho.
-AllocatedNum label_r_new(ConstraintSystem& cs, const AllocatedNum& label_r_old, const AllocatedNum& label_d_new,
-                         const AllocatedNum& rho);
+AllocatedNum label_r_new(ConstraintSystem& cs, const AllocatedNum& label_r_old,
+                         const AllocatedNum& label_d_new, const AllocatedNum& rho);
 
 // Poseidon arity 2 with the gen-randomness tag 2^40 (311 constraints).
 AllocatedNum randomness_hash(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b);

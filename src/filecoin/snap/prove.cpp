@@ -10,7 +10,8 @@
 namespace cuzk::filecoin {
 
 std::vector<uint8_t> prove_snap_partition(const SnapConfig& c, size_t k, const SnapPublic& pub,
-                                          const SnapPartitionProof& proof, const groth16::Parameters& params) {
+                                          const SnapPartitionProof& proof,
+                                          const groth16::Parameters& params) {
   groth16::SecureRng rng;
   const groth16::Proof p[1] = {groth16::prove(EmptySectorUpdateCircuit(c, k, pub, proof), params, rng)};
   return groth16::encode_proofs(p);
@@ -30,8 +31,8 @@ std::vector<uint8_t> prove_empty_sector_update(const SnapConfig& c, const SnapPu
   return out;
 }
 
-bool verify_empty_sector_update(const SnapConfig& c, const groth16::PreparedVerifyingKey& pvk, const SnapPublic& pub,
-                                std::span<const uint8_t> proof) {
+bool verify_empty_sector_update(const SnapConfig& c, const groth16::PreparedVerifyingKey& pvk,
+                                const SnapPublic& pub, std::span<const uint8_t> proof) {
   if (proof.size() != c.partitions * groth16::kProofBytes) return false;
   try {
     auto proofs = groth16::decode_proofs(proof, "SnapDeals proof");

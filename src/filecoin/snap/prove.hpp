@@ -23,7 +23,7 @@ std::vector<uint8_t> prove_empty_sector_update(const SnapConfig& c, const SnapPu
 // True iff `proof` is c.partitions valid 192-byte proofs, partition k for the
 // inputs of k. False for any mismatch, including commitments that are not
 // field elements.
-bool verify_empty_sector_update(const SnapConfig& c, const groth16::PreparedVerifyingKey& pvk, const SnapPublic& pub,
-                                std::span<const uint8_t> proof);
+bool verify_empty_sector_update(const SnapConfig& c, const groth16::PreparedVerifyingKey& pvk,
+                                const SnapPublic& pub, std::span<const uint8_t> proof);
 
 }  // namespace cuzk::filecoin

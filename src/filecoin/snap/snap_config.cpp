@@ -12,7 +12,7 @@ size_t log2_exact(uint64_t n) { return size_t(__builtin_ctzll(n)); }
 struct SizeRow {
   uint64_t nodes;
   TreeShape shape;
-  const char* name;   // registered update proof, or nullptr for test sizes
+  const char* name;  // registered update proof, or nullptr for test sizes
   const char* short_tag;
 };
 // Upstream's ALLOWED_SECTOR_SIZES with their TreeR shapes; the registered
@@ -65,8 +65,8 @@ uint64_t snap_h_select(const SnapConfig& c) {
   const auto hs = snap_hs(c.nodes);
   for (size_t i = 0; i < hs.size(); i++)
     if (hs[i] == c.h) return uint64_t(1) << i;
-  throw std::invalid_argument("h = " + std::to_string(c.h) + " is not allowed for " + std::to_string(c.nodes) +
-                              " nodes");
+  throw std::invalid_argument("h = " + std::to_string(c.h) + " is not allowed for " +
+                              std::to_string(c.nodes) + " nodes");
 }
 
 uint64_t snap_k_and_h_select(const SnapConfig& c, size_t k) {

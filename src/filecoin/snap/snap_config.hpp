@@ -15,19 +15,19 @@
 namespace cuzk::filecoin {
 
 struct SnapConfig {
-  uint64_t id = 0;            // registered update proof 0-4; UINT64_MAX for test sizes
-  std::string_view name;      // "StackedDrg2KiBV1", "" for test sizes
-  uint64_t sector_size = 0;   // bytes
-  uint64_t nodes = 0;         // sector_size / 32, a power of two
-  TreeShape shape;            // TreeR (old and new)
-  size_t partitions = 0;      // 1, 2, 4 or 16
+  uint64_t id = 0;             // registered update proof 0-4; UINT64_MAX for test sizes
+  std::string_view name;       // "StackedDrg2KiBV1", "" for test sizes
+  uint64_t sector_size = 0;    // bytes
+  uint64_t nodes = 0;          // sector_size / 32, a power of two
+  TreeShape shape;             // TreeR (old and new)
+  size_t partitions = 0;       // 1, 2, 4 or 16
   size_t challenge_count = 0;  // per partition: 10 or 86
   size_t apex_leaf_count = 0;  // per partition: 8 or 128
   size_t h = 0;                // high bits of a node index that select rho (hs()[3])
 
-  size_t challenge_bits() const;   // log2(nodes): TreeD height
-  size_t partition_bits() const;   // log2(partitions)
-  size_t apex_bits() const;        // log2(apex_leaf_count)
+  size_t challenge_bits() const;  // log2(nodes): TreeD height
+  size_t partition_bits() const;  // log2(partitions)
+  size_t apex_bits() const;       // log2(apex_leaf_count)
   size_t random_bits() const { return challenge_bits() - partition_bits(); }
   // TreeD level of the apex leaves (counted from the data leaves).
   size_t apex_level() const { return random_bits() - apex_bits(); }

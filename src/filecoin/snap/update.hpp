@@ -41,7 +41,8 @@ SnapUpdate encode_sector_update(const SnapConfig& c, PoseidonTree tree_r_old, co
 // The same for a sealed sector and its new data as fr32-padded bytes
 // (c.sector_size of them; empty: all zero). Throws std::invalid_argument
 // when the sector's size or tree shape is not the config's.
-SnapUpdate encode_sector_update(const SnapConfig& c, const SealedSector& s, std::span<const uint8_t> padded_data);
+SnapUpdate encode_sector_update(const SnapConfig& c, const SealedSector& s,
+                                std::span<const uint8_t> padded_data);
 
 // The vanilla proof of partition k: comm_c, the partition's apex leaves of
 // TreeDNew and, per challenge, its openings in TreeROld, TreeDNew, TreeRNew.

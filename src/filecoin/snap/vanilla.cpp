@@ -62,7 +62,8 @@ void verify_snap_vanilla(const SnapConfig& c, const SnapPublic& pub, const SnapP
   auto fail = [&](const std::string& field, const std::string& msg) {
     throw std::invalid_argument("partition " + str(k) + " " + field + ": " + msg);
   };
-  if (k >= c.partitions) fail("k", "a " + str(c.sector_size) + "-byte update has " + str(c.partitions) + " partitions");
+  if (k >= c.partitions)
+    fail("k", "a " + str(c.sector_size) + "-byte update has " + str(c.partitions) + " partitions");
   auto fr = [&](const Domain& d, const std::string& field) {
     return domain_to_fr(d, "partition " + str(k) + " " + field);
   };
@@ -75,7 +76,8 @@ void verify_snap_vanilla(const SnapConfig& c, const SnapPublic& pub, const SnapP
     fail("challenge_proofs", str(p.challenge_proofs.size()) + " proofs, expected " + str(c.challenge_count));
 
   // The roots of challenge 0 stand for the partition (the circuit witnesses them once).
-  const Domain root_r_old = p.challenge_proofs[0].proof_r_old.root, root_r_new = p.challenge_proofs[0].proof_r_new.root;
+  const Domain root_r_old = p.challenge_proofs[0].proof_r_old.root,
+               root_r_new = p.challenge_proofs[0].proof_r_new.root;
   if (comm_r(comm_c, fr(root_r_old, "challenge_proofs[0].proof_r_old.root")) != comm_r_old)
     fail("comm_r_old", "is not Poseidon2(comm_c, root of TreeROld)");
   if (comm_r(comm_c, fr(root_r_new, "challenge_proofs[0].proof_r_new.root")) != comm_r_new)
@@ -126,12 +128,14 @@ void verify_snap_vanilla(const SnapConfig& c, const SnapPublic& pub, const SnapP
     if (d.base.size() != c.challenge_bits())
       fail(at + ".proof_d_new", str(d.base.size()) + " levels, TreeD has " + str(c.challenge_bits()));
     if (merkle_proof_leaf_index(d) != node)
-      fail(at + ".proof_d_new", "opens node " + str(merkle_proof_leaf_index(d)) + ", the challenge is node " + str(node));
+      fail(at + ".proof_d_new",
+           "opens node " + str(merkle_proof_leaf_index(d)) + ", the challenge is node " + str(node));
 
     // Encoding: new = old + data·rho(phi, high(node)).
     const Fr old_leaf = fr(cp.proof_r_old.leaf, at + ".proof_r_old.leaf");
     const Fr data = fr(d.leaf, at + ".proof_d_new.leaf");
-    if (old_leaf + data * snap_rho(phi, snap_node_high(c, node)) != fr(cp.proof_r_new.leaf, at + ".proof_r_new.leaf"))
+    if (old_leaf + data * snap_rho(phi, snap_node_high(c, node)) !=
+        fr(cp.proof_r_new.leaf, at + ".proof_r_new.leaf"))
       fail(at + ".proof_r_new.leaf", "is not the encoding of proof_r_old.leaf and proof_d_new.leaf");
 
     // The path meets the apex leaves and, above them, this partition's apex root.

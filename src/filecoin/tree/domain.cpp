@@ -25,7 +25,9 @@ Fr domain_to_fr(const Domain& d) {
 
 Fr domain_to_fr(const Domain& d, std::string_view what) {
   auto x = Fr::from_bytes_le(d);
-  if (!x) throw std::invalid_argument(std::string(what) + ": not a canonical field element (" + hex_le(d) + " >= r)");
+  if (!x)
+    throw std::invalid_argument(std::string(what) + ": not a canonical field element (" + hex_le(d) +
+                                " >= r)");
   return *x;
 }
 

@@ -72,7 +72,7 @@ MerkleProof PoseidonTree::proof(uint64_t leaf) const {
     throw std::out_of_range("PoseidonTree::proof: leaf " + std::to_string(leaf) +
                             " >= " + std::to_string(leaf_count()));
   MerkleProof p;
-  p.shape = shape_.top_arity ? MerkleProofShape::Top
+  p.shape = shape_.top_arity   ? MerkleProofShape::Top
             : shape_.sub_arity ? MerkleProofShape::Sub
                                : MerkleProofShape::Single;
   p.leaf = fr_to_domain(levels_[0][leaf]);

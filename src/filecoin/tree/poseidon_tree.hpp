@@ -51,7 +51,7 @@ class PoseidonTree {
  private:
   TreeShape shape_;
   size_t base_height_ = 0;
-  std::vector<size_t> arity_;             // arity_[h]: children per node of level h+1
+  std::vector<size_t> arity_;            // arity_[h]: children per node of level h+1
   std::vector<std::vector<Fr>> levels_;  // [0] = leaves, back() = {root}
 };
 

@@ -48,8 +48,8 @@ TreeD TreeD::from_padded(std::span<const uint8_t> padded) {
 
 MerkleProof TreeD::proof(uint64_t leaf) const {
   if (leaf >= leaf_count())
-    throw std::out_of_range("TreeD::proof: leaf " + std::to_string(leaf) + " >= " +
-                            std::to_string(leaf_count()));
+    throw std::out_of_range("TreeD::proof: leaf " + std::to_string(leaf) +
+                            " >= " + std::to_string(leaf_count()));
   MerkleProof p;
   p.shape = MerkleProofShape::Single;
   p.leaf = levels_[0][leaf];

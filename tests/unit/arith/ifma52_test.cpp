@@ -88,8 +88,11 @@ void check_field(uint64_t seed) {
     for (int i = 0; i < 8; i++) {
       // Canonical, at the edges (0, 1, p - 1), or lazily reduced below 9p.
       const int kind = (round + i) % 5;
-      va[i] = kind == 0 ? mpz_class(rng.get_z_range(p)) : kind == 1 ? mpz_class(rng.get_z_range(9 * p))
-              : kind == 2 ? mpz_class(p - 1) : kind == 3 ? mpz_class(rng.get_z_range(2 * p)) : mpz_class(i % 2);
+      va[i] = kind == 0   ? mpz_class(rng.get_z_range(p))
+              : kind == 1 ? mpz_class(rng.get_z_range(9 * p))
+              : kind == 2 ? mpz_class(p - 1)
+              : kind == 3 ? mpz_class(rng.get_z_range(2 * p))
+                          : mpz_class(i % 2);
       vb[i] = rng.get_z_range(4 * p);
       set_value<K>(a[i], va[i]);
       set_value<K>(b[i], vb[i]);
@@ -127,7 +130,8 @@ void store_lanes(const Vec<K>& v, uint64_t (*out)[K]) {
 }
 
 template <size_t K>
-CUZK_IFMA_TARGET void run_canonical(const Modulus52<K>& m, int bound_log2, const uint64_t (*a)[K], uint64_t (*out)[K]) {
+CUZK_IFMA_TARGET void run_canonical(const Modulus52<K>& m, int bound_log2, const uint64_t (*a)[K],
+                                    uint64_t (*out)[K]) {
   store_lanes<K>(canonical(load_lanes<K>(a), m, bound_log2), out);
 }
 
@@ -175,7 +179,8 @@ void check_canonical(uint64_t seed) {
       run_canonical<K>(M, b, a, out);
       for (int i = 0; i < 8; i++) {
         for (size_t j = 0; j < K; j++) ASSERT_LT(out[i][j], uint64_t(1) << 52) << "normalised limbs";
-        ASSERT_EQ(value<K>(out[i]), mpz_class(v[i] % p)) << "bound 2^" << b << "p, lane " << i << ", v = " << v[i];
+        ASSERT_EQ(value<K>(out[i]), mpz_class(v[i] % p))
+            << "bound 2^" << b << "p, lane " << i << ", v = " << v[i];
       }
     }
   }
@@ -235,15 +240,19 @@ void check_wide(uint64_t seed) {
       for (int k = 0; k < 4; k++) {
         // Below 18p (the kernel's input bound), with the extremes.
         const int kind = (round + i + k) % 6;
-        v[k][i] = kind == 0 ? mpz_class(18 * p - 1) : kind == 1 ? mpz_class(0) : kind == 2 ? mpz_class(p - 1)
-                  : kind == 3 ? mpz_class(rng.get_z_range(p)) : mpz_class(rng.get_z_range(18 * p));
+        v[k][i] = kind == 0   ? mpz_class(18 * p - 1)
+                  : kind == 1 ? mpz_class(0)
+                  : kind == 2 ? mpz_class(p - 1)
+                  : kind == 3 ? mpz_class(rng.get_z_range(p))
+                              : mpz_class(rng.get_z_range(18 * p));
         set_value<K>((k == 0 ? a0 : k == 1 ? a1 : k == 2 ? b0 : b1)[i], v[k][i]);
       }
     run_wide<K>(M, a0, a1, b0, b1, c0, c1);
     for (int i = 0; i < 8; i++) {
       const mpz_class x0 = v[0][i], x1 = v[1][i], y0 = v[2][i], y1 = v[3][i];
       const mpz_class got0 = value<K>(c0[i]), got1 = value<K>(c1[i]);
-      for (size_t j = 0; j + 1 < K; j++) ASSERT_LT(c0[i][j] | c1[i][j], uint64_t(1) << 52) << "normalised limbs";
+      for (size_t j = 0; j + 1 < K; j++)
+        ASSERT_LT(c0[i][j] | c1[i][j], uint64_t(1) << 52) << "normalised limbs";
       ASSERT_LT(got0, 3 * p) << "c0 bound, lane " << i;
       ASSERT_LT(got1, 3 * p) << "c1 bound, lane " << i;
       mpz_class want0 = (x0 * y0 - x1 * y1) * Rinv % p, want1 = (x0 * y1 + x1 * y0) * Rinv % p;

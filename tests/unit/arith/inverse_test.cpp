@@ -36,8 +36,10 @@ void check_against_gmp(unsigned long seed) {
       mpz_class m = rng.get_z_bits(bits);
       mpz_setbit(m.get_mpz_t(), bits - 1);  // exactly `bits` bits
       mpz_setbit(m.get_mpz_t(), 0);         // odd
-      mpz_class a = round == 0 ? mpz_class(1) : round == 1 ? mpz_class(m - 1) : round == 2 ? mpz_class(2)
-                                                          : mpz_class(rng.get_z_range(m));
+      mpz_class a = round == 0   ? mpz_class(1)
+                    : round == 1 ? mpz_class(m - 1)
+                    : round == 2 ? mpz_class(2)
+                                 : mpz_class(rng.get_z_range(m));
       if (a == 0) a = 1;
       mpz_class want;
       if (!mpz_invert(want.get_mpz_t(), a.get_mpz_t(), m.get_mpz_t())) want = 0;

@@ -66,7 +66,8 @@ TEST(Evaluate, MatchesCircuitSynthesisThroughFiles) {
   std::vector<Fr> z = direct.input_assignment;
   z.insert(z.end(), direct.aux_assignment.begin(), direct.aux_assignment.end());
   std::string w = r1cs::serialize_witness(z);
-  auto z2 = r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()), "w");
+  auto z2 = r1cs::parse_witness(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()), "w");
   ASSERT_EQ(z2, z);
   auto evaluated = r1cs::evaluate(back, r1cs::ShapeDensities::of(back), z2);
   EXPECT_TRUE(evaluated == direct);
@@ -81,7 +82,8 @@ TEST(R1csFile, CorruptedFilesGiveClearErrors) {
   CubeChain(s).synthesize(rec);
   std::string good = r1cs::serialize_r1cs(rec.finish());
   auto parse = [](const std::string& b) {
-    r1cs::parse_r1cs(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.data()), b.size()), "c.cuzk-r1cs");
+    r1cs::parse_r1cs(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.data()), b.size()),
+                     "c.cuzk-r1cs");
   };
   auto expect_error = [&](const std::string& b, const std::string& needle) {
     try {
@@ -114,10 +116,12 @@ TEST(R1csFile, CorruptedFilesGiveClearErrors) {
   // Witness: wrong count and bad ONE.
   std::vector<Fr> z = {Fr::from_u64(2)};
   std::string w = r1cs::serialize_witness(z);
-  EXPECT_THROW(r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()), "w"),
+  EXPECT_THROW(r1cs::parse_witness(
+                   std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size()), "w"),
                r1cs::FormatError);
   std::string w2 = r1cs::serialize_witness(std::vector<Fr>{Fr::one()});
   w2.resize(w2.size() - 3);
-  EXPECT_THROW(r1cs::parse_witness(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w2.data()), w2.size()), "w"),
+  EXPECT_THROW(r1cs::parse_witness(
+                   std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w2.data()), w2.size()), "w"),
                r1cs::FormatError);
 }

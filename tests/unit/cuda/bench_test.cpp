@@ -42,7 +42,8 @@ TEST(CudaBench, Ntt) {
   for (unsigned log_n = lo; log_n <= hi; log_n++) {
     const auto t = cuda::time_ntt(log_n, 3);
     std::printf(
-        "{\"bench\":\"cuda_ntt\",\"log_n\":%u,\"forward_ms\":%.3f,\"inverse_ms\":%.3f,\"coset_forward_ms\":%.3f,"
+        "{\"bench\":\"cuda_ntt\",\"log_n\":%u,\"forward_ms\":%.3f,\"inverse_ms\":%.3f,\"coset_forward_ms\":%."
+        "3f,"
         "\"h2d_ms\":%.3f,\"d2h_ms\":%.3f}\n",
         log_n, t.forward_ms, t.inverse_ms, t.coset_forward_ms, t.h2d_ms, t.d2h_ms);
     std::fflush(stdout);

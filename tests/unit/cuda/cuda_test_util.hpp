@@ -14,7 +14,8 @@ namespace cuzk::cuda::test {
 template <class F>
 std::vector<F> edge_and_random(size_t n_random, uint64_t seed) {
   const F half = F::from_u64(2).inverse();
-  std::vector<F> v = {F::zero(), F::one(), -F::one(), F::from_u64(2), -F::from_u64(2), half, -half, half - F::one()};
+  std::vector<F> v = {F::zero(),       F::one(), -F::one(), F::from_u64(2),
+                      -F::from_u64(2), half,     -half,     half - F::one()};
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < n_random; i++) v.push_back(F::random(rng));
   return v;

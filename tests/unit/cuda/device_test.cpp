@@ -24,9 +24,10 @@ TEST(CudaDevice, InfoAndMemory) {
     const auto m = cuda::mem_info(d.ordinal);
     EXPECT_EQ(m.total_bytes, d.total_bytes);
     EXPECT_LE(m.free_bytes, m.total_bytes);
-    std::printf("{\"gpu\":%d,\"name\":\"%s\",\"sm\":\"%d.%d\",\"sms\":%d,\"total_gib\":%.1f,\"driver\":\"%s\"}\n",
-                d.ordinal, d.name.c_str(), d.sm_major, d.sm_minor, d.multiprocessors,
-                double(d.total_bytes) / double(1ull << 30), cuda::driver_version().c_str());
+    std::printf(
+        "{\"gpu\":%d,\"name\":\"%s\",\"sm\":\"%d.%d\",\"sms\":%d,\"total_gib\":%.1f,\"driver\":\"%s\"}\n",
+        d.ordinal, d.name.c_str(), d.sm_major, d.sm_minor, d.multiprocessors,
+        double(d.total_bytes) / double(1ull << 30), cuda::driver_version().c_str());
   }
 }
 

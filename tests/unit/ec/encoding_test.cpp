@@ -166,8 +166,8 @@ TYPED_TEST(Encoding, WrongLength) {
     std::copy_n(c.begin(), std::min(n, cs), b.begin());
     auto d = decode_compressed<C>(b);
     ASSERT_EQ(d.error(), DecodeError::WrongLength) << n;
-    EXPECT_EQ(d.message(), g + " compressed: wrong length (expected " + std::to_string(cs) +
-                               " bytes, got " + std::to_string(n) + ")");
+    EXPECT_EQ(d.message(), g + " compressed: wrong length (expected " + std::to_string(cs) + " bytes, got " +
+                               std::to_string(n) + ")");
   }
   for (size_t n : {size_t(0), cs, us - 1, us + 1}) {
     Bytes b(n, 0);
@@ -282,7 +282,9 @@ TYPED_TEST(Encoding, CoordinatesNotCanonical) {
       Bytes c = encode(gen, Form::Compressed), u = encode(gen, Form::Uncompressed);
       mpz_class orig = 0;
       for (size_t i = 0; i < 48; i++) orig = orig * 256 + (u[k * 48 + i]);
-      mpz_class v = variant == 0 ? p : variant == 1 ? mpz_class(p + orig) : mpz_class((mpz_class(1) << 381) - 1);
+      mpz_class v = variant == 0   ? p
+                    : variant == 1 ? mpz_class(p + orig)
+                                   : mpz_class((mpz_class(1) << 381) - 1);
       if (v >= (mpz_class(1) << 381)) continue;  // would collide with the flag bits
       put_be(v, &u[k * 48]);
       uint8_t fl = c[0] & 0xe0;
@@ -373,10 +375,11 @@ TYPED_TEST(Encoding, BatchReportsFirstFailure) {
     EXPECT_EQ(st.error, DecodeError::CompressionFlagMismatch);
     EXPECT_EQ(st.index, 3u);
     // Size mismatch.
-    auto st2 = decode_batch<C>(std::span<const uint8_t>(all).first(all.size() - 1), f,
-                               std::span<Affine<C>>(out));
+    auto st2 =
+        decode_batch<C>(std::span<const uint8_t>(all).first(all.size() - 1), f, std::span<Affine<C>>(out));
     EXPECT_EQ(st2.error, DecodeError::WrongLength);
-    EXPECT_EQ(st2.message(), std::string(C::name) + (f == Form::Compressed ? " compressed" : " uncompressed") +
+    EXPECT_EQ(st2.message(), std::string(C::name) +
+                                 (f == Form::Compressed ? " compressed" : " uncompressed") +
                                  ": wrong length (expected " + std::to_string(all.size()) + " bytes, got " +
                                  std::to_string(all.size() - 1) + ")");
   }

@@ -64,9 +64,28 @@ TYPED_TEST_SUITE(ScalarMul, Curves);
 // Scalars that stress the decompositions.
 std::vector<Fr> edge_scalars() {
   mpz_class u = u_abs_mpz(), r = r_mpz();
-  std::vector<mpz_class> v = {0, 1, 2, 3, 31, 32, 33, r - 1, r - 2, u, u - 1, u + 1, u * u,
-                              u * u - 1, u * u + 1, u * u * u, u * u * u - 1, (r - 1) / 2,
-                              mpz_class(1) << 128, (mpz_class(1) << 254) + 1, r - u, r - u * u};
+  std::vector<mpz_class> v = {0,
+                              1,
+                              2,
+                              3,
+                              31,
+                              32,
+                              33,
+                              r - 1,
+                              r - 2,
+                              u,
+                              u - 1,
+                              u + 1,
+                              u * u,
+                              u * u - 1,
+                              u * u + 1,
+                              u * u * u,
+                              u * u * u - 1,
+                              (r - 1) / 2,
+                              mpz_class(1) << 128,
+                              (mpz_class(1) << 254) + 1,
+                              r - u,
+                              r - u * u};
   std::vector<Fr> out;
   for (auto& x : v) out.push_back(*Fr::from_canonical(to_limbs<4>(mpz_class(x % r))));
   return out;

@@ -20,7 +20,8 @@ TEST(Sqrt, PowWindowMatchesSquareAndMultiply) {
     ASSERT_EQ(detail::pow_window(a, s), a.pow_vartime(s));
   }
   Fp a = Fp::random(rng);
-  for (uint64_t e = 0; e < 200; e++) ASSERT_EQ(detail::pow_window(a, arith::Limbs<1>{e}), a.pow_vartime(e)) << e;
+  for (uint64_t e = 0; e < 200; e++)
+    ASSERT_EQ(detail::pow_window(a, arith::Limbs<1>{e}), a.pow_vartime(e)) << e;
   ASSERT_EQ(detail::pow_window(a, Fp::P_PLUS_1_QUARTER), a.pow_vartime(Fp::P_PLUS_1_QUARTER));
   Fp2 b = Fp2::random(rng);
   ASSERT_EQ(detail::pow_window(b, Fp::P_MINUS_1_HALF), b.pow_vartime(Fp::P_MINUS_1_HALF));
@@ -64,8 +65,8 @@ TEST(Sqrt, Fp2) {
     check(a);
     check(a.square());
     check(-a.square());
-    check(Fp2{a.c0, Fp::zero()});    // c1 = 0: root in Fp or in Fp*u
-    check(Fp2{Fp::zero(), a.c1});    // pure imaginary
+    check(Fp2{a.c0, Fp::zero()});  // c1 = 0: root in Fp or in Fp*u
+    check(Fp2{Fp::zero(), a.c1});  // pure imaginary
     check(Fp2{a.c0.square(), Fp::zero()});
     check(Fp2{-a.c0.square(), Fp::zero()});
     ASSERT_TRUE(detail::sqrt_fp2(a.square()));

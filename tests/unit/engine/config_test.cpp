@@ -260,8 +260,7 @@ TEST(LoadConfig, DaemonSecurityErrorsNameTheKey) {
 TEST(LoadConfig, BudgetForms) {
   EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"auto\"").config.total_budget_bytes, 0u);
   EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"AUTO\"").config.total_budget_bytes, 0u);
-  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = 1048576").config.total_budget_bytes,
-            1048576u);
+  EXPECT_EQ(load_config_string("[memory]\ntotal_budget = 1048576").config.total_budget_bytes, 1048576u);
   EXPECT_EQ(load_config_string("[memory]\ntotal_budget = \"512MiB\"").config.total_budget_bytes,
             512ull << 20);
   // Durations as integers: seconds for eviction_min_idle, ms for max_batch_wait_ms.
@@ -312,9 +311,8 @@ sort_by_type = true
   EXPECT_EQ(c.config.synthesis_threads, 3u);
   EXPECT_EQ(c.config.param_cache, "/p");
   for (const char* k : {"'partition_workers'", "'synthesis.partition_workers'", "'srs.preload'",
-                        "'memory.pinned_budget'", "'memory.working_memory_budget'",
-                        "'pipeline.slot_size'", "'pipeline.synthesis_lookahead'",
-                        "'scheduler.sort_by_type'"})
+                        "'memory.pinned_budget'", "'memory.working_memory_budget'", "'pipeline.slot_size'",
+                        "'pipeline.synthesis_lookahead'", "'scheduler.sort_by_type'"})
     EXPECT_TRUE(has_warning(c, std::string("deprecated key ") + k)) << k;
   EXPECT_EQ(c.warnings.size(), 8u);
 }
@@ -347,8 +345,7 @@ TEST(LoadConfig, MalformedValuesNameTheKey) {
   };
   for (const auto& c : cases) {
     std::string err = error_of(c.toml);
-    EXPECT_NE(err.find(std::string("'") + c.key + "'"), std::string::npos)
-        << c.toml << " -> " << err;
+    EXPECT_NE(err.find(std::string("'") + c.key + "'"), std::string::npos) << c.toml << " -> " << err;
     EXPECT_NE(err.find("test.toml"), std::string::npos) << err;
   }
 }
@@ -360,7 +357,8 @@ TEST(LoadConfig, SyntaxErrorsHaveALocation) {
 }
 
 TEST(LoadConfig, File) {
-  auto path = std::filesystem::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + ".toml");
+  auto path =
+      std::filesystem::temp_directory_path() / ("cuzk-config-test-" + std::to_string(::getpid()) + ".toml");
   {
     std::ofstream f(path);
     f << "[pipeline]\nmax_parallel_synthesis = 7\n[bogus]\n";
@@ -376,7 +374,6 @@ TEST(LoadConfig, File) {
     EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos);
   }
 }
-
 
 // [fleet]: absent = a single daemon (no database); every key parsed; a
 // [fleet] without a database, a non-PostgreSQL URI and inconsistent lease /

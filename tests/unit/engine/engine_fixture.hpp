@@ -31,8 +31,8 @@ struct Events {
 };
 
 struct Fixture {
-  std::filesystem::path param = std::filesystem::temp_directory_path() /
-                                ("cuzk-engine-test-" + std::to_string(::getpid()) + ".params");
+  std::filesystem::path param =
+      std::filesystem::temp_directory_path() / ("cuzk-engine-test-" + std::to_string(::getpid()) + ".params");
   FakeHandler* handler = nullptr;
   Events events;
   std::unique_ptr<Engine> engine;
@@ -55,7 +55,8 @@ struct Fixture {
   }
 };
 
-inline ProofRequest req(std::vector<std::string> parts, std::string id = "", Priority pr = Priority::Unspecified) {
+inline ProofRequest req(std::vector<std::string> parts, std::string id = "",
+                        Priority pr = Priority::Unspecified) {
   ProofRequest r;
   r.request_id = std::move(id);
   r.kind = ProofKind::GenericR1cs;
@@ -73,7 +74,6 @@ inline EngineConfig small_config() {
   c.gpu_workers_per_device = 2;
   return c;
 }
-
 
 // The timestamp (ms) of a TIMELINE line.
 inline uint64_t event_ms(const std::string& l) { return std::stoull(l.substr(9, l.find(',', 9) - 9)); }

@@ -13,8 +13,8 @@
 
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
-using cuzk::engine::test::FakeHandler;
 using cuzk::engine::test::fake_proof;
+using cuzk::engine::test::FakeHandler;
 
 using cuzk::engine::test::Fixture;
 using cuzk::engine::test::req;
@@ -121,7 +121,8 @@ TEST(Engine, CancelPendingAndRunning) {
   f.engine->submit(req({"100,1", "100,1", "100,1"}, "running"));
   f.engine->submit(req({"1,1"}, "queued"));
   std::this_thread::sleep_for(30ms);
-  std::thread waiter([&] { EXPECT_EQ(f.engine->await("running", std::nullopt).status, JobStatus::Cancelled); });
+  std::thread waiter(
+      [&] { EXPECT_EQ(f.engine->await("running", std::nullopt).status, JobStatus::Cancelled); });
   EXPECT_TRUE(f.engine->cancel("running"));
   waiter.join();
   EXPECT_EQ(f.engine->await("queued", std::nullopt).status, JobStatus::Completed);
@@ -144,7 +145,8 @@ TEST(Engine, CriticalOvertakesQueuedNormalWork) {
   c.max_parallel_synthesis = 1;
   c.synthesis_concurrency = 8;
   Fixture f(c);
-  for (int i = 0; i < 4; i++) f.engine->submit(req({"40,1", "40,1"}, "n" + std::to_string(i), Priority::Normal));
+  for (int i = 0; i < 4; i++)
+    f.engine->submit(req({"40,1", "40,1"}, "n" + std::to_string(i), Priority::Normal));
   std::this_thread::sleep_for(20ms);
   f.engine->submit(req({"1,1"}, "crit", Priority::Critical));
   std::vector<std::string> order;
@@ -222,7 +224,8 @@ TEST(Engine, StatusCountsPartitionsInFlight) {
   auto m = f.engine->metrics_text();
   EXPECT_NE(m.find("cuzk_queue_depth 2"), std::string::npos);
   f.engine->await("s", std::nullopt);
-  EXPECT_NE(f.engine->metrics_text().find("cuzk_proofs_completed{proof_kind=\"generic-r1cs\"} 1"), std::string::npos);
+  EXPECT_NE(f.engine->metrics_text().find("cuzk_proofs_completed{proof_kind=\"generic-r1cs\"} 1"),
+            std::string::npos);
 }
 
 TEST(Engine, ShutdownAnswersEveryWaiter) {
@@ -258,8 +261,10 @@ TEST(Engine, PipelineDisabledRunsOneJobAtATime) {
   auto ends = f.events.of("GPU_END");
   auto ts = [](const std::string& l) -> uint64_t { return std::stoull(l.substr(9, l.find(',', 9) - 9)); };
   uint64_t last_p1 = 0, first_p2 = UINT64_MAX;
-  for (auto& l : ends) if (l.find(",p1,") != std::string::npos) last_p1 = std::max(last_p1, ts(l));
-  for (auto& l : lines) if (l.find(",p2,") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
+  for (auto& l : ends)
+    if (l.find(",p1,") != std::string::npos) last_p1 = std::max(last_p1, ts(l));
+  for (auto& l : lines)
+    if (l.find(",p2,") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
   EXPECT_LE(last_p1, first_p2);
 }
 
@@ -291,7 +296,8 @@ TEST(Engine, BatchCollectorGroupsSameKindJobs) {
   f.engine->submit(req({"1,1"}, "b1"));
   f.engine->submit(req({"1,1"}, "b2"));
   f.engine->submit(req({"1,1"}, "b3"));
-  for (auto id : {"b1", "b2", "b3"}) ASSERT_EQ(f.engine->await(id, std::nullopt).status, JobStatus::Completed);
+  for (auto id : {"b1", "b2", "b3"})
+    ASSERT_EQ(f.engine->await(id, std::nullopt).status, JobStatus::Completed);
   // A full batch is flushed at once, not after max_batch_wait.
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 250ms);
   auto batches = f.events.of("BATCH");
@@ -317,7 +323,9 @@ TEST(Engine, PacerBoundsSynthesizedPartitionsWaitingForTheDevice) {
   auto ts = [](const std::string& l) -> uint64_t { return std::stoull(l.substr(9, l.find(',', 9) - 9)); };
   for (auto& l : f.events.of("SYNTH_END")) deltas.push_back({ts(l), +1});
   for (auto& l : f.events.of("GPU_PICKUP")) deltas.push_back({ts(l), -1});
-  std::sort(deltas.begin(), deltas.end(), [](auto& a, auto& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+  std::sort(deltas.begin(), deltas.end(), [](auto& a, auto& b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  });
   int waiting = 0, peak = 0;
   for (auto& [t, d] : deltas) peak = std::max(peak, waiting += d);
   EXPECT_LE(peak, 2);  // depth 1 (+1 for millisecond ties between events)

@@ -113,7 +113,7 @@ struct FakeHandler : KindHandler {
   std::atomic<int> reads_after_free{0};  // parameters read by a stage after they were freed
   uint64_t partition_bytes = 1 << 20;
   uint64_t srs_bytes = 4 << 20;
-  std::string param_file;  // a real file to map
+  std::string param_file;    // a real file to map
   std::string slow_circuit;  // its load takes slow_load
   std::chrono::milliseconds slow_load{0};
   ProofKind kind() const override { return ProofKind::GenericR1cs; }

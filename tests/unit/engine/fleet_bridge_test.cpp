@@ -76,7 +76,8 @@ TEST(FleetPayload, RoundTripsEveryField) {
 TEST(FleetPayload, RefusesMalformedBytes) {
   const std::string good = encode_request(full_request());
   // Every proper prefix is truncated somewhere.
-  for (size_t n = 0; n < good.size(); n++) EXPECT_THROW(decode_request(good.substr(0, n)), std::runtime_error) << n;
+  for (size_t n = 0; n < good.size(); n++)
+    EXPECT_THROW(decode_request(good.substr(0, n)), std::runtime_error) << n;
   EXPECT_THROW(decode_request(good + "x"), std::runtime_error);  // trailing bytes
   std::string bad_magic = good;
   bad_magic[0] = 'X';
@@ -225,13 +226,15 @@ TEST_F(FleetBridgeTest, LostLeaseStopsTheLocalRunAndAnotherDaemonFinishes) {
   const std::string id = a.bridge->submit(req({"3000,10"}, "long")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
+    std::this_thread::sleep_for(20ms);
   ASSERT_EQ(q.get(id)->claimed_by, "daemon-a");
   // Daemon A's lease ran out and a daemon "ghost" took the job (as after a
   // stall of A); ghost then dies: its short lease expires and the job is
   // reclaimed and proved again.
-  conn->exec("test: steal", "UPDATE cuzk_jobs SET claimed_by = 'ghost', attempts = attempts + 1, "
-                            "lease_expires = clock_timestamp() + interval '1 second' WHERE job_id = $1",
+  conn->exec("test: steal",
+             "UPDATE cuzk_jobs SET claimed_by = 'ghost', attempts = attempts + 1, "
+             "lease_expires = clock_timestamp() + interval '1 second' WHERE job_id = $1",
              {fleet::Param::text(id)});
   // A notices at its next renew (a third of the lease) and stops proving.
   for (int i = 0; i < 100 && a.bridge->counters().leases_lost == 0; i++) std::this_thread::sleep_for(20ms);
@@ -254,7 +257,8 @@ TEST_F(FleetBridgeTest, CancelFromAnyDaemonStopsTheRunningJob) {
   const std::string id = a.bridge->submit(req({"4000,10"}, "to-cancel")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
+    std::this_thread::sleep_for(20ms);
   const std::string holder = q.get(id)->claimed_by;
   auto& other = holder == "daemon-a" ? b : a;
   auto& runner = holder == "daemon-a" ? a : b;
@@ -271,7 +275,8 @@ TEST_F(FleetBridgeTest, CriticalJobTakesTheReservedSlot) {
   // CRITICAL job starts at once beside them.
   auto a = start("daemon-a", 2, 1);
   std::vector<std::string> normal;
-  for (int i = 0; i < 3; i++) normal.push_back(a.bridge->submit(req({"600,10"}, "normal-" + std::to_string(i))).job_id);
+  for (int i = 0; i < 3; i++)
+    normal.push_back(a.bridge->submit(req({"600,10"}, "normal-" + std::to_string(i))).job_id);
   std::this_thread::sleep_for(200ms);
   const std::string crit = a.bridge->submit(req({"50,10"}, "critical", Priority::Critical)).job_id;
   auto r = a.bridge->await(crit, 10s);
@@ -290,7 +295,8 @@ TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
   const std::string id = a.bridge->submit(req({"2000,10"}, "cut-short")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++) std::this_thread::sleep_for(20ms);
+  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
+    std::this_thread::sleep_for(20ms);
   a.bridge->shutdown(0ms);
   auto info = q.get(id);
   EXPECT_EQ(info->state, fleet::JobState::Queued);
@@ -302,10 +308,12 @@ TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
 TEST_F(FleetBridgeTest, SurvivesADatabaseRestart) {
   auto a = start("daemon-a"), b = start("daemon-b");
   std::vector<std::string> ids;
-  for (int i = 0; i < 4; i++) ids.push_back(a.bridge->submit(req({"300,10"}, "before-" + std::to_string(i))).job_id);
+  for (int i = 0; i < 4; i++)
+    ids.push_back(a.bridge->submit(req({"300,10"}, "before-" + std::to_string(i))).job_id);
   // Every connection of both daemons breaks; they reconnect on their own.
   cuzk::test::PgServer::shared().restart();
-  for (int i = 0; i < 4; i++) ids.push_back(b.bridge->submit(req({"200,10"}, "after-" + std::to_string(i))).job_id);
+  for (int i = 0; i < 4; i++)
+    ids.push_back(b.bridge->submit(req({"200,10"}, "after-" + std::to_string(i))).job_id);
   for (const auto& id : ids) {
     auto r = (id[0] == 'b' ? b : a).bridge->await(id, 30s);
     EXPECT_EQ(r.status, JobStatus::Completed) << id << ": " << r.error_message;

@@ -150,11 +150,14 @@ TEST_F(PorepHandlerTest, DamagedVanillaProofNamesPartitionChallengeAndField) {
     const char* expect;
     void (*damage)(filecoin::StackedProof&);
   } cases[] = {
-      {"vanilla_proofs[0][1].comm_d_proofs", [](filecoin::StackedProof& p) { p.comm_d_proofs.base[2].hashes[0][3] ^= 1; }},
+      {"vanilla_proofs[0][1].comm_d_proofs",
+       [](filecoin::StackedProof& p) { p.comm_d_proofs.base[2].hashes[0][3] ^= 1; }},
       {"vanilla_proofs[0][1].comm_r_last_proof",
        [](filecoin::StackedProof& p) { p.comm_r_last_proof.base[0].hashes[1][0] ^= 1; }},
       {"vanilla_proofs[0][1].replica_column_proofs.exp_parents[3].inclusion_proof",
-       [](filecoin::StackedProof& p) { p.replica_column_proofs.exp_parents[3].inclusion_proof.base[0].hashes[0][5] ^= 1; }},
+       [](filecoin::StackedProof& p) {
+         p.replica_column_proofs.exp_parents[3].inclusion_proof.base[0].hashes[0][5] ^= 1;
+       }},
   };
   for (const auto& c : cases) {
     auto w = c1;

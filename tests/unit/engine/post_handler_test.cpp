@@ -45,8 +45,10 @@ struct PostEngine : ::testing::Test {
     for (uint64_t id : {0ull, 5ull}) {  // winning-post-2k, window-post-2k
       auto c = *fc::post_config(id);
       auto p = groth16::generate_parameters(fc::FallbackPostCircuit(c), groth16::ToxicWaste::random(rng));
-      groth16::write_file((dir / (fc::post_parameter_stem(c) + ".params")).string(), groth16::encode_parameters(p));
-      groth16::write_file((dir / (fc::post_parameter_stem(c) + ".vk")).string(), groth16::encode_verifying_key(p.vk));
+      groth16::write_file((dir / (fc::post_parameter_stem(c) + ".params")).string(),
+                          groth16::encode_parameters(p));
+      groth16::write_file((dir / (fc::post_parameter_stem(c) + ".vk")).string(),
+                          groth16::encode_verifying_key(p.vk));
     }
     for (uint64_t n : {11ull, 12ull, 13ull}) sectors.push_back(sealed(n));
     randomness.fill(0x5a);
@@ -75,8 +77,8 @@ struct PostEngine : ::testing::Test {
     r.partition_index = partition;
     r.randomness.assign(randomness.begin(), randomness.end());
     for (size_t i = 0; i < count; i++)
-      r.vanilla_proofs.push_back(fc::write_post_sector_proof(
-          fc::post_vanilla_proof(c, sectors[first + i], randomness, uint64_t(partition) * c.sector_count + i)));
+      r.vanilla_proofs.push_back(fc::write_post_sector_proof(fc::post_vanilla_proof(
+          c, sectors[first + i], randomness, uint64_t(partition) * c.sector_count + i)));
     return r;
   }
 
@@ -88,17 +90,22 @@ struct PostEngine : ::testing::Test {
     auto res = engine->await(sub.job_id, std::nullopt);
     ASSERT_EQ(res.status, JobStatus::Completed) << res.error_message;
     ASSERT_EQ(res.proof.size(), 192u);
-    std::vector<fc::PostPublicSector> all(c.kind == fc::PostKind::Winning ? 0 : size_t(partition) * c.sector_count,
-                                          fc::PostPublicSector{sectors[first].sector_num, sectors[first].comm_r});
-    for (size_t i = 0; i < count; i++) all.push_back({sectors[first + i].sector_num, sectors[first + i].comm_r});
+    std::vector<fc::PostPublicSector> all(
+        c.kind == fc::PostKind::Winning ? 0 : size_t(partition) * c.sector_count,
+        fc::PostPublicSector{sectors[first].sector_num, sectors[first].comm_r});
+    for (size_t i = 0; i < count; i++)
+      all.push_back({sectors[first + i].sector_num, sectors[first + i].comm_r});
     auto vk = groth16::read_verifying_key_file((dir / (fc::post_parameter_stem(c) + ".vk")).string());
-    EXPECT_TRUE(fc::verify_post_partition(c, groth16::prepare_verifying_key(vk), randomness, all,
-                                          c.kind == fc::PostKind::Winning ? 0 : partition,
-                                          std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(res.proof.data()), 192)))
+    EXPECT_TRUE(fc::verify_post_partition(
+        c, groth16::prepare_verifying_key(vk), randomness, all,
+        c.kind == fc::PostKind::Winning ? 0 : partition,
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(res.proof.data()), 192)))
         << c.name;
   }
 
-  std::pair<Code, std::string> refusal(ProofRequest r) { return cuzk::engine::test::refusal(*engine, std::move(r)); }
+  std::pair<Code, std::string> refusal(ProofRequest r) {
+    return cuzk::engine::test::refusal(*engine, std::move(r));
+  }
 };
 
 }  // namespace

@@ -129,7 +129,9 @@ struct SnapEngine : ::testing::Test {
                                                std::span<const uint8_t>(bytes, res.proof.size())));
   }
 
-  std::pair<Code, std::string> refusal(ProofRequest r) { return cuzk::engine::test::refusal(*engine, std::move(r)); }
+  std::pair<Code, std::string> refusal(ProofRequest r) {
+    return cuzk::engine::test::refusal(*engine, std::move(r));
+  }
 };
 
 }  // namespace
@@ -184,7 +186,8 @@ TEST_F(SnapEngine, BadInputIsRefusedNamingPartitionAndField) {
     r.vanilla_proofs[0].resize(r.vanilla_proofs[0].size() - 100);
     cases.push_back({"truncated bincode", "vanilla_proofs[0] (partition 0)", r});
   }
-  cases.push_back({"apex leaf", "partition 0 apex_leafs", with_proof([](auto& p) { p.apex_leafs[2][7] ^= 1; })});
+  cases.push_back(
+      {"apex leaf", "partition 0 apex_leafs", with_proof([](auto& p) { p.apex_leafs[2][7] ^= 1; })});
   cases.push_back({"TreeD path", "partition 0 challenge_proofs[1].proof_d_new",
                    with_proof([](auto& p) { p.challenge_proofs[1].proof_d_new.base[2].hashes[0][0] ^= 1; })});
   cases.push_back({"TreeROld path", "partition 0 challenge_proofs[8].proof_r_old",
@@ -242,8 +245,9 @@ TEST_F(SnapEngine, EveryMutatedByteIsRefused) {
 TEST_F(SnapEngine, CircuitIdsAndMissingParameters) {
   SnapHandler h(dir.string());
   EXPECT_EQ(h.list_circuits(), std::vector<std::string>{"snap-2k"});
-  EXPECT_NE(h.param_path("snap-32g").find("v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-3b7f44a9"),
-            std::string::npos);
+  EXPECT_NE(
+      h.param_path("snap-32g").find("v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-3b7f44a9"),
+      std::string::npos);
   EXPECT_THROW(h.param_path("snap-4k"), ServiceError);
   SnapHandler empty((dir / "nothing-here").string());
   ProofRequest r = request(*update);

@@ -26,9 +26,9 @@ struct Geometry {
   MerkleProofShape shape;
   size_t base_levels, sub_arity, top_arity;
 };
-constexpr Geometry k2KiB{MerkleProofShape::Single, 2, 0, 0};   // 2^6 nodes, 8-0-0
-constexpr Geometry k32GiB{MerkleProofShape::Sub, 9, 8, 0};     // 8 trees of 2^27, 8-8-0
-constexpr Geometry k64GiB{MerkleProofShape::Top, 9, 8, 2};     // 16 trees of 2^27, 8-8-2
+constexpr Geometry k2KiB{MerkleProofShape::Single, 2, 0, 0};  // 2^6 nodes, 8-0-0
+constexpr Geometry k32GiB{MerkleProofShape::Sub, 9, 8, 0};    // 8 trees of 2^27, 8-8-0
+constexpr Geometry k64GiB{MerkleProofShape::Top, 9, 8, 2};    // 16 trees of 2^27, 8-8-2
 
 Fr fr(const Domain& d) { return *Fr::from_bytes_le(d); }
 Domain dom(const Fr& f) {
@@ -44,7 +44,8 @@ struct Builder {
   std::mt19937_64 rng;
   Domain comm_c, comm_r_last;
 
-  Builder(RegisteredSealProof id, Geometry g, uint64_t seed) : cfg(*porep_config(uint64_t(id))), geo(g), rng(seed) {}
+  Builder(RegisteredSealProof id, Geometry g, uint64_t seed)
+      : cfg(*porep_config(uint64_t(id))), geo(g), rng(seed) {}
 
   Domain random_domain() {  // < 2^254, so a canonical Fr
     Domain d;
@@ -187,9 +188,11 @@ TEST(C1Json, RoundTrip2KiBByteExact) {
   SealCommitPhase1Output c1 = make_2k();
   ASSERT_NO_THROW(validate_c1(c1));
   std::string json = write_c1(c1);
-  EXPECT_EQ(json.rfind("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[{"
-                       "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[", 0),
-            0u);
+  EXPECT_EQ(
+      json.rfind("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[{"
+                 "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[",
+                 0),
+      0u);
   EXPECT_EQ(json.find_first_of(" \n\t\r"), std::string::npos);
   SealCommitPhase1Output back = parse_c1(json);
   EXPECT_EQ(write_c1(back), json);
@@ -208,7 +211,8 @@ TEST(C1Json, RoundTrip2KiBByteExact) {
 TEST(C1Json, HandWrittenSnippetExactBytes) {
   SealCommitPhase1Output c1;
   c1.registered_proof = RegisteredSealProof::StackedDrg32GiBV1_1_Feat_SyntheticPoRep;
-  c1.comm_r = filled(1), c1.comm_d = filled(2), c1.replica_id = filled(3), c1.seed = filled(0), c1.ticket = filled(255);
+  c1.comm_r = filled(1), c1.comm_d = filled(2), c1.replica_id = filled(3), c1.seed = filled(0),
+  c1.ticket = filled(255);
   StackedProof p;
   p.comm_d_proofs.shape = MerkleProofShape::Single;
   p.comm_d_proofs.root = filled(10), p.comm_d_proofs.leaf = filled(11);
@@ -222,39 +226,53 @@ TEST(C1Json, HandWrittenSnippetExactBytes) {
   cp.column.rows = {filled(30)};
   cp.inclusion_proof.shape = MerkleProofShape::Top;
   cp.inclusion_proof.root = filled(31), cp.inclusion_proof.leaf = filled(32);
-  cp.inclusion_proof.base = {{{}, 2}}, cp.inclusion_proof.sub = {{{}, 3}}, cp.inclusion_proof.top = {{{}, 18446744073709551615u}};
+  cp.inclusion_proof.base = {{{}, 2}}, cp.inclusion_proof.sub = {{{}, 3}},
+  cp.inclusion_proof.top = {{{}, 18446744073709551615u}};
   p.replica_column_proofs.c_x = cp;
   p.replica_column_proofs.exp_parents = {cp};
   p.labeling_proofs = {{{filled(40)}, 1, 1234567890123ull}};
   p.encoding_proof = {{}, 11, 0};
   c1.vanilla_proofs = {{p}, {}};
 
-  const std::string col = "{\"column\":{\"index\":4294967295,\"rows\":[" + arr(30) +
-                          "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Top\":{\"base_proof\":{\"path\":[{\"hashes\":[]"
-                          ",\"index\":2}]},\"sub_proof\":{\"path\":[{\"hashes\":[],\"index\":3}]},\"top_proof\":{\"path\":"
-                          "[{\"hashes\":[],\"index\":18446744073709551615}]},\"root\":" +
-                          arr(31) + ",\"leaf\":" + arr(32) + "}}}}";
+  const std::string col =
+      "{\"column\":{\"index\":4294967295,\"rows\":[" + arr(30) +
+      "],\"_h\":null},\"inclusion_proof\":{\"data\":{\"Top\":{\"base_proof\":{\"path\":[{\"hashes\":[]"
+      ",\"index\":2}]},\"sub_proof\":{\"path\":[{\"hashes\":[],\"index\":3}]},\"top_proof\":{\"path\":"
+      "[{\"hashes\":[],\"index\":18446744073709551615}]},\"root\":" +
+      arr(31) + ",\"leaf\":" + arr(32) + "}}}}";
   const std::string want =
-      "{\"registered_proof\":\"StackedDrg32GiBV1_1_Feat_SyntheticPoRep\",\"vanilla_proofs\":{\"StackedDrg32GiBV1\":[[{"
-      "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":" + arr(10) + ",\"leaf\":" + arr(11) +
-      ",\"path\":{\"path\":[{\"hashes\":[" + arr(12) + "],\"index\":1}]}}}},\"comm_r_last_proof\":{\"data\":{\"Sub\":{"
-      "\"base_proof\":{\"path\":[{\"hashes\":[" + arr(22) + "," + arr(23) + "],\"index\":7}]},\"sub_proof\":{\"path\":[{"
-      "\"hashes\":[],\"index\":0}]},\"root\":" + arr(20) + ",\"leaf\":" + arr(21) + "}}},\"replica_column_proofs\":{"
-      "\"c_x\":" + col + ",\"drg_parents\":[],\"exp_parents\":[" + col + "]},\"labeling_proofs\":[{\"parents\":[" +
-      arr(40) + "],\"layer_index\":1,\"node\":1234567890123}],\"encoding_proof\":{\"parents\":[],\"layer_index\":11,"
-      "\"node\":0}}],[]]},\"comm_r\":" + arr(1) + ",\"comm_d\":" + arr(2) + ",\"replica_id\":" + arr(3) +
-      ",\"seed\":" + arr(0) + ",\"ticket\":" + arr(255) + "}";
+      "{\"registered_proof\":\"StackedDrg32GiBV1_1_Feat_SyntheticPoRep\",\"vanilla_proofs\":{"
+      "\"StackedDrg32GiBV1\":[[{"
+      "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":" +
+      arr(10) + ",\"leaf\":" + arr(11) + ",\"path\":{\"path\":[{\"hashes\":[" + arr(12) +
+      "],\"index\":1}]}}}},\"comm_r_last_proof\":{\"data\":{\"Sub\":{"
+      "\"base_proof\":{\"path\":[{\"hashes\":[" +
+      arr(22) + "," + arr(23) +
+      "],\"index\":7}]},\"sub_proof\":{\"path\":[{"
+      "\"hashes\":[],\"index\":0}]},\"root\":" +
+      arr(20) + ",\"leaf\":" + arr(21) +
+      "}}},\"replica_column_proofs\":{"
+      "\"c_x\":" +
+      col + ",\"drg_parents\":[],\"exp_parents\":[" + col + "]},\"labeling_proofs\":[{\"parents\":[" +
+      arr(40) +
+      "],\"layer_index\":1,\"node\":1234567890123}],\"encoding_proof\":{\"parents\":[],\"layer_index\":11,"
+      "\"node\":0}}],[]]},\"comm_r\":" +
+      arr(1) + ",\"comm_d\":" + arr(2) + ",\"replica_id\":" + arr(3) + ",\"seed\":" + arr(0) +
+      ",\"ticket\":" + arr(255) + "}";
   EXPECT_EQ(write_c1(c1), want);
   EXPECT_EQ(write_c1(parse_c1(want)), want);
 
   // Same object, other layout: members reordered, whitespace, "_h" absent,
   // an unknown member of every JSON type, a key spelled with \u escapes.
   std::string loose = want;
-  loose = replace_once(loose, "{\"registered_proof\":\"StackedDrg32GiBV1_1_Feat_SyntheticPoRep\",",
-                       "{\n  \"ticket\" : " + arr(255) + ",\n  \"x\": {\"a\": [1.5e3, -0, true, false, null, \"s\\\"\"]},"
+  loose =
+      replace_once(loose, "{\"registered_proof\":\"StackedDrg32GiBV1_1_Feat_SyntheticPoRep\",",
+                   "{\n  \"ticket\" : " + arr(255) +
+                       ",\n  \"x\": {\"a\": [1.5e3, -0, true, false, null, \"s\\\"\"]},"
                        "\n  \"registered\\u005fproof\": \"StackedDrg32GiBV1_1_Feat_SyntheticPoRep\",\r\n\t");
   loose = replace_once(loose, ",\"ticket\":" + arr(255) + "}", " }\n");
-  loose = replace_once(loose, "\"rows\":[" + arr(30) + "],\"_h\":null}", "\"_h\" : null , \"rows\" : [ " + arr(30) + " ] }");
+  loose = replace_once(loose, "\"rows\":[" + arr(30) + "],\"_h\":null}",
+                       "\"_h\" : null , \"rows\" : [ " + arr(30) + " ] }");
   loose = replace_once(loose, "\"_h\":null}", "\"rows\":[" + arr(30) + "]}");  // the exp parent: drop "_h"
   loose = replace_once(loose, "\"rows\":[" + arr(30) + "],\"rows\":", "\"rows\":");
   EXPECT_EQ(write_c1(parse_c1(loose)), want);
@@ -313,9 +331,11 @@ TEST(C1Json, WrapperRoundTrip) {
   // Wrapper-level errors.
   EXPECT_HAS(error_of<C1FormatError>([&] { parse_c1_wrapper(replace_once(json, b64.substr(0, 4), "!AAA")); }),
              "Phase1Out: invalid base64 character");
-  EXPECT_HAS(error_of<C1FormatError>([&] { parse_c1_wrapper(replace_once(json, ",\"SectorSize\":2048", "")); }),
-             "missing field \"SectorSize\"");
-  EXPECT_HAS(error_of<C1FormatError>([&] { parse_c1_any("{\"SectorNum\":1,\"comm_r\":" + arr(0) + "}"); }), "mixes");
+  EXPECT_HAS(
+      error_of<C1FormatError>([&] { parse_c1_wrapper(replace_once(json, ",\"SectorSize\":2048", "")); }),
+      "missing field \"SectorSize\"");
+  EXPECT_HAS(error_of<C1FormatError>([&] { parse_c1_any("{\"SectorNum\":1,\"comm_r\":" + arr(0) + "}"); }),
+             "mixes");
   EXPECT_HAS(error_of<C1FormatError>([&] { parse_c1_any("{}"); }), "neither a c1");
   C1Wrapper wrong = back;
   wrong.sector_size = 4096;
@@ -325,14 +345,19 @@ TEST(C1Json, WrapperRoundTrip) {
     std::string broken = replace_once(inner, "\"layer_index\":1,", "");
     parse_c1_wrapper(head + base64_encode({(const uint8_t*)broken.data(), broken.size()}) + tail);
   });
-  EXPECT_HAS(inner_err, "Phase1Out (decoded c1 JSON): vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0]: "
-                        "missing field \"layer_index\"");
+  EXPECT_HAS(inner_err,
+             "Phase1Out (decoded c1 JSON): vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0]: "
+             "missing field \"layer_index\"");
 }
 
 // RFC 4648 §10 test vectors, padding and whitespace handling.
 TEST(C1Json, Base64) {
-  const std::pair<std::string, std::string> v[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                                                   {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+  const std::pair<std::string, std::string> v[] = {{"", ""},
+                                                   {"f", "Zg=="},
+                                                   {"fo", "Zm8="},
+                                                   {"foo", "Zm9v"},
+                                                   {"foob", "Zm9vYg=="},
+                                                   {"fooba", "Zm9vYmE="},
                                                    {"foobar", "Zm9vYmFy"}};
   for (auto& [plain, enc] : v) {
     EXPECT_EQ(base64_encode({(const uint8_t*)plain.data(), plain.size()}), enc);
@@ -349,7 +374,8 @@ TEST(C1Json, Base64) {
   EXPECT_EQ(base64_decode(enc), all);
   EXPECT_EQ(base64_decode(" Zm9v\r\nYmFy \n"), base64_decode("Zm9vYmFy"));
   EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zm9vY"); }), "dangling");
-  EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zm9v-mFy"); }), "invalid base64 character at offset 4");
+  EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zm9v-mFy"); }),
+             "invalid base64 character at offset 4");
   EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zg==Zg=="); }), "after '=' padding");
   EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zg="); }), "padding");
   EXPECT_HAS(error_of<C1FormatError>([] { base64_decode("Zm9v="); }), "padding");
@@ -367,7 +393,8 @@ TEST(C1Json, MalformedInputMessages) {
 
   EXPECT_HAS(parse_error(replace_once(json, "\"layer_index\":1,", "")),
              P + ".labeling_proofs[0]: missing field \"layer_index\"");
-  EXPECT_HAS(parse_error(replace_once(json, ",\"ticket\":", ",\"tickets\":")), "(top level): missing field \"ticket\"");
+  EXPECT_HAS(parse_error(replace_once(json, ",\"ticket\":", ",\"tickets\":")),
+             "(top level): missing field \"ticket\"");
   EXPECT_HAS(parse_error(replace_once(json, "\"rows\":[[", "\"rows\":[[256,")),
              P + ".replica_column_proofs.c_x.column.rows[0][0]: value 256 out of range 0..255");
   EXPECT_HAS(parse_error(replace_once(json, "\"rows\":[[", "\"rows\":[[-1,")),
@@ -378,9 +405,10 @@ TEST(C1Json, MalformedInputMessages) {
   std::string short_d = json.substr(0, json.find(comm_d) + comm_d.size()) +
                         json.substr(json.find(',', json.find(comm_d) + comm_d.size()) + 1);
   EXPECT_HAS(parse_error(short_d), "comm_d: expected 32 bytes, got 31");
-  EXPECT_HAS(parse_error(replace_once(json, "\"StackedDrg2KiBV1\":[", "\"StackedDrg32GiBV1\":[")),
-             "vanilla_proofs: variant \"StackedDrg32GiBV1\" does not match registered_proof StackedDrg2KiBV1_1 "
-             "(expected \"StackedDrg2KiBV1\")");
+  EXPECT_HAS(
+      parse_error(replace_once(json, "\"StackedDrg2KiBV1\":[", "\"StackedDrg32GiBV1\":[")),
+      "vanilla_proofs: variant \"StackedDrg32GiBV1\" does not match registered_proof StackedDrg2KiBV1_1 "
+      "(expected \"StackedDrg2KiBV1\")");
   EXPECT_HAS(parse_error(replace_once(json, "StackedDrg2KiBV1_1", "StackedDrg2KiBV9")),
              "registered_proof: unknown registered seal proof \"StackedDrg2KiBV9\"");
   EXPECT_HAS(parse_error(replace_once(json, "{\"Single\":", "{\"Double\":")),
@@ -397,7 +425,8 @@ TEST(C1Json, MalformedInputMessages) {
   EXPECT_HAS(parse_error(replace_once(json, "\"_h\":null", "\"_h\":0")), "column._h: expected null");
   EXPECT_HAS(parse_error(replace_once(json, "\"labeling_proofs\":[", "\"labeling_proofs\":{")),
              P + ".labeling_proofs: expected an array, got '{'");
-  EXPECT_HAS(parse_error(replace_once(json, "\"labeling_proofs\":[", "\"labeling_proofs\"[")), "expected ':'");
+  EXPECT_HAS(parse_error(replace_once(json, "\"labeling_proofs\":[", "\"labeling_proofs\"[")),
+             "expected ':'");
   EXPECT_HAS(parse_error("[]"), "(top level): expected an object, got '['");
 }
 
@@ -414,7 +443,8 @@ TEST(C1Json, ValidationMessages) {
 
   EXPECT_EQ(with([](auto& c) { c.vanilla_proofs.push_back(c.vanilla_proofs[0]); }),
             "vanilla_proofs: expected 1 partitions, got 2");
-  EXPECT_EQ(with([](auto& c) { c.vanilla_proofs[0].pop_back(); }), "vanilla_proofs[0]: expected 2 challenges, got 1");
+  EXPECT_EQ(with([](auto& c) { c.vanilla_proofs[0].pop_back(); }),
+            "vanilla_proofs[0]: expected 2 challenges, got 1");
   EXPECT_EQ(with([&](auto& c) {
               auto& ip = proof01(c).replica_column_proofs.drg_parents[3].inclusion_proof;
               ip.base.push_back(ip.base.back());
@@ -452,11 +482,14 @@ TEST(C1Json, ValidationMessages) {
             P + ".labeling_proofs[1].parents[10]: is not the label of exp_parents[4] at layer 1");
   EXPECT_EQ(with([&](auto& c) { proof01(c).labeling_proofs[0].layer_index = 0; }),
             P + ".labeling_proofs[0].layer_index: expected 1, got 0");
-  EXPECT_HAS(with([&](auto& c) { proof01(c).encoding_proof.node++; }), P + ".encoding_proof.node: expected the challenge");
-  EXPECT_EQ(with([&](auto& c) { proof01(c).comm_d_proofs.root[0] ^= 1; }), P + ".comm_d_proofs.root: is not comm_d");
-  EXPECT_EQ(with([&](auto& c) { proof01(c).comm_r_last_proof.root[0] ^= 1; }),
-            P + ".comm_r_last_proof.root: differs from vanilla_proofs[0][0].comm_r_last_proof.root (all share "
-                "comm_r_last)");
+  EXPECT_HAS(with([&](auto& c) { proof01(c).encoding_proof.node++; }),
+             P + ".encoding_proof.node: expected the challenge");
+  EXPECT_EQ(with([&](auto& c) { proof01(c).comm_d_proofs.root[0] ^= 1; }),
+            P + ".comm_d_proofs.root: is not comm_d");
+  EXPECT_EQ(
+      with([&](auto& c) { proof01(c).comm_r_last_proof.root[0] ^= 1; }),
+      P + ".comm_r_last_proof.root: differs from vanilla_proofs[0][0].comm_r_last_proof.root (all share "
+          "comm_r_last)");
   EXPECT_EQ(with([&](auto& c) { proof01(c).comm_r_last_proof.leaf[0] ^= 1; }),
             P + ".comm_r_last_proof.leaf: is not the last layer's label plus the data leaf");
   EXPECT_EQ(with([&](auto& c) { proof01(c).replica_column_proofs.c_x.inclusion_proof.leaf[0] ^= 1; }),
@@ -465,7 +498,8 @@ TEST(C1Json, ValidationMessages) {
             P + ".replica_column_proofs.c_x.column.rows[0]: not a canonical field element");
   EXPECT_HAS(with([&](auto& c) { proof01(c).comm_d_proofs.base[0].index ^= 1; }),
              P + ".comm_d_proofs: path indices give leaf");
-  EXPECT_EQ(with([](auto& c) { c.comm_r[0] ^= 1; }), "comm_r: is not Poseidon2(comm_c, comm_r_last) of the proofs' roots");
+  EXPECT_EQ(with([](auto& c) { c.comm_r[0] ^= 1; }),
+            "comm_r: is not Poseidon2(comm_c, comm_r_last) of the proofs' roots");
   auto cfg32 = *porep_config(uint64_t(RegisteredSealProof::StackedDrg32GiBV1_1));
   EXPECT_EQ(error_of<C1ValidationError>([&] { validate_c1(good, cfg32); }),
             "registered_proof: StackedDrg2KiBV1_1 does not match the expected StackedDrg32GiBV1_1");
@@ -496,12 +530,13 @@ TEST(C1Json, RoundTrip32GiBAnd64GiBShapes) {
     EXPECT_HAS(json, geo.top_arity ? "\"StackedDrg64GiBV1\":[[{" : "\"StackedDrg32GiBV1\":[[{");
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::printf("  %s: %.1f MB JSON; build %.0f ms, write %.0f ms, parse %.0f ms, validate %.0f ms\n",
-                std::string(porep_config(uint64_t(id))->name).c_str(), json.size() / 1e6, ms(t0, t1), ms(t1, t2),
-                ms(t2, t3), ms(t3, t4));
+                std::string(porep_config(uint64_t(id))->name).c_str(), json.size() / 1e6, ms(t0, t1),
+                ms(t1, t2), ms(t2, t3), ms(t3, t4));
     // A wrong sub level is reported with the compound path names.
     back.vanilla_proofs[3][4].replica_column_proofs.c_x.inclusion_proof.sub[0].hashes.pop_back();
-    EXPECT_EQ(validate_error(back), "vanilla_proofs[3][4].replica_column_proofs.c_x.inclusion_proof.sub_proof.path[0]: "
-                                    "expected 7 hashes (arity 8), got 6");
+    EXPECT_EQ(validate_error(back),
+              "vanilla_proofs[3][4].replica_column_proofs.c_x.inclusion_proof.sub_proof.path[0]: "
+              "expected 7 hashes (arity 8), got 6");
   }
 }
 

@@ -9,7 +9,9 @@
 
 namespace cuzk::filecoin::test {
 
-inline ff::Fr fr_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return *ff::Fr::from_canonical({a, b, c, d}); }
+inline ff::Fr fr_limbs(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  return *ff::Fr::from_canonical({a, b, c, d});
+}
 
 inline std::vector<ff::Fr> random_frs(size_t n, std::mt19937_64& rng) {
   std::vector<ff::Fr> v(n);

@@ -86,7 +86,8 @@ TEST(Pce, SnapSameAssignmentAsGadgets) {
   std::vector<uint8_t> raw(2032);
   for (auto& b : raw) b = uint8_t(g());
   const SnapUpdate u = encode_sector_update(c, sealed(5, 3, true), fr32_pad(raw));
-  expect_same_assignment(EmptySectorUpdateCircuit(c), EmptySectorUpdateCircuit(c, 0, u.public_inputs(), snap_partition_proof(u, 0)));
+  expect_same_assignment(EmptySectorUpdateCircuit(c),
+                         EmptySectorUpdateCircuit(c, 0, u.public_inputs(), snap_partition_proof(u, 0)));
 }
 
 TEST(Pce, AnotherCircuitsPceIsRefused) {
@@ -99,6 +100,7 @@ TEST(Pce, AnotherCircuitsPceIsRefused) {
     pce.synthesize(FallbackPostCircuit(win, std::span(&proof, 1)));
     FAIL() << "a WindowPoSt PCE evaluated a WinningPoSt witness";
   } catch (const r1cs::SynthesisError& e) {
-    EXPECT_NE(std::string(e.what()).find("pre-compiled circuit does not match"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pre-compiled circuit does not match"), std::string::npos)
+        << e.what();
   }
 }

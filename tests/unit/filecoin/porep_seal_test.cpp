@@ -102,7 +102,8 @@ TEST(PorepSeal, RealCircuitIsSatisfiedWithRecomputedInputs) {
     EXPECT_FALSE(bad) << "constraint " << *bad << " unsatisfied (random data: " << random_data << ")";
     auto inputs = porep_public_inputs(s.config, s.replica_id, s.comm_d, s.comm_r, seed, 0);
     ASSERT_EQ(inputs.size() + 1, pa.input_assignment.size());
-    for (size_t i = 0; i < inputs.size(); i++) EXPECT_EQ(inputs[i], pa.input_assignment[i + 1]) << "input " << i + 1;
+    for (size_t i = 0; i < inputs.size(); i++)
+      EXPECT_EQ(inputs[i], pa.input_assignment[i + 1]) << "input " << i + 1;
   }
 }
 

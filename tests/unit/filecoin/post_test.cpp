@@ -92,8 +92,10 @@ TEST(PostCircuit, CountsOfUpstreamTestShapes) {
   struct Row {
     TreeShape shape;
     size_t sectors, inputs, constraints;
-  } rows[] = {
-      {{8, 0, 0}, 3, 19, 16869}, {{8, 4, 0}, 3, 19, 22674}, {{8, 4, 2}, 3, 19, 27384}, {{8, 0, 0}, 2, 13, 11246}};
+  } rows[] = {{{8, 0, 0}, 3, 19, 16869},
+              {{8, 4, 0}, 3, 19, 22674},
+              {{8, 4, 2}, 3, 19, 27384},
+              {{8, 0, 0}, 2, 13, 11246}};
   for (const auto& r : rows) {
     PostConfig c = *post_config(5);
     c.shape = r.shape;
@@ -131,7 +133,8 @@ TEST(PostChallenges, MatchAnIndependentSha256) {
   // Expected values computed with Python hashlib from the definitions of §7.11
   // (randomness and prover of rust-filecoin-proofs-api's mainnet vector).
   const uint64_t leaves_2k[10] = {58, 19, 5, 36, 61, 0, 34, 33, 37, 31};
-  for (uint64_t n = 0; n < 10; n++) EXPECT_EQ(post_leaf_challenge(kRandomness, 132, n, 64), leaves_2k[n]) << n;
+  for (uint64_t n = 0; n < 10; n++)
+    EXPECT_EQ(post_leaf_challenge(kRandomness, 132, n, 64), leaves_2k[n]) << n;
   EXPECT_EQ(post_leaf_challenge(kRandomness, 132, 0, 1ull << 30), 396119802u);
   EXPECT_EQ(post_leaf_challenge(kRandomness, 132, 9, 1ull << 30), 332920863u);
   const Domain prover = prover_id_from_actor_id(3751);
@@ -141,7 +144,8 @@ TEST(PostChallenges, MatchAnIndependentSha256) {
   EXPECT_EQ(winning_post_sector_index(kRandomness, 1, prover), 0u);
   // Window V1 (ApiVersion 1.0): the second sector's challenges depend on its index.
   const uint64_t second[10] = {31, 20, 16, 25, 21, 5, 35, 56, 60, 8};
-  EXPECT_EQ(post_vanilla_challenges(*post_config(5), kRandomness, 133, 1), std::vector<uint64_t>(second, second + 10));
+  EXPECT_EQ(post_vanilla_challenges(*post_config(5), kRandomness, 133, 1),
+            std::vector<uint64_t>(second, second + 10));
   // V1_2: they do not.
   EXPECT_EQ(post_vanilla_challenges(*post_config(10), kRandomness, 132, 7),
             std::vector<uint64_t>(leaves_2k, leaves_2k + 10));
@@ -177,7 +181,8 @@ TEST(PostVanilla, BincodeRoundTripsByteForByte) {
     }
     std::string bad = bytes;
     bad[56] = 7;  // the first MerkleProof's variant
-    EXPECT_THROW(read_post_sector_proof(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bad.data()), bad.size()), "x"),
+    EXPECT_THROW(read_post_sector_proof(
+                     std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bad.data()), bad.size()), "x"),
                  BincodeError);
   }
 }
@@ -192,10 +197,13 @@ TEST(PostVanilla, TamperedProofsAreRefusedNamingSectorAndField) {
     const char* expect;
     void (*damage)(std::vector<FallbackPoStSectorProof>&);
   } cases[] = {
-      {"sector 133) inclusion_proofs[3]", [](auto& v) { v[1].sectors[0].inclusion_proofs[3].base[0].hashes[2][4] ^= 1; }},
+      {"sector 133) inclusion_proofs[3]",
+       [](auto& v) { v[1].sectors[0].inclusion_proofs[3].base[0].hashes[2][4] ^= 1; }},
       {"sector 132) comm_r", [](auto& v) { v[0].comm_r[0] ^= 1; }},
-      {"sector 132) inclusion_proofs[0].root", [](auto& v) { v[0].sectors[0].inclusion_proofs[0].root[0] ^= 1; }},
-      {"randomness challenges leaf", [](auto& v) { std::swap(v[0], v[1]); }},  // sectors in another order (V1)
+      {"sector 132) inclusion_proofs[0].root",
+       [](auto& v) { v[0].sectors[0].inclusion_proofs[0].root[0] ^= 1; }},
+      {"randomness challenges leaf",
+       [](auto& v) { std::swap(v[0], v[1]); }},  // sectors in another order (V1)
       {"inclusion_proofs: 9 proofs", [](auto& v) { v[0].sectors[0].inclusion_proofs.pop_back(); }},
       {"sector 999)", [](auto& v) { v[1].sector_id = 999; }},
   };

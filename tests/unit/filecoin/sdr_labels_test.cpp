@@ -17,8 +17,8 @@ namespace {
 
 // label[l][n] per §7.3, from scratch. layers[l-1] must hold layers 1..l-1
 // fully and layer l up to n-1.
-Domain reference_label(const SdrGraph& g, const Domain& replica_id, const std::vector<std::vector<Domain>>& layers,
-                       uint32_t l, uint64_t n) {
+Domain reference_label(const SdrGraph& g, const Domain& replica_id,
+                       const std::vector<std::vector<Domain>>& layers, uint32_t l, uint64_t n) {
   std::vector<uint8_t> msg(replica_id.begin(), replica_id.end());
   for (int s = 24; s >= 0; s -= 8) msg.push_back(uint8_t(l >> s));
   for (int s = 56; s >= 0; s -= 8) msg.push_back(uint8_t(n >> s));
@@ -66,7 +66,8 @@ TEST(SdrLabels, AllLabels2KiBMatchDefinition) {
     for (uint32_t l = 1; l <= cfg.layers; l++) {
       ASSERT_EQ(labels[l - 1].size(), cfg.nodes);
       for (uint64_t n = 0; n < cfg.nodes; n++) {
-        EXPECT_EQ(labels[l - 1][n], reference_label(g, rid, labels, l, n)) << "id " << id << " l " << l << " n " << n;
+        EXPECT_EQ(labels[l - 1][n], reference_label(g, rid, labels, l, n))
+            << "id " << id << " l " << l << " n " << n;
         EXPECT_LT(labels[l - 1][n][31], 0x40);
       }
     }

@@ -39,7 +39,8 @@ struct ParentTable {
 };
 
 std::vector<ParentTable> load_parent_tables() {
-  const std::string path = std::string(CUZK_TEST_VECTORS) + "/../../../shared/testdata/filecoin/sdr-parents.txt";
+  const std::string path =
+      std::string(CUZK_TEST_VECTORS) + "/../../../shared/testdata/filecoin/sdr-parents.txt";
   std::ifstream in(path);
   EXPECT_TRUE(in) << "cannot open " << path;
   std::vector<ParentTable> tables;
@@ -71,10 +72,12 @@ std::vector<ParentTable> load_parent_tables() {
 
 // §7.1 example table.
 TEST(SdrSeeds, DrgSeedAndFeistelKeys) {
-  EXPECT_EQ(hex(derive_drg_seed(config(5).porep_id())), "3be68542ec229705b99be29c2106b0e4222ccd1d0311398ea4d22d7d");
+  EXPECT_EQ(hex(derive_drg_seed(config(5).porep_id())),
+            "3be68542ec229705b99be29c2106b0e4222ccd1d0311398ea4d22d7d");
   EXPECT_EQ(derive_feistel_keys(config(5).porep_id()),
             (FeistelKeys{0x90b15b1c4509e47a, 0xdc5378c03df3f21b, 0xfa76fc24deb9d7ac, 0xcdec5e11f7b30a54}));
-  EXPECT_EQ(hex(derive_drg_seed(config(8).porep_id())), "ba0350183955dc9f07e73503f5c63ff1bd9c22501363983de241f74a");
+  EXPECT_EQ(hex(derive_drg_seed(config(8).porep_id())),
+            "ba0350183955dc9f07e73503f5c63ff1bd9c22501363983de241f74a");
   EXPECT_EQ(derive_feistel_keys(config(8).porep_id()),
             (FeistelKeys{0x35a20d6c881b3e73, 0x11063648dc13a120, 0xa8c1ad029b31fcb5, 0xd299d840a5770469}));
 }
@@ -183,7 +186,8 @@ TEST(SdrParents, BadInput) {
   uint32_t p[kParentCount];
   EXPECT_THROW(g.parents(64, p), std::out_of_range);
   EXPECT_THROW(SdrGraph(1, config(5).porep_id(), ApiVersion::V1_1_0), std::invalid_argument);
-  EXPECT_THROW(SdrGraph((uint64_t(1) << 32) + 1, config(5).porep_id(), ApiVersion::V1_1_0), std::invalid_argument);
+  EXPECT_THROW(SdrGraph((uint64_t(1) << 32) + 1, config(5).porep_id(), ApiVersion::V1_1_0),
+               std::invalid_argument);
 }
 
 // The full cache ids (file stems) of rust-fil-proofs parent_cache.json for
@@ -209,7 +213,8 @@ TEST(SdrParentCache, CacheIds) {
 }
 
 TEST(SdrParentCache, Digest2KiB) {
-  for (auto [id, digest] : {std::pair<uint64_t, const char*>{0, "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"},
+  for (auto [id, digest] : {std::pair<uint64_t, const char*>{
+                                0, "3da49221e2ed55371b86d0bf3d6526fcf128af61bed904f966428db1b531750d"},
                             {5, "840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97"}}) {
     auto cache = ParentCache::build(SdrGraph(config(id)));
     EXPECT_EQ(cache.nodes(), 64u);
@@ -218,7 +223,8 @@ TEST(SdrParentCache, Digest2KiB) {
 }
 
 TEST(SdrParentCache, Digest8MiB) {
-  for (auto [id, digest] : {std::pair<uint64_t, const char*>{1, "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"},
+  for (auto [id, digest] : {std::pair<uint64_t, const char*>{
+                                1, "a76604f2f59f2744c7151653bbb1d8596b6b57d295e6fa6c1f0c41d725b502ce"},
                             {6, "03cd13565ded97c240a5f52e54295ad127bd0461b57904cb3a4d79b097bbecab"}}) {
     SdrGraph g(config(id));
     auto cache = ParentCache::build(g);
@@ -248,7 +254,8 @@ TEST(SdrParentCache, FileRoundTrip) {
 // 512 MiB: a 940 MB table and ~10^9 BLAKE2b calls; CUZK_SLOW_TESTS=1 only.
 TEST(SdrParentCache, Digest512MiBSlow) {
   CUZK_SLOW_TEST("a 940 MB table");
-  for (auto [id, digest] : {std::pair<uint64_t, const char*>{2, "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
+  for (auto [id, digest] : {std::pair<uint64_t, const char*>{
+                                2, "3adcc092423aa76d6a7184016893406da44dd974b219a89cd3ece25e4e3018f5"},
                             {7, "b5877d1963793efebc261fd8fde4dd6bc59e6b5c7abf52617a4ee023b8dc173a"}}) {
     auto cache = ParentCache::build(SdrGraph(config(id)));
     EXPECT_EQ(hex(cache.digest()), digest) << id;

@@ -6,7 +6,6 @@
 // derivation (gadgets.rs tests).
 #include <gtest/gtest.h>
 
-
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/circuit.hpp"
@@ -24,7 +23,9 @@ namespace {
 struct XorShift {
   uint32_t x, y, z, w;
   explicit XorShift(const uint8_t (&s)[16]) {
-    auto le = [&](int i) { return uint32_t(s[i]) | uint32_t(s[i + 1]) << 8 | uint32_t(s[i + 2]) << 16 | uint32_t(s[i + 3]) << 24; };
+    auto le = [&](int i) {
+      return uint32_t(s[i]) | uint32_t(s[i + 1]) << 8 | uint32_t(s[i + 2]) << 16 | uint32_t(s[i + 3]) << 24;
+    };
     x = le(0), y = le(4), z = le(8), w = le(12);
   }
   uint32_t next_u32() {
@@ -135,7 +136,8 @@ TEST(SnapChallenges, UpstreamHardcodedVectors) {
     const SnapConfig c = *snap_config_for_nodes(1ull << r.log_nodes);
     const auto got = snap_challenges(c, comm_r_new, r.k);
     ASSERT_EQ(got.size(), c.challenge_count);
-    EXPECT_EQ(std::vector<uint32_t>(got.begin(), got.begin() + 5), std::vector<uint32_t>(r.first, r.first + 5))
+    EXPECT_EQ(std::vector<uint32_t>(got.begin(), got.begin() + 5),
+              std::vector<uint32_t>(r.first, r.first + 5))
         << "2^" << r.log_nodes << " nodes, k = " << r.k;
   }
 }
@@ -155,7 +157,8 @@ TEST(SnapRandomness, CustomTagHashMatchesTheReferencePermutation) {
   EXPECT_EQ(poseidon_tag_custom(1), Fr::from_u64(uint64_t(1) << 40));
   const Fr a = Fr::from_u64(12345), b = Fr::from_u64(678);
   const Fr pre[2] = {a, b};
-  EXPECT_EQ(snap_randomness_hash(a, b), poseidon_hash_correct(poseidon_constants(2), pre, Fr::from_u64(1ull << 40)));
+  EXPECT_EQ(snap_randomness_hash(a, b),
+            poseidon_hash_correct(poseidon_constants(2), pre, Fr::from_u64(1ull << 40)));
   EXPECT_NE(snap_randomness_hash(a, b), poseidon_hash(pre));  // not the MerkleTree tag
   EXPECT_EQ(snap_phi(a, b), snap_randomness_hash(a, b));
   EXPECT_EQ(snap_rho(a, 7), snap_randomness_hash(a, Fr::from_u64(7)));
@@ -203,7 +206,7 @@ TEST(SnapCircuit, CountsOfUpstreamTestShapes) {
 TEST(SnapGadgets, ChallengeBitsMatchTheNativeChallenges) {
   // spu/src/gadgets.rs test_gen_challenge_bits_gadget: 568 per digest.
   XorShift rng(kTestSeed);
-  const std::pair<int, size_t> sizes[] = {{5, 568}, {6, 568}, {7, 568},  {8, 568},   {9, 568},  {10, 568},
+  const std::pair<int, size_t> sizes[] = {{5, 568},  {6, 568},  {7, 568},   {8, 568},   {9, 568},  {10, 568},
                                           {18, 568}, {19, 568}, {24, 4544}, {30, 5680}, {31, 5680}};
   for (auto [log_nodes, want] : sizes) {
     const SnapConfig c = *snap_config_for_nodes(1ull << log_nodes);
@@ -237,7 +240,8 @@ TEST(SnapGadgets, ApexPorCounts) {
     auto comm_d = gadgets::AllocatedNum::alloc(cs, std::nullopt);
     std::vector<gadgets::AllocatedBit> bits;
     std::vector<gadgets::AllocatedNum> leaves, path;
-    for (size_t i = 1; i < r.partitions; i *= 2) bits.push_back(gadgets::AllocatedBit::alloc(cs, std::nullopt));
+    for (size_t i = 1; i < r.partitions; i *= 2)
+      bits.push_back(gadgets::AllocatedBit::alloc(cs, std::nullopt));
     for (size_t i = 0; i < r.leaves; i++) leaves.push_back(gadgets::AllocatedNum::alloc(cs, std::nullopt));
     for (size_t i = 0; i < bits.size(); i++) path.push_back(gadgets::AllocatedNum::alloc(cs, std::nullopt));
     const size_t before = cs.num_constraints();

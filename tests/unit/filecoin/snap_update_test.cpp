@@ -65,7 +65,8 @@ std::span<const uint8_t> bytes_of(const std::string& s) {
   r1cs::ProvingAssignment pa;
   circuit.synthesize(pa);
   for (size_t i = 0; i < pa.num_constraints(); i++)
-    if (pa.a[i] * pa.b[i] != pa.c[i]) return ::testing::AssertionFailure() << "constraint " << i << " unsatisfied";
+    if (pa.a[i] * pa.b[i] != pa.c[i])
+      return ::testing::AssertionFailure() << "constraint " << i << " unsatisfied";
   if (std::vector<ff::Fr>(pa.input_assignment.begin() + 1, pa.input_assignment.end()) != inputs)
     return ::testing::AssertionFailure() << "other public inputs";
   return ::testing::AssertionSuccess();
@@ -148,10 +149,16 @@ TEST(SnapVanilla, GoodProofPassesTamperedOnesNamePartitionAndField) {
       {"partition 0 apex_leafs:", [](auto& p, auto&) { p.apex_leafs.pop_back(); }},
       {"partition 0 challenge_proofs:", [](auto& p, auto&) { p.challenge_proofs.pop_back(); }},
       {"partition 0 comm_r_old", [](auto& p, auto&) { p.comm_c[0] ^= 1; }},
-      {"challenge_proofs[3].proof_r_old", [](auto& p, auto&) { p.challenge_proofs[3].proof_r_old.base[1].hashes[4][2] ^= 1; }},
-      {"challenge_proofs[2].proof_d_new", [](auto& p, auto&) { p.challenge_proofs[2].proof_d_new.base[0].hashes[0][9] ^= 1; }},
-      {"challenge_proofs[4].proof_r_old.root", [](auto& p, auto&) { std::swap(p.challenge_proofs[4].proof_r_new, p.challenge_proofs[4].proof_r_old); }},
-      {"the challenge is node", [](auto& p, auto&) { std::swap(p.challenge_proofs[0], p.challenge_proofs[1]); }},
+      {"challenge_proofs[3].proof_r_old",
+       [](auto& p, auto&) { p.challenge_proofs[3].proof_r_old.base[1].hashes[4][2] ^= 1; }},
+      {"challenge_proofs[2].proof_d_new",
+       [](auto& p, auto&) { p.challenge_proofs[2].proof_d_new.base[0].hashes[0][9] ^= 1; }},
+      {"challenge_proofs[4].proof_r_old.root",
+       [](auto& p, auto&) {
+         std::swap(p.challenge_proofs[4].proof_r_new, p.challenge_proofs[4].proof_r_old);
+       }},
+      {"the challenge is node",
+       [](auto& p, auto&) { std::swap(p.challenge_proofs[0], p.challenge_proofs[1]); }},
       {"partition 0 comm_r_old", [](auto&, auto& pub) { std::swap(pub.comm_r_old, pub.comm_r_new); }},
       {"proof_d_new.root", [](auto&, auto& pub) { pub.comm_d_new[0] ^= 1; }},
       {"partition 0 comm_r_new: not a canonical", [](auto&, auto& pub) { pub.comm_r_new.fill(0xff); }},
@@ -171,14 +178,15 @@ TEST(SnapVanilla, GoodProofPassesTamperedOnesNamePartitionAndField) {
   // Consistent trees, but the new replica encoded with another phi.
   SnapUpdate wrong = f.update;
   std::vector<Domain> data = wrong.tree_d_new.level(0);
-  wrong.tree_r_new = PoseidonTree(snap_encode_replica(f.cfg, wrong.tree_r_old.level(0), data, wrong.phi + Fr::one()),
-                                  f.cfg.shape);
+  wrong.tree_r_new = PoseidonTree(
+      snap_encode_replica(f.cfg, wrong.tree_r_old.level(0), data, wrong.phi + Fr::one()), f.cfg.shape);
   wrong.comm_r_new = comm_r(wrong.comm_c, wrong.tree_r_new.root());
   try {
     verify_snap_vanilla(f.cfg, wrong.public_inputs(), snap_partition_proof(wrong, 0), 0);
     ADD_FAILURE() << "a replica encoded with another phi was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("challenge_proofs[0].proof_r_new.leaf: is not the encoding"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("challenge_proofs[0].proof_r_new.leaf: is not the encoding"),
+              std::string::npos)
         << e.what();
   }
 }
@@ -211,7 +219,8 @@ TEST(SnapProve, Update2KiBProvesAndVerifiesTamperingIsRejected) {
   auto pvk = groth16::prepare_verifying_key(params.vk);
   auto proof = prove_empty_sector_update(f.cfg, pub, std::span<const SnapPartitionProof>(&p, 1), params);
   auto t2 = std::chrono::steady_clock::now();
-  std::fprintf(stderr, "2 KiB snap: parameters %.1f s, prove %.1f s\n", std::chrono::duration<double>(t1 - t0).count(),
+  std::fprintf(stderr, "2 KiB snap: parameters %.1f s, prove %.1f s\n",
+               std::chrono::duration<double>(t1 - t0).count(),
                std::chrono::duration<double>(t2 - t1).count());
   ASSERT_EQ(proof.size(), 192u);
   EXPECT_TRUE(verify_empty_sector_update(f.cfg, pvk, pub, proof));

@@ -64,10 +64,10 @@ TEST(TreeCommitments, TreeRLeavesAreLabelPlusData) {
   std::mt19937_64 rng(10);
   std::vector<Fr> labels = random_frs(16, rng);
   std::vector<Domain> data(16);
-  data[3][0] = 5;                             // data node = 5
-  data[7] = fr_to_domain(-labels[7]);         // replica node = 0
+  data[3][0] = 5;                      // data node = 5
+  data[7] = fr_to_domain(-labels[7]);  // replica node = 0
   std::vector<Fr> r = tree_r_leaves(labels, data);
-  EXPECT_EQ(r[0], labels[0]);                 // zero data: replica = key
+  EXPECT_EQ(r[0], labels[0]);  // zero data: replica = key
   EXPECT_EQ(r[3], labels[3] + Fr::from_u64(5));
   EXPECT_TRUE(r[7].is_zero());
 }

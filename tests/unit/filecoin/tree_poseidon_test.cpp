@@ -62,7 +62,8 @@ TEST(PoseidonTree, FilecoinHashersKnownAnswers) {
   EXPECT_EQ(poseidon_tree_node(pair), node10);
   PoseidonTree t({Fr::one(), Fr::zero(), Fr::zero(), Fr::one()}, TreeShape{2, 0, 0});
   EXPECT_EQ(t.level(1)[0], node10);
-  EXPECT_EQ(t.root(), fr_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
+  EXPECT_EQ(t.root(),
+            fr_limbs(0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb));
   // neptune hash_values: MerkleTree arity 8 of [0..7] is the root of an 8-leaf tree.
   std::vector<Fr> iota;
   for (uint64_t i = 0; i < 8; i++) iota.push_back(Fr::from_u64(i));
@@ -91,7 +92,7 @@ TEST(PoseidonTree, ProofsRoundTripForEveryShape) {
     PoseidonTree t(random_frs(n, rng), s);
     const size_t base_height = s.base_arity == 8 ? 2 : s.base_arity == 4 ? 3 : 6;
     EXPECT_EQ(t.base_height(), base_height);
-    const MerkleProofShape want = s.top_arity ? MerkleProofShape::Top
+    const MerkleProofShape want = s.top_arity   ? MerkleProofShape::Top
                                   : s.sub_arity ? MerkleProofShape::Sub
                                                 : MerkleProofShape::Single;
     for (uint64_t leaf : {uint64_t(0), uint64_t(n - 1), uint64_t(rng() % n), uint64_t(rng() % n)}) {
@@ -172,9 +173,9 @@ TEST(PoseidonTree, TamperedProofsAreRejected) {
 TEST(PoseidonTree, RejectsBadShapesAndLeafCounts) {
   std::vector<Fr> leaves(64);
   EXPECT_THROW(PoseidonTree(leaves, TreeShape{3, 0, 0}), std::invalid_argument);
-  EXPECT_THROW(PoseidonTree(leaves, TreeShape{8, 0, 2}), std::invalid_argument);   // top without sub
-  EXPECT_THROW(PoseidonTree(leaves, TreeShape{8, 8, 2}), std::invalid_argument);   // 16 trees of 4
-  EXPECT_NO_THROW(PoseidonTree(leaves, TreeShape{8, 8, 0}));                        // 8 trees of 8
+  EXPECT_THROW(PoseidonTree(leaves, TreeShape{8, 0, 2}), std::invalid_argument);  // top without sub
+  EXPECT_THROW(PoseidonTree(leaves, TreeShape{8, 8, 2}), std::invalid_argument);  // 16 trees of 4
+  EXPECT_NO_THROW(PoseidonTree(leaves, TreeShape{8, 8, 0}));                      // 8 trees of 8
   EXPECT_THROW(PoseidonTree(std::vector<Fr>(128), TreeShape{8, 8, 0}), std::invalid_argument);  // 8 of 16
   EXPECT_THROW(PoseidonTree(std::vector<Fr>(100), TreeShape{8, 0, 0}), std::invalid_argument);
   EXPECT_THROW(PoseidonTree(std::vector<Fr>(1), TreeShape{8, 0, 0}), std::invalid_argument);

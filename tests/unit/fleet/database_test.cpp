@@ -31,7 +31,8 @@ TEST(DatabaseUri, RejectsOtherSchemesAndRedactsPasswords) {
     EXPECT_EQ(e.step(), "connect");
     EXPECT_NE(std::string(e.what()).find("postgresql://"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(Database::redact("postgresql://u:secret@db.example:5432/cuzk"), "postgresql://u:***@db.example:5432/cuzk");
+  EXPECT_EQ(Database::redact("postgresql://u:secret@db.example:5432/cuzk"),
+            "postgresql://u:***@db.example:5432/cuzk");
   EXPECT_EQ(Database::redact("postgresql://u@db/cuzk"), "postgresql://u@db/cuzk");
   EXPECT_EQ(Database::redact("postgresql:///cuzk?host=/a@b"), "postgresql:///cuzk?host=/a@b");
 }
@@ -54,7 +55,8 @@ TEST_F(DatabaseTest, ParametersNullsAndBinaryBytea) {
   db().exec("create", "CREATE TABLE t (id int, s text, b bytea)");
   db().exec("insert", "INSERT INTO t VALUES ($1::int, $2, $3)",
             {Param::integer(7), Param::text("it's $1"), Param::bytes(blob)});
-  db().exec("insert null", "INSERT INTO t VALUES ($1::int, $2, $3)", {Param::integer(8), Param::null(), Param::null()});
+  db().exec("insert null", "INSERT INTO t VALUES ($1::int, $2, $3)",
+            {Param::integer(8), Param::null(), Param::null()});
   auto r = db().exec("select", "SELECT id, s, b FROM t ORDER BY id");
   ASSERT_EQ(r.rows(), 2);
   EXPECT_EQ(r.integer(0, 0), 7);
@@ -88,15 +90,17 @@ TEST_F(DatabaseTest, TransactionCommitsOrRollsBack) {
     tx.exec("a", "INSERT INTO t VALUES (1)");
     tx.exec("b", "INSERT INTO t VALUES (2)");
   });
-  EXPECT_THROW(db().transaction("fails", [](Database& tx) {
-    tx.exec("c", "INSERT INTO t VALUES (3)");
-    tx.exec("dup", "INSERT INTO t VALUES (1)");  // unique violation
-  }),
+  EXPECT_THROW(db().transaction("fails",
+                                [](Database& tx) {
+                                  tx.exec("c", "INSERT INTO t VALUES (3)");
+                                  tx.exec("dup", "INSERT INTO t VALUES (1)");  // unique violation
+                                }),
                DbError);
-  EXPECT_THROW(db().transaction("throws", [](Database& tx) {
-    tx.exec("d", "INSERT INTO t VALUES (4)");
-    throw std::runtime_error("caller error");
-  }),
+  EXPECT_THROW(db().transaction("throws",
+                                [](Database& tx) {
+                                  tx.exec("d", "INSERT INTO t VALUES (4)");
+                                  throw std::runtime_error("caller error");
+                                }),
                std::runtime_error);
   EXPECT_FALSE(db().in_transaction());
   EXPECT_EQ(db().exec("count", "SELECT count(*) FROM t").integer(0, 0), 2);

@@ -62,13 +62,16 @@ class PgServer {
   }
 
   // pg_ctl restart: every open connection breaks.
-  void restart() { run_pg("pg_ctl -D " + data() + " -m fast -w -t 30 restart -l " + log() + " -o " + options()); }
+  void restart() {
+    run_pg("pg_ctl -D " + data() + " -m fast -w -t 30 restart -l " + log() + " -o " + options());
+  }
   void stop_server() { run_pg("pg_ctl -D " + data() + " -m fast -w -t 30 stop"); }
   void start_server() { run_pg("pg_ctl -D " + data() + " -w -t 30 start -l " + log() + " -o " + options()); }
 
   void stop() {
     if (running_) {
-      std::system(as_owner(bin_ + "/pg_ctl -D " + data() + " -m immediate -w -t 30 stop >/dev/null 2>&1").c_str());
+      std::system(
+          as_owner(bin_ + "/pg_ctl -D " + data() + " -m immediate -w -t 30 stop >/dev/null 2>&1").c_str());
       running_ = false;
     }
     if (!dir_.empty()) {
@@ -84,8 +87,9 @@ class PgServer {
   PgServer() {
     bin_ = find_bin();
     if (bin_.empty()) {
-      skip_ = "PostgreSQL server binaries not found (set CUZK_PG_BIN or install Debian's postgresql and "
-              "libpq-dev packages); fleet tests need a real server";
+      skip_ =
+          "PostgreSQL server binaries not found (set CUZK_PG_BIN or install Debian's postgresql and "
+          "libpq-dev packages); fleet tests need a real server";
       return;
     }
     if (geteuid() == 0) {
@@ -93,8 +97,7 @@ class PgServer {
         skip_ = "running as root and there is no user 'nobody' to run PostgreSQL as";
         return;
       }
-      if (std::system("command -v runuser >/dev/null 2>&1") == 0)
-        runas_ = "runuser -u nobody -- ";
+      if (std::system("command -v runuser >/dev/null 2>&1") == 0) runas_ = "runuser -u nobody -- ";
       else if (std::system("command -v setpriv >/dev/null 2>&1") == 0)
         runas_ = "setpriv --reuid=nobody --regid=nogroup --clear-groups -- ";
       else {
@@ -142,7 +145,8 @@ class PgServer {
         if (!mkdtemp(tmpl)) throw std::runtime_error("pg_server: mkdtemp failed");
         const std::filesystem::path tmp = tmpl;
         own(tmp);
-        run_pg("initdb -D " + (tmp / "data").string() + " -U cuzk --auth=trust -E UTF8 --no-sync --no-instructions "
+        run_pg("initdb -D " + (tmp / "data").string() +
+               " -U cuzk --auth=trust -E UTF8 --no-sync --no-instructions "
                "--wal-segsize=1");  // 1 MiB WAL segments: a small cluster, copied fast
         std::error_code ec;
         std::filesystem::remove_all(cache, ec);
@@ -180,7 +184,8 @@ class PgServer {
       std::ifstream lg(log());
       std::stringstream ls;
       ls << lg.rdbuf();
-      throw std::runtime_error("pg_server: '" + full + "' failed:\n" + ss.str() + "\nserver log:\n" + ls.str());
+      throw std::runtime_error("pg_server: '" + full + "' failed:\n" + ss.str() + "\nserver log:\n" +
+                               ls.str());
     }
   }
   static void sh(const std::string& cmd) {

@@ -266,7 +266,8 @@ TEST_F(QueueTest, RetriesUpToTheLimitWithTheReason) {
 }
 
 TEST_F(QueueTest, ReservedSlotsAreKeptForCriticalAndHigh) {
-  for (int i = 0; i < 5; ++i) q().enqueue(job("porep-" + std::to_string(i), kNormal, "porep", std::to_string(i)));
+  for (int i = 0; i < 5; ++i)
+    q().enqueue(job("porep-" + std::to_string(i), kNormal, "porep", std::to_string(i)));
   auto req = claimer("d1", 1);
   req.reserved_slots = 1;
   EXPECT_TRUE(q().claim(req).empty()) << "a NORMAL job took the reserved slot";
@@ -323,7 +324,8 @@ TEST_F(QueueTest, StatesOfManyJobsInOneStatement) {
 }
 
 TEST_F(QueueTest, RetentionDeletesOnlyEndedJobs) {
-  for (const char* id : {"done", "failed", "cancelled", "queued", "claimed"}) q().enqueue(job(id, kNormal, "c", id));
+  for (const char* id : {"done", "failed", "cancelled", "queued", "claimed"})
+    q().enqueue(job(id, kNormal, "c", id));
   // Equal priorities and no hot circuits: claimed by age, "done" and "failed" first.
   ASSERT_EQ(q().claim(claimer("d", 2)).size(), 2u);  // done, failed
   ASSERT_EQ(q().complete("d", "done", "p"), CompleteOutcome::Completed);
@@ -341,7 +343,8 @@ TEST_F(QueueTest, RetentionDeletesOnlyEndedJobs) {
 }
 
 TEST_F(QueueTest, DepthByKindAndPriority) {
-  for (int i = 0; i < 3; ++i) q().enqueue(job("p" + std::to_string(i), kNormal, "c", "p" + std::to_string(i)));
+  for (int i = 0; i < 3; ++i)
+    q().enqueue(job("p" + std::to_string(i), kNormal, "c", "p" + std::to_string(i)));
   auto w = job("w", kCritical, "c", "w");
   w.kind = kWinning;
   q().enqueue(w);
@@ -357,8 +360,9 @@ TEST_F(QueueTest, DepthByKindAndPriority) {
 TEST_F(QueueTest, HeartbeatRegistersTheDaemon) {
   q().heartbeat("d1", {"porep-32g", "odd \"id\" with \\ and ,"}, 4);
   q().heartbeat("d1", {"porep-32g", "odd \"id\" with \\ and ,"}, 2);
-  auto r = db().exec("read", "SELECT capacity, array_length(hot_circuits, 1), hot_circuits[2] FROM cuzk_daemons "
-                             "WHERE daemon_id = 'd1'");
+  auto r = db().exec("read",
+                     "SELECT capacity, array_length(hot_circuits, 1), hot_circuits[2] FROM cuzk_daemons "
+                     "WHERE daemon_id = 'd1'");
   ASSERT_EQ(r.rows(), 1);
   EXPECT_EQ(r.integer(0, 0), 2);
   EXPECT_EQ(r.integer(0, 1), 2);

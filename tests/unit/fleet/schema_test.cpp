@@ -25,11 +25,12 @@ TEST_F(SchemaTest, MigrateIsIdempotent) {
   EXPECT_EQ(db().exec("count", "SELECT count(*) FROM cuzk_schema").integer(0, 0),
             int64_t(Schema::migrations().size()));
   // The tables exist with the columns the queue uses.
-  for (const char* col : {"job_id", "kind", "priority", "circuit_id", "payload", "payload_digest", "partitions",
-                          "state", "claimed_by", "lease_expires", "attempts", "max_attempts", "last_error",
-                          "result", "created_at", "updated_at"})
-    EXPECT_EQ(db().exec("column", "SELECT count(*) FROM information_schema.columns WHERE table_name = 'cuzk_jobs' "
-                                  "AND column_name = $1",
+  for (const char* col : {"job_id", "kind", "priority", "circuit_id", "payload", "payload_digest",
+                          "partitions", "state", "claimed_by", "lease_expires", "attempts", "max_attempts",
+                          "last_error", "result", "created_at", "updated_at"})
+    EXPECT_EQ(db().exec("column",
+                        "SELECT count(*) FROM information_schema.columns WHERE table_name = 'cuzk_jobs' "
+                        "AND column_name = $1",
                         {cuzk::fleet::Param::text(col)})
                   .integer(0, 0),
               1)
@@ -37,8 +38,9 @@ TEST_F(SchemaTest, MigrateIsIdempotent) {
   EXPECT_EQ(db().exec("daemons", "SELECT count(*) FROM cuzk_daemons").integer(0, 0), 0);
   // Migration 2: payloads and results out of line, uncompressed.
   for (const char* col : {"payload", "result"})
-    EXPECT_EQ(db().exec("storage", "SELECT attstorage FROM pg_attribute WHERE attrelid = 'cuzk_jobs'::regclass "
-                                   "AND attname = $1",
+    EXPECT_EQ(db().exec("storage",
+                        "SELECT attstorage FROM pg_attribute WHERE attrelid = 'cuzk_jobs'::regclass "
+                        "AND attname = $1",
                         {cuzk::fleet::Param::text(col)})
                   .text(0, 0),
               "e")

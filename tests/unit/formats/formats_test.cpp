@@ -92,12 +92,14 @@ TEST(CircomR1cs, CorruptedFilesGiveClearErrors) {
   b = good;
   size_t hdr = section_offset(good, "r1cs", 1);
   b[hdr + 4] ^= 1;
-  expect_error([&] { parse_circom_r1cs(b, "p.r1cs"); }, "p.r1cs: offset " + std::to_string(hdr + 4), "wrong curve");
+  expect_error([&] { parse_circom_r1cs(b, "p.r1cs"); }, "p.r1cs: offset " + std::to_string(hdr + 4),
+               "wrong curve");
   // First constraint's first wire out of range.
   b = good;
   size_t cons = section_offset(good, "r1cs", 2);
   b[cons + 4 + 3] = 0x7f;
-  expect_error([&] { parse_circom_r1cs(b, "w.r1cs"); }, "w.r1cs: offset " + std::to_string(cons + 4), "out of range");
+  expect_error([&] { parse_circom_r1cs(b, "w.r1cs"); }, "w.r1cs: offset " + std::to_string(cons + 4),
+               "out of range");
   // A coefficient >= r.
   b = good;
   for (int i = 0; i < 32; i++) b[cons + 8 + i] = 0xff;
@@ -202,7 +204,7 @@ TEST(SnarkjsJson, BadInputsGiveClearErrors) {
   expect_error([&] { proof_from_snarkjs_json(bad_num, "p.json"); }, "p.json", "not a decimal number");
   // Change a digit of pi_a.x: off the curve.
   auto off = p;
-  size_t q = off.find('"', off.find("pi_a")+6) + 1;
+  size_t q = off.find('"', off.find("pi_a") + 6) + 1;
   off[q + 3] = off[q + 3] == '1' ? '2' : '1';
   expect_error([&] { proof_from_snarkjs_json(off, "p.json"); }, "p.json: pi_a", "not on the curve");
   auto curve = p;
@@ -210,8 +212,8 @@ TEST(SnarkjsJson, BadInputsGiveClearErrors) {
   expect_error([&] { proof_from_snarkjs_json(curve, "p.json"); }, "p.json: curve", "not bls12381");
   expect_error([&] { proof_from_snarkjs_json("{\"pi_a\": [", "t.json"); }, "t.json", "invalid JSON");
   expect_error([&] { public_from_snarkjs_json("[\"1\", 2.5]", "pub.json"); }, "pub.json: [1]", "decimal");
-  expect_error([&] { public_from_snarkjs_json("[\"" + to_decimal(Fr::MODULUS) + "\"]", "pub.json"); }, "pub.json: [0]",
-               "modulus");
+  expect_error([&] { public_from_snarkjs_json("[\"" + to_decimal(Fr::MODULUS) + "\"]", "pub.json"); },
+               "pub.json: [0]", "modulus");
   std::string vk = text("cubic.vk.json");
   vk.replace(vk.find("\"nPublic\": 1"), 12, "\"nPublic\": 3");
   expect_error([&] { vk_from_snarkjs_json(vk, "vk.json"); }, "vk.json: nPublic", "does not match");

@@ -23,19 +23,13 @@ bool op_const(Op o) { return o == Op::True || o == Op::False; }
 
 Boolean make(ConstraintSystem& cs, Op o, const char* name) {
   switch (o) {
-    case Op::True:
-      return Boolean::constant(true);
-    case Op::False:
-      return Boolean::constant(false);
-    case Op::AllocTrue:
-      return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, true)); });
-    case Op::AllocFalse:
-      return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, false)); });
+    case Op::True: return Boolean::constant(true);
+    case Op::False: return Boolean::constant(false);
+    case Op::AllocTrue: return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, true)); });
+    case Op::AllocFalse: return in_ns(cs, name, [&] { return Boolean(AllocatedBit::alloc(cs, false)); });
     // As upstream's NegatedAllocatedTrue: NOT of a true bit, so false.
-    case Op::NegTrue:
-      return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, true)); });
-    default:
-      return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, false)); });
+    case Op::NegTrue: return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, true)); });
+    default: return in_ns(cs, name, [&] { return Boolean::negated(AllocatedBit::alloc(cs, false)); });
   }
 }
 
@@ -176,10 +170,8 @@ TEST(Boolean, EnforceEqual) {
       Boolean a = make(cs, oa, "a"), b = make(cs, ob, "b");
       bool equal = op_value(oa) == op_value(ob);
       if (op_const(oa) && op_const(ob)) {
-        if (equal)
-          EXPECT_NO_THROW(Boolean::enforce_equal(cs, a, b));
-        else
-          EXPECT_THROW(Boolean::enforce_equal(cs, a, b), r1cs::SynthesisError);
+        if (equal) EXPECT_NO_THROW(Boolean::enforce_equal(cs, a, b));
+        else EXPECT_THROW(Boolean::enforce_equal(cs, a, b), r1cs::SynthesisError);
         continue;
       }
       Boolean::enforce_equal(cs, a, b);

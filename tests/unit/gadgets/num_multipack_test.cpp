@@ -60,8 +60,7 @@ TEST(Multipack, PackIntoInputsMatchesComputeMultipacking) {
     std::vector<Boolean> bits;
     for (size_t i = 0; i < nbits; i++) {
       // A mix of constants, bits and negated bits.
-      if (i % 5 == 0)
-        bits.push_back(Boolean::constant(raw[i]));
+      if (i % 5 == 0) bits.push_back(Boolean::constant(raw[i]));
       else {
         Boolean b = in_ns(
             cs, [&] { return "bit " + std::to_string(i); },

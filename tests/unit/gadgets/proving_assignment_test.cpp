@@ -26,12 +26,9 @@ struct ShaCircuit : r1cs::Circuit {
     std::vector<Boolean> bits;
     for (size_t i = 0; i < msg.size(); i++) {
       std::optional<bool> b = msg[i];
-      if (i % 3 == 0)
-        bits.push_back(Boolean::constant(msg[i]));  // constants fold into ONE terms
-      else if (i % 3 == 1)
-        bits.push_back(AllocatedBit::alloc(cs, b));
-      else
-        bits.push_back(Boolean(AllocatedBit::alloc(cs, b)).not_());  // ONE - b terms
+      if (i % 3 == 0) bits.push_back(Boolean::constant(msg[i]));  // constants fold into ONE terms
+      else if (i % 3 == 1) bits.push_back(AllocatedBit::alloc(cs, b));
+      else bits.push_back(Boolean(AllocatedBit::alloc(cs, b)).not_());  // ONE - b terms
     }
     auto digest = sha256(cs, bits);
     AllocatedNum n = AllocatedNum::alloc(cs, x);

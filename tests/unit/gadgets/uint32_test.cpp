@@ -77,8 +77,7 @@ TEST(UInt32, AddmanyAgainstNative) {
     for (size_t i = 0; i < n; i++) {
       uint32_t v = rng();
       want += v;
-      if (i % 3 == 2)
-        ops.push_back(UInt32::constant(v));
+      if (i % 3 == 2) ops.push_back(UInt32::constant(v));
       else
         ops.push_back(in_ns(
             cs, [&] { return "op " + std::to_string(i); }, [&] { return UInt32::alloc(cs, v); }));

@@ -91,7 +91,8 @@ TEST(VerifyingKeyEncoding, RoundTripAndCorruption) {
   EXPECT_EQ(format_error([&] { decode_verifying_key(extra); }, "1 unexpected trailing bytes"), b.size());
   auto bad = b;
   bad[384 + 191] ^= 1;  // last byte of gamma_g2 (y.c0)
-  EXPECT_EQ(format_error([&] { decode_verifying_key(bad); }, "gamma_g2: G2 uncompressed: point is not on the curve"),
+  EXPECT_EQ(format_error([&] { decode_verifying_key(bad); },
+                         "gamma_g2: G2 uncompressed: point is not on the curve"),
             384u);
   bad = b;
   std::fill(bad.begin() + 868 + 96, bad.begin() + 868 + 192, 0);
@@ -102,7 +103,8 @@ TEST(VerifyingKeyEncoding, RoundTripAndCorruption) {
   format_error([&] { decode_verifying_key(bad); }, "ic: truncated");
   bad = b;
   bad[0] |= 0x80;  // alpha_g1 claims to be compressed
-  EXPECT_EQ(format_error([&] { decode_verifying_key(bad); }, "alpha_g1: G1 uncompressed: compression flag"), 0u);
+  EXPECT_EQ(format_error([&] { decode_verifying_key(bad); }, "alpha_g1: G1 uncompressed: compression flag"),
+            0u);
 }
 
 TEST(ParametersEncoding, RoundTripBitExactAndViaFile) {

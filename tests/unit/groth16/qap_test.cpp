@@ -84,7 +84,8 @@ TEST(Qap, MatchesNaiveEvaluationOnBothCosets) {
     for (const qap::Coset& cs : conventions(log_n)) {
       // Satisfied (c = a∘b on the domain, as a prover sees it) and not.
       for (bool satisfied : {true, false}) {
-        SCOPED_TRACE(testing::Message() << "n=" << n << " output=" << int(cs.output) << " satisfied=" << satisfied);
+        SCOPED_TRACE(testing::Message()
+                     << "n=" << n << " output=" << int(cs.output) << " satisfied=" << satisfied);
         auto a = random_vec(n, rng), b = random_vec(n, rng), c = random_vec(n, rng);
         if (satisfied)
           for (size_t i = 0; i < n; i++) c[i] = a[i] * b[i];
@@ -96,10 +97,8 @@ TEST(Qap, MatchesNaiveEvaluationOnBothCosets) {
         Fr x = cs.shift;
         for (size_t i = 0; i < n; i++, x *= omega) {
           Fr p = horner(pa, x) * horner(pb, x) - horner(pc, x);
-          if (cs.output == Output::coset_values)
-            ASSERT_EQ(a[i], p) << "point " << i;
-          else
-            ASSERT_EQ(horner(a, x), p * z.inverse()) << "point " << i;
+          if (cs.output == Output::coset_values) ASSERT_EQ(a[i], p) << "point " << i;
+          else ASSERT_EQ(horner(a, x), p * z.inverse()) << "point " << i;
         }
         if (cs.output == Output::h_coefficients && satisfied) {
           // Then h is the exact quotient (a·b − c)/(X^n − 1), degree <= n − 2.

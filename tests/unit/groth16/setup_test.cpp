@@ -23,7 +23,6 @@ G2Affine g2_times(const Fr& k) {
   return ec::mul_vartime(ec::G2Jacobian::from_affine(ec::G2Curve::generator()), k).to_affine();
 }
 
-
 }  // namespace
 
 TEST(Domain, RootOfUnity) {
@@ -55,8 +54,8 @@ TEST(Setup, QueriesMatchToxicWaste) {
   ASSERT_EQ(p.h.size(), 7u);
   ASSERT_EQ(p.l.size(), 3u);
   ASSERT_EQ(p.vk.ic.size(), 2u);
-  ASSERT_EQ(p.a.size(), 2u + 3u);    // inputs + {x, x2, x3}
-  ASSERT_EQ(p.b_g1.size(), 2u);      // ONE and x
+  ASSERT_EQ(p.a.size(), 2u + 3u);  // inputs + {x, x2, x3}
+  ASSERT_EQ(p.b_g1.size(), 2u);    // ONE and x
   ASSERT_EQ(p.b_g2.size(), 2u);
   EXPECT_EQ(p.vk.alpha_g1, g1_times(tw.alpha));
   EXPECT_EQ(p.vk.beta_g1, g1_times(tw.beta));
@@ -100,7 +99,6 @@ TEST(Setup, RejectsUnconstrainedVariable) {
   std::mt19937_64 rng(2);
   EXPECT_THROW(generate_parameters(Loose(), ToxicWaste::random(rng)), r1cs::SynthesisError);
 }
-
 
 // Every window size the setup picks, against plain scalar multiplication, on
 // random scalars and the edge digits (0, 1, r - 1, all-ones windows).

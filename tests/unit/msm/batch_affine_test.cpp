@@ -27,47 +27,48 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
   // Also with the IFMA kernels (points in their domain), where the CPU has them.
   constexpr size_t kFp = sizeof(Pt<C>) / sizeof(ff::Fp);
   for (int mode = 0; mode < (platform::use_ifma() ? 2 : 1); mode++)
-  for (size_t batch : {1, 3, 64, 4096}) {
-    std::vector<Pt<C>> pts = orig;
-    TreeSummer<C> ts;
-    ts.ifma = mode == 1;
-    // Point i of `pts` as the scalar code sees it (converted back if needed).
-    auto plain = [&](Ref r) {
-      if (!r) return ec::Affine<C>::identity();
-      Pt<C> q = *ref_ptr<C>(r);
-      if (mode == 1) msm::ifma::fp_from_domain(reinterpret_cast<uint64_t*>(&q), kFp);
-      return ec::Affine<C>::from_xy(q.x, ref_neg(r) ? -q.y : q.y);
-    };
-    if (mode == 1) msm::ifma::fp_to_domain(reinterpret_cast<uint64_t*>(pts.data()), kFp * pts.size());
-    std::vector<ec::Jacobian<C>> want;
-    // Segment kinds: random, all equal (doublings), P,-P pairs, with nulls, length 1, long.
-    for (int s = 0; s < 40; s++) {
-      uint32_t begin = uint32_t(ts.refs.size());
-      size_t len = s == 0 ? 1 : s == 1 ? 300 : 1 + rng() % 9;
-      auto acc = ec::Jacobian<C>::identity();
-      for (size_t t = 0; t < len; t++) {
-        size_t i = rng() % pts.size();
-        bool neg = rng() & 1;
-        if (s % 5 == 2) i = 7;                 // equal points: doublings
-        if (s % 5 == 3) neg = t % 2;           // P, -P, P, -P ...: cancellations
-        if (s % 5 == 3) i = 11;
-        Ref r = make_ref<C>(&pts[i], neg);
-        if (s % 7 == 4 && t % 3 == 0) r = 0;   // identities inside a segment
-        ts.refs.push_back(r);
-        if (r) acc = acc.add(ec::Jacobian<C>::from_affine(plain(r)));
+    for (size_t batch : {1, 3, 64, 4096}) {
+      std::vector<Pt<C>> pts = orig;
+      TreeSummer<C> ts;
+      ts.ifma = mode == 1;
+      // Point i of `pts` as the scalar code sees it (converted back if needed).
+      auto plain = [&](Ref r) {
+        if (!r) return ec::Affine<C>::identity();
+        Pt<C> q = *ref_ptr<C>(r);
+        if (mode == 1) msm::ifma::fp_from_domain(reinterpret_cast<uint64_t*>(&q), kFp);
+        return ec::Affine<C>::from_xy(q.x, ref_neg(r) ? -q.y : q.y);
+      };
+      if (mode == 1) msm::ifma::fp_to_domain(reinterpret_cast<uint64_t*>(pts.data()), kFp * pts.size());
+      std::vector<ec::Jacobian<C>> want;
+      // Segment kinds: random, all equal (doublings), P,-P pairs, with nulls, length 1, long.
+      for (int s = 0; s < 40; s++) {
+        uint32_t begin = uint32_t(ts.refs.size());
+        size_t len = s == 0 ? 1 : s == 1 ? 300 : 1 + rng() % 9;
+        auto acc = ec::Jacobian<C>::identity();
+        for (size_t t = 0; t < len; t++) {
+          size_t i = rng() % pts.size();
+          bool neg = rng() & 1;
+          if (s % 5 == 2) i = 7;        // equal points: doublings
+          if (s % 5 == 3) neg = t % 2;  // P, -P, P, -P ...: cancellations
+          if (s % 5 == 3) i = 11;
+          Ref r = make_ref<C>(&pts[i], neg);
+          if (s % 7 == 4 && t % 3 == 0) r = 0;  // identities inside a segment
+          ts.refs.push_back(r);
+          if (r) acc = acc.add(ec::Jacobian<C>::from_affine(plain(r)));
+        }
+        ts.segs.push_back({uint32_t(s), begin, uint32_t(ts.refs.size())});
+        want.push_back(acc);
       }
-      ts.segs.push_back({uint32_t(s), begin, uint32_t(ts.refs.size())});
-      want.push_back(acc);
+      std::vector<int> seen(want.size(), 0);
+      ts.run(
+          [&](uint32_t id, Ref r) {
+            seen[id]++;
+            EXPECT_EQ(ec::Jacobian<C>::from_affine(plain(r)), want[id])
+                << "segment " << id << " mode " << mode;
+          },
+          batch);
+      for (int s : seen) EXPECT_EQ(s, 1);
     }
-    std::vector<int> seen(want.size(), 0);
-    ts.run(
-        [&](uint32_t id, Ref r) {
-          seen[id]++;
-          EXPECT_EQ(ec::Jacobian<C>::from_affine(plain(r)), want[id]) << "segment " << id << " mode " << mode;
-        },
-        batch);
-    for (int s : seen) EXPECT_EQ(s, 1);
-  }
 }
 
 // Sums written straight into their destination, which may also be an input
@@ -97,16 +98,15 @@ TYPED_TEST(TreeSum, DirectDestinations) {
     for (size_t t = 0; t < len; t++) {
       size_t i = rng() % pts.size();
       bool neg = rng() & 1;
-      if (s % 5 == 1) neg = true;                          // both operands negated
-      if (s % 7 == 2 && t == 0 && s % 3 != 0) {            // cancels the previous value
+      if (s % 5 == 1) neg = true;                // both operands negated
+      if (s % 7 == 2 && t == 0 && s % 3 != 0) {  // cancels the previous value
         ts.refs.push_back(make_ref<C>(&dst[s], true));
       } else {
         ts.refs.push_back(make_ref<C>(&pts[i], neg));
       }
       if (!(s % 7 == 2 && t == 0 && s % 3 != 0))
         acc = acc.add(ec::Jacobian<C>::from_affine(to_affine<C>(ts.refs.back())));
-      else
-        acc = acc.add(ec::Jacobian<C>::from_affine(ec::Affine<C>::from_xy(dst[s].x, -dst[s].y)));
+      else acc = acc.add(ec::Jacobian<C>::from_affine(ec::Affine<C>::from_xy(dst[s].x, -dst[s].y)));
     }
     ts.segs.push_back({uint32_t(s), begin, uint32_t(ts.refs.size())});
     want[s] = acc;

@@ -48,9 +48,20 @@ TEST(Glv, SplitEdgeCases) {
   auto minus = [](L a, uint64_t v) { return ff::Fr::minus(a, v); };
   const L lam{uint64_t(glv::LAMBDA), uint64_t(glv::LAMBDA >> 64), 0, 0};
   const L x{uint64_t(glv::X), uint64_t(glv::X >> 64), 0, 0};
-  std::vector<L> ks = {L{0, 0, 0, 0}, L{1, 0, 0, 0}, L{2, 0, 0, 0}, minus(r, 1), minus(r, 2),
-                       L{~0ull, ~0ull >> 1, 0, 0}, L{0, 1ull << 63, 0, 0}, L{~0ull, ~0ull, 0, 0},
-                       L{0, 0, 1, 0}, lam, minus(lam, 1), x, minus(x, 1), L{0, 0, 0, 1ull << 62}};
+  std::vector<L> ks = {L{0, 0, 0, 0},
+                       L{1, 0, 0, 0},
+                       L{2, 0, 0, 0},
+                       minus(r, 1),
+                       minus(r, 2),
+                       L{~0ull, ~0ull >> 1, 0, 0},
+                       L{0, 1ull << 63, 0, 0},
+                       L{~0ull, ~0ull, 0, 0},
+                       L{0, 0, 1, 0},
+                       lam,
+                       minus(lam, 1),
+                       x,
+                       minus(x, 1),
+                       L{0, 0, 0, 1ull << 62}};
   // lambda/2 +- 1, x/2 +- 1, multiples of lambda near r
   for (u128 v : {glv::LAMBDA / 2, glv::LAMBDA / 2 + 1, glv::X / 2, glv::X / 2 + 1})
     ks.push_back(L{uint64_t(v), uint64_t(v >> 64), 0, 0});

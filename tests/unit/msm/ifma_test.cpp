@@ -116,18 +116,17 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
       const A pa = na ? aff[ia].neg() : aff[ia];
       const A pb = nb ? aff[ib].neg() : aff[ib];
       want[i] = J::from_affine(pa).add(J::from_affine(pb)).to_affine();
-      jobs.push(raw(a[i]), raw(b[i]), raw(out[i]),
-                uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
+      jobs.push(
+          raw(a[i]), raw(b[i]), raw(out[i]),
+          uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
     }
     msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
     msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
     std::vector<uint32_t> special(n);
     jobs.pad();
     size_t ns;
-    if constexpr (std::is_same_v<C, ec::G1Curve>)
-      ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
-    else
-      ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
+    if constexpr (std::is_same_v<C, ec::G1Curve>) ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
+    else ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
     ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
     msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
     for (size_t i = 0; i < n; i++) {
@@ -148,9 +147,11 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   msm::ifma::JobList jobs;
   for (size_t i = 0; i < 10; i++) jobs.push(limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0);
   std::vector<uint32_t> special(jobs.size());
-  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), std::logic_error) << "not padded";
+  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), std::logic_error)
+      << "not padded";
   jobs.pad();
-  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 3, 4, special.data()), std::logic_error) << "first not a multiple of 8";
+  EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 3, 4, special.data()), std::logic_error)
+      << "first not a multiple of 8";
   ASSERT_EQ(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), 0u);
   msm::ifma::fp_from_domain(limbs(p[0]), 40);
   for (size_t i = 0; i < 10; i++) {

@@ -90,7 +90,8 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
     // msm_parts: the same input cut in up to four parts (one of them empty).
     const size_t n = in.pts.size(), cut1 = n / 3, cut2 = n / 3, cut3 = n - n / 4;
     std::vector<msm::Part<C>> parts;
-    for (auto [lo, hi] : {std::pair{size_t(0), cut1}, std::pair{cut1, cut2}, std::pair{cut2, cut3}, std::pair{cut3, n}})
+    for (auto [lo, hi] :
+         {std::pair{size_t(0), cut1}, std::pair{cut1, cut2}, std::pair{cut2, cut3}, std::pair{cut3, n}})
       parts.push_back({std::span(in.pts).subspan(lo, hi - lo), std::span(in.k).subspan(lo, hi - lo)});
     ASSERT_EQ(msm::msm_parts<C>(parts), want) << what << " msm_parts()";
     ASSERT_EQ(msm::msm_parts<C>(parts, {2, 0}), want) << what << " msm_parts() 2 threads";
@@ -100,12 +101,13 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
     if (cf.opt.window_bits > 0 && cf.opt.window_bits <= 3 && in.pts.size() > 70) continue;
     msm::detail::Plan plan;
     auto got = msm::detail::msm_tuned<C>(in.pts, can, cf.opt, cf.tu, &plan);
-    ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name << " (c=" << plan.window_bits
-                         << ", W=" << plan.windows << ", glv=" << plan.glv << ", ifma=" << plan.ifma << ")";
+    ASSERT_EQ(got, want) << what << " n=" << in.pts.size() << " config " << cf.name
+                         << " (c=" << plan.window_bits << ", W=" << plan.windows << ", glv=" << plan.glv
+                         << ", ifma=" << plan.ifma << ")";
     // The IFMA kernels run exactly where they should: batch-affine buckets,
     // allowed by the tuning, on a CPU that has them.
-    const bool want_ifma = cf.tu.ifma && platform::use_ifma() &&
-                           plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
+    const bool want_ifma =
+        cf.tu.ifma && platform::use_ifma() && plan.accumulator == Accumulator::BatchAffine && plan.big > 0;
     ASSERT_EQ(plan.ifma, want_ifma) << what << " config " << cf.name;
     // Scheduling needs the IFMA kernels; forced, it runs wherever they do.
     if (cf.tu.bucketing == msm::detail::Bucketing::Scheduled) {
@@ -295,7 +297,7 @@ TYPED_TEST(Msm, NonReducedCanonicalScalars) {
   auto in = msm_test::random_input<C>(40, rng);
   auto can = in.canonical();
   for (size_t i = 0; i < can.size(); i += 2) arith::add_to(can[i], ff::Fr::MODULUS);  // k + r < 2^256
-  can[1] = ff::Fr::MODULUS;                                                             // r == 0
+  can[1] = ff::Fr::MODULUS;                                                           // r == 0
   in.k[1] = ff::Fr::zero();
   EXPECT_EQ(msm::msm_canonical<C>(in.pts, can), in.expected());
 }

@@ -297,8 +297,7 @@ TEST(Ntt, BitReversalFreeHPipelineMatches) {
   for (unsigned k : {3u, 10u, 14u}) {
     Domain d(k);
     const size_t n = d.size();
-    auto a = random_vector(n, 1100 + k), b = random_vector(n, 1200 + k),
-         c = random_vector(n, 1300 + k);
+    auto a = random_vector(n, 1100 + k), b = random_vector(n, 1200 + k), c = random_vector(n, 1300 + k);
     auto ref = [&] {
       auto A = a, B = b, C = c;
       for (auto* v : {&A, &B, &C}) {

@@ -10,9 +10,9 @@
 
 using namespace cuzk;
 using ff::Fp;
+using ff::Fp12;
 using ff::Fp2;
 using ff::Fp6;
-using ff::Fp12;
 
 namespace {
 

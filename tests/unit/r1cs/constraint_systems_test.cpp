@@ -101,7 +101,7 @@ TEST(TestConstraintSystem, NamespacesPathsAndErrors) {
   cs.set("sq 1/sq", Fr::from_u64(5));
   EXPECT_EQ(cs.which_is_unsatisfied(), std::optional<std::string>("sq 1/square"));
   EXPECT_THROW(cs.get("nope"), std::out_of_range);
-  EXPECT_THROW(cs.get("sq 1/square"), std::out_of_range);  // a constraint, not a variable
+  EXPECT_THROW(cs.get("sq 1/square"), std::out_of_range);                 // a constraint, not a variable
   EXPECT_THROW(cs.alloc("s", [] { return Fr::one(); }), SynthesisError);  // duplicate path
   EXPECT_THROW(cs.alloc("a/b", [] { return Fr::one(); }), SynthesisError);
   {

@@ -42,8 +42,7 @@ struct MixedCircuit : r1cs::Circuit {
     Variable q = cs.alloc("q", [] { return Fr::from_u64(8); });
     Fr m1 = -Fr::one();
     cs.enforce("k1", LC(q) + m1 * p + p, cs.one(), q);
-    cs.enforce("k2", LC(p) + u + Fr::from_u64(3) * cs.one(), m1 * cs.one(),
-               LC(m1 * q) + m1 * cs.one());
+    cs.enforce("k2", LC(p) + u + Fr::from_u64(3) * cs.one(), m1 * cs.one(), LC(m1 * q) + m1 * cs.one());
   }
 };
 

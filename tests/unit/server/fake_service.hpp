@@ -65,8 +65,7 @@ class FakeService final : public ProvingService {
     return {id, uint32_t(jobs_.size()), "cpu:0"};
   }
 
-  ProofResult await(const std::string& job_id,
-                    std::optional<std::chrono::milliseconds> timeout) override {
+  ProofResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) override {
     std::unique_lock<std::mutex> lk(mu_);
     await_calls++;
     if (timeout) last_await_timeout_ms = timeout->count();

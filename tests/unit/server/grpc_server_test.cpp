@@ -111,7 +111,10 @@ TEST_F(GrpcServerTest, SubmitForwardsAllFieldsAndAwaitReturnsResult) {
   r.set_priority(pb::HIGH);
   r.set_vanilla_proof("vp");
   r.add_vanilla_proofs("p0");
-  r.add_vanilla_proofs(std::string("p\0" "1", 3));
+  r.add_vanilla_proofs(
+      std::string("p\0"
+                  "1",
+                  3));
   r.set_sector_number(17);
   r.set_miner_id(1000);
   r.set_randomness(std::string(32, '\x07'));
@@ -135,7 +138,9 @@ TEST_F(GrpcServerTest, SubmitForwardsAllFieldsAndAwaitReturnsResult) {
   EXPECT_EQ(q.priority, cuzk::engine::Priority::High);
   EXPECT_EQ(q.vanilla_proof, "vp");
   ASSERT_EQ(q.vanilla_proofs.size(), 2u);
-  EXPECT_EQ(q.vanilla_proofs[1], std::string("p\0" "1", 3));
+  EXPECT_EQ(q.vanilla_proofs[1], std::string("p\0"
+                                             "1",
+                                             3));
   EXPECT_EQ(q.sector_number, 17u);
   EXPECT_EQ(q.miner_id, 1000u);
   EXPECT_EQ(q.randomness, std::string(32, '\x07'));

@@ -177,7 +177,8 @@ std::shared_ptr<grpc::Channel> insecure_channel(const std::string& target) {
 
 // ca_pem "" = the system's default roots.
 std::shared_ptr<grpc::Channel> tls_channel(const std::string& target, const std::string& ca_pem,
-                                           const std::string& cert_pem = "", const std::string& key_pem = "") {
+                                           const std::string& cert_pem = "",
+                                           const std::string& key_pem = "") {
   grpc::SslCredentialsOptions o;
   o.pem_root_certs = ca_pem;
   o.pem_cert_chain = cert_pem;
@@ -236,9 +237,9 @@ TEST_F(TlsTokenServer, ClientWithoutTheCaIsRefused) {
   // The system roots do not know the test CA; neither does another CA.
   EXPECT_EQ(get_status(tls_channel(target, ""), "Bearer tok-alpha-0123456789").error_code(),
             grpc::StatusCode::UNAVAILABLE);
-  EXPECT_EQ(get_status(tls_channel(target, pki.pem("other-ca.pem")), "Bearer tok-alpha-0123456789")
-                .error_code(),
-            grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(
+      get_status(tls_channel(target, pki.pem("other-ca.pem")), "Bearer tok-alpha-0123456789").error_code(),
+      grpc::StatusCode::UNAVAILABLE);
   // Plaintext to a TLS port.
   EXPECT_EQ(get_status(insecure_channel(target), "Bearer tok-alpha-0123456789").error_code(),
             grpc::StatusCode::UNAVAILABLE);
@@ -246,9 +247,9 @@ TEST_F(TlsTokenServer, ClientWithoutTheCaIsRefused) {
 
 TEST_F(TlsTokenServer, MissingOrWrongTokenIsUnauthenticated) {
   auto ch = tls_channel(target, pki.pem("ca.pem"));
-  for (const char* auth : {"", "Bearer ", "Bearer tok-gamma", "Bearer tok-alpha-012345678",
-                           "Bearer tok-alpha-01234567890", "Bearer tok-retired", "tok-alpha-0123456789",
-                           "Basic tok-alpha-0123456789", "Bearer # cuzk tokens"}) {
+  for (const char* auth :
+       {"", "Bearer ", "Bearer tok-gamma", "Bearer tok-alpha-012345678", "Bearer tok-alpha-01234567890",
+        "Bearer tok-retired", "tok-alpha-0123456789", "Basic tok-alpha-0123456789", "Bearer # cuzk tokens"}) {
     auto st = get_status(ch, auth);
     EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << "'" << auth << "': " << describe(st);
   }
@@ -312,9 +313,8 @@ TEST_F(TlsTokenServer, ClientCertificateRequiredWhenClientCaIsSet) {
   auto st = get_status(tls_channel(target, pki.pem("ca.pem")), tok);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << describe(st);
   // A certificate from another CA: refused too.
-  st = get_status(tls_channel(target, pki.pem("ca.pem"), pki.pem("other-client.pem"),
-                              pki.pem("other-client.key")),
-                  tok);
+  st = get_status(
+      tls_channel(target, pki.pem("ca.pem"), pki.pem("other-client.pem"), pki.pem("other-client.key")), tok);
   EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAVAILABLE) << describe(st);
   // The right certificate, still with the token check.
   auto ch = tls_channel(target, pki.pem("ca.pem"), pki.pem("client.pem"), pki.pem("client.key"));
@@ -330,8 +330,8 @@ TEST(TlsUnixSocket, TlsAppliesToAUnixListenerToo) {
   Pki pki(dir.path);
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
-  GrpcServer srv(fake, {.listen = "unix://" + sock,
-                        .tls = {pki.path("server.pem"), pki.path("server.key"), ""}});
+  GrpcServer srv(fake,
+                 {.listen = "unix://" + sock, .tls = {pki.path("server.pem"), pki.path("server.key"), ""}});
   srv.start();
   EXPECT_EQ(get_status(insecure_channel("unix:" + sock), "").error_code(), grpc::StatusCode::UNAVAILABLE);
   auto st = get_status(tls_channel("unix:" + sock, pki.pem("ca.pem")), "");

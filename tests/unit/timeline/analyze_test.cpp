@@ -53,7 +53,7 @@ TEST(TimelineAnalyze, OverlappingWorkers) {
   EXPECT_EQ(r.workers[0].partitions, 2u);
   EXPECT_EQ(r.workers[0].busy_ms, 2000);
   EXPECT_EQ(r.workers[0].gap_count, 1u);
-  EXPECT_EQ(r.workers[0].gap_total_ms, 500);   // 11000 -> 11500
+  EXPECT_EQ(r.workers[0].gap_total_ms, 500);  // 11000 -> 11500
   EXPECT_EQ(r.workers[1].busy_ms, 1500);
   EXPECT_EQ(r.workers[1].gap_total_ms, 1200);  // 11800 -> 13000
   EXPECT_EQ(r.workers[1].gap_largest_ms, 1200);
@@ -294,9 +294,9 @@ TEST(TimelineAnalyze, IdleWithWorkWaitingIsUndetermined) {
 TEST(TimelineAnalyze, MissingAndInferredEnds) {
   LogBuilder b;
   b.device("a", 0, 0, 1000, 2000);
-  b.ev(2100, "GPU_START", "a", "worker=0,partition=1");  // never ends
+  b.ev(2100, "GPU_START", "a", "worker=0,partition=1");            // never ends
   b.ev(4000, "GPU_END", "a", "worker=1,partition=2,gpu_ms=1500");  // start lost: 2500
-  b.ev(4500, "GPU_END", "a", "worker=1,partition=3");  // start lost, no duration
+  b.ev(4500, "GPU_END", "a", "worker=1,partition=3");              // start lost, no duration
   b.ev(100, "SYNTH_END", "a", "partition=0,synth_ms=50");
   auto t = b.build();
   ASSERT_EQ(t.model.device.size(), 2u);
@@ -308,7 +308,8 @@ TEST(TimelineAnalyze, MissingAndInferredEnds) {
   EXPECT_EQ(w.count(WarnKind::kInferred), 2u);
   EXPECT_EQ(w.count(WarnKind::kUnpaired), 2u);  // the open GPU_START, the GPU_END without anything
   bool found = false;
-  for (const auto& l : w.lines()) found |= l.find("GPU_START of job a partition 1 has no GPU_END") != std::string::npos;
+  for (const auto& l : w.lines())
+    found |= l.find("GPU_START of job a partition 1 has no GPU_END") != std::string::npos;
   EXPECT_TRUE(found);
   ASSERT_EQ(t.analysis.jobs.size(), 1u);
   EXPECT_FALSE(t.analysis.jobs[0].complete);
@@ -339,7 +340,10 @@ TEST(TimelineAnalyze, InterlockIntervalsAreTheBusyTime) {
 TEST(TimelineAnalyze, WorkersSpreadOverDevices) {
   LogBuilder b;
   // Workers 0,1 on device 0; 2,3 on device 1 (2 per device).
-  b.device("a", 0, 0, 0, 1000).device("a", 1, 1, 1000, 2000).device("a", 2, 2, 0, 500).device("a", 3, 3, 1500, 2000);
+  b.device("a", 0, 0, 0, 1000)
+      .device("a", 1, 1, 1000, 2000)
+      .device("a", 2, 2, 0, 500)
+      .device("a", 3, 3, 1500, 2000);
   auto t = b.build();
   const timeline::Run& r = t.analysis.runs.at(0);
   EXPECT_EQ(r.devices, 2);

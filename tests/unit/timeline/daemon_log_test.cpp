@@ -13,7 +13,8 @@ namespace cuzk::timeline {
 namespace {
 
 Timeline daemon_log() {
-  return build_timeline(parse_file(std::string(CUZK_TEST_VECTORS) + "/../integration/timeline/cuzk-daemon-r1cs.log"));
+  return build_timeline(
+      parse_file(std::string(CUZK_TEST_VECTORS) + "/../integration/timeline/cuzk-daemon-r1cs.log"));
 }
 
 TEST(TimelineDaemonLog, AnalysedEndToEnd) {

@@ -15,7 +15,8 @@ class LogBuilder {
  public:
   // One TIMELINE line.
   LogBuilder& ev(int64_t t, const std::string& name, const std::string& job, const std::string& detail = "") {
-    lines_.push_back({t, seq_++, "TIMELINE," + std::to_string(t) + "," + name + "," + job + "," + detail, segment_});
+    lines_.push_back(
+        {t, seq_++, "TIMELINE," + std::to_string(t) + "," + name + "," + job + "," + detail, segment_});
     return *this;
   }
   // Any other line (daemon log noise), placed at time t.
@@ -36,7 +37,8 @@ class LogBuilder {
   // GPU_START..GPU_END of one partition on worker w (p < 0: whole job).
   LogBuilder& device(const std::string& job, int p, int w, int64_t start, int64_t end) {
     ev(start, "GPU_START", job, "worker=" + std::to_string(w) + pdet(p));
-    ev(end, "GPU_END", job, "worker=" + std::to_string(w) + pdet(p) + ",gpu_ms=" + std::to_string(end - start));
+    ev(end, "GPU_END", job,
+       "worker=" + std::to_string(w) + pdet(p) + ",gpu_ms=" + std::to_string(end - start));
     return *this;
   }
   // The same with the interlock held over [lock, unlock].
@@ -56,9 +58,8 @@ class LogBuilder {
 
   std::string str() const {
     auto v = lines_;
-    std::stable_sort(v.begin(), v.end(), [](const L& a, const L& b) {
-      return a.seg != b.seg ? a.seg < b.seg : a.t < b.t;
-    });
+    std::stable_sort(v.begin(), v.end(),
+                     [](const L& a, const L& b) { return a.seg != b.seg ? a.seg < b.seg : a.t < b.t; });
     std::string out;
     for (const auto& l : v) out += l.text + "\n";
     return out;

@@ -29,7 +29,8 @@ TEST(TimelineParse, SkipsLinesThatAreNotTimelineRecords) {
 }
 
 TEST(TimelineParse, FindsRecordsAfterALogPrefix) {
-  Log log = parse_text("Jan 07 10:00:00 host cuzk[812]: TIMELINE,4242,GPU_START,job-a,worker=1,partition=3\n");
+  Log log =
+      parse_text("Jan 07 10:00:00 host cuzk[812]: TIMELINE,4242,GPU_START,job-a,worker=1,partition=3\n");
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0].offset_ms, 4242);
   EXPECT_EQ(log.events[0].worker, 1);
@@ -174,7 +175,8 @@ TEST(TimelineParse, TwoRecordsRunTogetherOnOneLine) {
 
 TEST(TimelineParse, IncrementalFeedingMatchesOneShot) {
   testing::LogBuilder b;
-  for (int p = 0; p < 10; p++) b.synth("job-a", p, 100 * p, 100 * p + 5000).device("job-a", p, p % 2, 6000 + 700 * p, 6600 + 700 * p);
+  for (int p = 0; p < 10; p++)
+    b.synth("job-a", p, 100 * p, 100 * p + 5000).device("job-a", p, p % 2, 6000 + 700 * p, 6600 + 700 * p);
   b.raw(3000, "INFO something in between");
   const std::string text = b.str();
   Log whole = parse_text(text);
@@ -221,8 +223,8 @@ TEST(TimelineParse, RandomDamageNeverCrashes) {
   for (int j = 0; j < 6; j++)
     for (int p = 0; p < 10; p++)
       b.synth("job-" + std::to_string(j), p, 1000 * j + 10 * p, 1000 * j + 10 * p + 3000)
-          .device_locked("job-" + std::to_string(j), p, p % 2, 5000 + 400 * (10 * j + p), 5010 + 400 * (10 * j + p),
-                         5300 + 400 * (10 * j + p), 5390 + 400 * (10 * j + p));
+          .device_locked("job-" + std::to_string(j), p, p % 2, 5000 + 400 * (10 * j + p),
+                         5010 + 400 * (10 * j + p), 5300 + 400 * (10 * j + p), 5390 + 400 * (10 * j + p));
   const std::string clean = b.str();
   std::mt19937 rng(2024);
   for (int round = 0; round < 20; round++) {
@@ -234,9 +236,9 @@ TEST(TimelineParse, RandomDamageNeverCrashes) {
       start = nl + 1;
       switch (rng() % 12) {
         case 0: line = line.substr(0, rng() % (line.size() + 1)); break;  // truncated
-        case 1: text += line + "\n"; break;                                // duplicated
-        case 2: line[rng() % line.size()] = char(rng() % 256); break;      // a flipped byte
-        case 3: continue;                                                  // lost
+        case 1: text += line + "\n"; break;                               // duplicated
+        case 2: line[rng() % line.size()] = char(rng() % 256); break;     // a flipped byte
+        case 3: continue;                                                 // lost
         case 4: line += "\xff\xfe,extra=,=,,"; break;
         default: break;
       }

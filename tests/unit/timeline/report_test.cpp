@@ -29,19 +29,21 @@ LogBuilder two_jobs() {
 TEST(TimelineReport, AnalysisJsonHasTheDocumentedKeys) {
   auto t = two_jobs().build();
   json j = json::parse(dump_json(analysis_json(t)));
-  for (const char* k : {"log", "options", "runs", "jobs", "job_summary", "warnings"}) EXPECT_TRUE(j.contains(k)) << k;
+  for (const char* k : {"log", "options", "runs", "jobs", "job_summary", "warnings"})
+    EXPECT_TRUE(j.contains(k)) << k;
   ASSERT_EQ(j["runs"].size(), 1u);
   const json& r = j["runs"][0];
-  for (const char* k : {"index", "start_ms", "end_ms", "wall_s", "proofs", "partitions", "throughput_proofs_per_min",
-                        "s_per_proof", "device_utilization", "avg_device_ms_per_partition",
-                        "serial_device_s_per_proof", "idle_gaps", "workers", "transitions", "verdict", "synthesis"})
+  for (const char* k :
+       {"index", "start_ms", "end_ms", "wall_s", "proofs", "partitions", "throughput_proofs_per_min",
+        "s_per_proof", "device_utilization", "avg_device_ms_per_partition", "serial_device_s_per_proof",
+        "idle_gaps", "workers", "transitions", "verdict", "synthesis"})
     EXPECT_TRUE(r.contains(k)) << k;
   EXPECT_EQ(r["index"], 1);
   EXPECT_EQ(r["start_ms"], 1000);
   EXPECT_EQ(r["end_ms"], 3500);
   EXPECT_EQ(r["proofs"], 2);
   EXPECT_EQ(r["partitions"], 3);
-  EXPECT_DOUBLE_EQ(r["device_utilization"].get<double>(), 2398.0 / 2500.0);  // [1002,3400]
+  EXPECT_DOUBLE_EQ(r["device_utilization"].get<double>(), 2398.0 / 2500.0);      // [1002,3400]
   EXPECT_DOUBLE_EQ(r["avg_device_ms_per_partition"].get<double>(), 2398.0 / 3);  // 798 + 800 + 800
   EXPECT_DOUBLE_EQ(r["serial_device_s_per_proof"].get<double>(), 1.199);
   const json& g = r["idle_gaps"];
@@ -84,7 +86,8 @@ TEST(TimelineReport, AnalysisJsonHasTheDocumentedKeys) {
 }
 
 TEST(TimelineReport, JsonSurvivesBytesThatAreNotUtf8) {
-  auto t = build_timeline(parse_text("TIMELINE,1,GPU_START,j\xff\xfe,worker=0\nTIMELINE,9,GPU_END,j\xff\xfe,worker=0\n"));
+  auto t = build_timeline(
+      parse_text("TIMELINE,1,GPU_START,j\xff\xfe,worker=0\nTIMELINE,9,GPU_END,j\xff\xfe,worker=0\n"));
   std::string s = dump_json(analysis_json(t));
   json j = json::parse(s);
   EXPECT_EQ(j["runs"].size(), 1u);

@@ -11,7 +11,9 @@ namespace {
 
 using testing::LogBuilder;
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+bool contains(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
 
 // Seed 003: whole-job proofs, synthesis 96 threads / GPU 32 threads. Its
 // table's first three rows:
@@ -80,8 +82,12 @@ TEST(TimelineSeeds, Seed003JobRows) {
   EXPECT_DOUBLE_EQ(s.avg_idle_gap_ms, (14 + 15350 + 5522 + 10) / 4.0);
 
   const std::string text = format_jobs(t, false);
-  EXPECT_TRUE(contains(text, "P1    5d3c2f0a   1     1        87117       135123     48006       135126       161355     26229         -"));
-  EXPECT_TRUE(contains(text, "P3    c0ffee03   1     1       165462       209588     44126       209591       237481     27890     15350"));
+  EXPECT_TRUE(contains(text,
+                       "P1    5d3c2f0a   1     1        87117       135123     48006       135126       "
+                       "161355     26229         -"));
+  EXPECT_TRUE(contains(text,
+                       "P3    c0ffee03   1     1       165462       209588     44126       209591       "
+                       "237481     27890     15350"));
 
   // The analysis agrees with the seed's conclusion: synthesis cannot keep up.
   ASSERT_EQ(t.analysis.runs.size(), 1u);
@@ -114,8 +120,8 @@ TEST(TimelineSeeds, Seed001TableRows) {
   auto rows = table_rows(t.log, false);
   ASSERT_EQ(rows.size(), 12u);
   auto row = [&](size_t i) {
-    return short_id(t.log.jobs[rows[i].job].id) + " " + rows[i].event + " " + std::to_string(rows[i].offset_ms) +
-           " " + rows[i].detail;
+    return short_id(t.log.jobs[rows[i].job].id) + " " + rows[i].event + " " +
+           std::to_string(rows[i].offset_ms) + " " + rows[i].detail;
   };
   EXPECT_EQ(row(0), "ae003926 SYNTH_START 87700 kind=porep-c2");
   EXPECT_EQ(row(1), "ae003926 SYNTH_END 124510 synth_ms=36592");
@@ -210,8 +216,10 @@ TEST(TimelineSeeds, Seed002TransitionsAndDeviceBound) {
   EXPECT_EQ(r.verdict.bottleneck, "device");
 
   const std::string text = format_analysis(t, false);
-  EXPECT_TRUE(contains(text, "0a0a0a0a -> 1b1b1b1b: 114367 / 119618 -> 118857 ms: delta 4490 ms, overlap 761 ms"));
-  EXPECT_TRUE(contains(text, "1b1b1b1b -> 2c2c2c2c: 152997 / 157020 -> 153018 ms: delta 21 ms, overlap 4002 ms"));
+  EXPECT_TRUE(
+      contains(text, "0a0a0a0a -> 1b1b1b1b: 114367 / 119618 -> 118857 ms: delta 4490 ms, overlap 761 ms"));
+  EXPECT_TRUE(
+      contains(text, "1b1b1b1b -> 2c2c2c2c: 152997 / 157020 -> 153018 ms: delta 21 ms, overlap 4002 ms"));
   EXPECT_TRUE(contains(text, "steady 37.4 s/proof"));
   EXPECT_TRUE(contains(text, "serial device time 37.46 s/proof"));
 }
@@ -286,7 +294,8 @@ TEST(TimelineSeeds, Seed000ContentionSignature) {
     EXPECT_DOUBLE_EQ(x.concurrency, double(parallel[r]));
     EXPECT_EQ(x.verdict.bottleneck, want[r]);
   }
-  EXPECT_NE(t.analysis.runs[3].verdict.evidence[0].find("6000 ms vs 5000 ms in run 1 (+20.0%"), std::string::npos);
+  EXPECT_NE(t.analysis.runs[3].verdict.evidence[0].find("6000 ms vs 5000 ms in run 1 (+20.0%"),
+            std::string::npos);
 }
 
 }  // namespace
