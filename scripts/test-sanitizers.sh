@@ -6,6 +6,9 @@
 #                      (threads, queues, locks, job table, budgets; the fake
 #                      proof kind, as real proofs take minutes under TSan),
 #                      the pre-compiled-constraint store's background thread,
+#                      the fleet bridge's claim loop and leases (two engines
+#                      on a throwaway PostgreSQL; libpq is not instrumented
+#                      but each connection stays on one thread),
 #                      the server suite (gRPC and HTTP front ends, TLS and
 #                      tokens, health, shutdown against a fake engine) and
 #                      the daemon integration tests (the real daemon, built
@@ -65,7 +68,7 @@ for stage in $stages; do
       # 112-job load test is left out here (about a minute under TSan; the
       # retries/cancels/evictions test runs the same paths with 40 jobs).
       suites=("integration:-DaemonLoad.HundredJobsEightClientsMixedPrioritiesAndCancels" server
-              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*")
+              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetBridge*:FleetPayload*")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
       tsan_configure "$dir"
