@@ -31,6 +31,7 @@
 #include "filecoin/porep/seal.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
+#include "integration/daemon_process.hpp"
 
 namespace fs = std::filesystem;
 namespace pb = cuzk::v1;
@@ -44,8 +45,8 @@ const cuzk::circuits::CubeChain::Shape kShape{60, 2, 5};
 struct Daemon {
   fs::path dir;
   std::string sock;
-  pid_t pid = -1;
   fs::path log;
+  cuzk::test::DaemonProcess proc;
 
   explicit Daemon(const std::string& extra_toml) {
     dir = fs::temp_directory_path() / ("cuzk-load-" + std::to_string(::getpid()));
@@ -56,19 +57,12 @@ struct Daemon {
     std::ofstream(dir / "cuzk.toml") << "[daemon]\nlisten = \"unix://" << sock << "\"\n"
                                      << "[srs]\nparam_cache = \"" << (dir / "params").string() << "\"\n"
                                      << extra_toml;
-    pid = ::fork();
-    if (pid == 0) {
-      FILE* f = std::freopen(log.c_str(), "w", stderr);
-      (void)f;
-      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", (dir / "cuzk.toml").c_str(), "--log-level",
-              "warn", (char*)nullptr);
-      ::_exit(127);
-    }
+    proc.start(dir / "cuzk.toml", log, "warn");
     for (int i = 0; i < 200 && !fs::exists(sock); i++) std::this_thread::sleep_for(50ms);
   }
   // Peak resident set (VmHWM) of the daemon process, bytes.
   uint64_t peak_rss() const {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::ifstream in("/proc/" + std::to_string(proc.pid()) + "/status");
     std::string key;
     while (in >> key) {
       if (key == "VmHWM:") {
@@ -80,22 +74,7 @@ struct Daemon {
     }
     return 0;
   }
-  int stop() {
-    if (pid <= 0) return -1;
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    pid = -1;
-    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    // The log is removed with the directory: show it when the daemon did not
-    // exit cleanly (a sanitizer's report ends in exit code 66, its text here).
-    if (rc != 0) {
-      std::ifstream in(log);
-      std::fprintf(stderr, "daemon exited with %d; %s:\n%s\n", rc, log.c_str(),
-                   std::string(std::istreambuf_iterator<char>(in), {}).c_str());
-    }
-    return rc;
-  }
+  int stop() { return proc.stop(); }
   ~Daemon() {
     stop();
     fs::remove_all(dir);

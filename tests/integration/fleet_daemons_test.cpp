@@ -34,6 +34,7 @@
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "temp_dir.hpp"
+#include "integration/daemon_process.hpp"
 #include "unit/fleet/pg_server.hpp"
 
 namespace fs = std::filesystem;
@@ -70,8 +71,8 @@ int free_port() {
 struct Daemon {
   std::string id;
   std::string target;  // 127.0.0.1:port
-  pid_t pid = -1;
   fs::path log;
+  cuzk::test::DaemonProcess proc;
 
   Daemon(const fs::path& dir, const std::string& daemon_id, const std::string& db_uri,
          const fs::path& params) {
@@ -87,14 +88,7 @@ struct Daemon {
                        << "[pipeline]\nmax_parallel_synthesis = 1\n"
                        << "[fleet]\ndatabase = \"" << db_uri << "\"\ndaemon_id = \"" << id << "\"\n"
                        << "lease = \"3s\"\npoll_interval = \"100ms\"\nslots = 2\nreserved_slots = 1\n";
-    pid = ::fork();
-    if (pid == 0) {
-      FILE* f = std::freopen(log.c_str(), "w", stderr);
-      (void)f;
-      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", cfg.c_str(), "--log-level", "info",
-              (char*)nullptr);
-      ::_exit(127);
-    }
+    proc.start(cfg, log, "info");
   }
   bool wait_ready() const {
     auto ch = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
@@ -111,22 +105,8 @@ struct Daemon {
     }
     return false;
   }
-  void kill9() {
-    if (pid > 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      pid = -1;
-    }
-  }
-  int stop() {
-    if (pid <= 0) return -1;
-    ::kill(pid, SIGTERM);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    pid = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  ~Daemon() { stop(); }
+  void kill9() { proc.kill9(); }
+  int stop() { return proc.stop(); }
   std::unique_ptr<pb::ProvingEngine::Stub> stub() const {
     return pb::ProvingEngine::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
   }
