@@ -12,6 +12,7 @@
 # CUZK_WERROR=OFF relaxes that for another compiler.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/cmake-generator.sh
 build=${CUZK_BUILD_DIR:-build}
 read -r -a targets <<< "${CUZK_BUILD_TARGETS:-}"
 jobs=$(nproc)

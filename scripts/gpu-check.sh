@@ -20,6 +20,7 @@
 # (nproc) the build's parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/cmake-generator.sh
 
 mode=${1:-full}
 bundle=build-gpu/bundle

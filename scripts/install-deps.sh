@@ -2,7 +2,7 @@
 # Installs the Debian packages cuzk builds and tests with (as root, via apt-get),
 # skipping the update/install when everything is already present.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config git
+pkgs=(build-essential cmake ninja-build pkg-config git
       libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
       libtbb-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
       libssl-dev libgmp-dev libgtest-dev libbenchmark-dev

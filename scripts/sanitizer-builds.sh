@@ -6,6 +6,7 @@
 # Both build without -march=native (CUZK_NATIVE=OFF), so CI also runs the
 # portable build a distribution package would ship; -g1 (line tables) keeps
 # the reports' file:line while building faster than full debug information.
+source scripts/cmake-generator.sh
 asan_configure() {
   CC=clang CXX=clang++ cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" -DCUZK_NATIVE=OFF \
