@@ -15,9 +15,7 @@
 //   (listen_addresses = '', -k <dir>), so no TCP port can clash; fsync off;
 //   the directory is in /dev/shm when writable, else /tmp.
 // - Each test gets its own database (fresh_database()).
-#include <fcntl.h>
 #include <pwd.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -30,6 +28,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cache_lock.hpp"
 #include "fleet/database.hpp"
 
 namespace cuzk::test {
@@ -133,34 +132,22 @@ class PgServer {
     for (char& c : tag)
       if (!std::isalnum(static_cast<unsigned char>(c))) c = '-';
     const std::filesystem::path cache = std::filesystem::path(CUZK_TEST_CACHE) / ("pg-template-v2" + tag);
-    std::filesystem::create_directories(cache.parent_path());
-    const std::string lock_path = cache.string() + ".lock";
-    const int fd = open(lock_path.c_str(), O_CREAT | O_RDWR, 0644);
-    if (fd < 0) throw std::runtime_error("pg_server: cannot open " + lock_path);
-    flock(fd, LOCK_EX);
-    try {
-      if (!std::filesystem::exists(cache / "data" / "PG_VERSION")) {
-        // initdb as the owner in a /tmp directory it owns, then copied into the cache.
-        char tmpl[] = "/tmp/cuzk-pginit-XXXXXX";
-        if (!mkdtemp(tmpl)) throw std::runtime_error("pg_server: mkdtemp failed");
-        const std::filesystem::path tmp = tmpl;
-        own(tmp);
-        run_pg("initdb -D " + (tmp / "data").string() +
-               " -U cuzk --auth=trust -E UTF8 --no-sync --no-instructions "
-               "--wal-segsize=1");  // 1 MiB WAL segments: a small cluster, copied fast
-        std::error_code ec;
-        std::filesystem::remove_all(cache, ec);
-        std::filesystem::create_directories(cache);
-        sh("cp -a " + (tmp / "data").string() + " " + cache.string() + "/data");
-        std::filesystem::remove_all(tmp, ec);
-      }
-    } catch (...) {
-      flock(fd, LOCK_UN);
-      close(fd);
-      throw;
+    const cuzk_test::CacheLock lock(cache);
+    if (!std::filesystem::exists(cache / "data" / "PG_VERSION")) {
+      // initdb as the owner in a /tmp directory it owns, then copied into the cache.
+      char tmpl[] = "/tmp/cuzk-pginit-XXXXXX";
+      if (!mkdtemp(tmpl)) throw std::runtime_error("pg_server: mkdtemp failed");
+      const std::filesystem::path tmp = tmpl;
+      own(tmp);
+      run_pg("initdb -D " + (tmp / "data").string() +
+             " -U cuzk --auth=trust -E UTF8 --no-sync --no-instructions "
+             "--wal-segsize=1");  // 1 MiB WAL segments: a small cluster, copied fast
+      std::error_code ec;
+      std::filesystem::remove_all(cache, ec);
+      std::filesystem::create_directories(cache);
+      sh("cp -a " + (tmp / "data").string() + " " + cache.string() + "/data");
+      std::filesystem::remove_all(tmp, ec);
     }
-    flock(fd, LOCK_UN);
-    close(fd);
     return cache.string();
   }
 
