@@ -32,6 +32,7 @@
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 #include "integration/daemon_process.hpp"
+#include "platform/tsan.hpp"
 
 namespace fs = std::filesystem;
 namespace pb = cuzk::v1;
@@ -45,10 +46,8 @@ const cuzk::circuits::CubeChain::Shape kShape{60, 2, 5};
 // Built with ThreadSanitizer (scripts/test-sanitizers.sh), the daemon proves
 // 5-15 times slower: the multi-partition test keeps its clients, evictor and
 // cancels but runs fewer rounds (100 s under TSan with ten).
-#if defined(__SANITIZE_THREAD__)
+#ifdef CUZK_TSAN  // platform/tsan.hpp
 constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-constexpr bool kUnderTsan = __has_feature(thread_sanitizer);
 #else
 constexpr bool kUnderTsan = false;
 #endif
