@@ -36,7 +36,7 @@ static void BM_EngineOverheadPerPartition(benchmark::State& state) {
       ProofRequest r;
       r.kind = ProofKind::GenericR1cs;
       r.circuit_id = "fake";
-      r.request_id = std::string("r") + std::to_string(round) + "-" + std::to_string(j);
+      r.request_id = "r" + std::to_string(round) + "-" + std::to_string(j);
       r.vanilla_proofs.assign(partitions, "0,0");
       ids.push_back(engine.submit(r).job_id);
     }

@@ -228,8 +228,7 @@ std::vector<Fr> public_from_snarkjs_json(std::string_view text, std::string_view
   json j = parse(c, text);
   if (!j.is_array()) c.fail("", "expected an array of decimal strings");
   std::vector<Fr> out;
-  for (size_t i = 0; i < j.size(); i++)
-    out.push_back(number<Fr>(c, j[i], std::string("[") + std::to_string(i) + "]"));
+  for (size_t i = 0; i < j.size(); i++) out.push_back(number<Fr>(c, j[i], "[" + std::to_string(i) + "]"));
   return out;
 }
 

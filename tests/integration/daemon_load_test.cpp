@@ -158,7 +158,7 @@ TEST(DaemonLoad, HundredJobsEightClientsMixedPrioritiesAndCancels) {
       auto stub = d.stub();
       std::mt19937_64 rng(1000 + c);
       for (int j = 0; j < kJobsPerClient; j++) {
-        std::string id = std::string("c") + std::to_string(c) + "-j" + std::to_string(j);
+        std::string id = "c" + std::to_string(c) + "-j" + std::to_string(j);
         std::vector<uint64_t> xs;
         int parts = 1 + int(rng() % 3);
         for (int p = 0; p < parts; p++) xs.push_back(rng() % 1000000);
@@ -248,7 +248,7 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
   for (int i = 0; i < 16; i++) {
     grpc::ClientContext ctx;
     pb::SubmitProofResponse res;
-    std::string id = std::string("n") + std::to_string(i);
+    std::string id = "n" + std::to_string(i);
     ASSERT_TRUE(
         stub->SubmitProof(&ctx, make_request(id, {uint64_t(i + 1), uint64_t(i + 100)}, pb::NORMAL), &res)
             .ok());

@@ -51,7 +51,7 @@ TEST(Lifetime, FailuresAndCancelsNeverFreeWhatAStageReads) {
   // Jobs that fail or are cancelled mid-flight while others evict: every
   // partition still running must keep its parameters.
   for (int i = 0; i < 20; i++) {
-    std::string id = std::string("j") + std::to_string(i);
+    std::string id = "j" + std::to_string(i);
     f.engine->submit(req({"3,5", i % 3 == 0 ? "3,5,fail-synth" : "3,5", "3,5"}, id));
     if (i % 4 == 1) f.engine->cancel(id);
     try {
@@ -59,7 +59,7 @@ TEST(Lifetime, FailuresAndCancelsNeverFreeWhatAStageReads) {
     } catch (const ServiceError&) {
     }
   }
-  for (int i = 0; i < 20; i++) f.engine->await(std::string("j") + std::to_string(i), std::nullopt);
+  for (int i = 0; i < 20; i++) f.engine->await("j" + std::to_string(i), std::nullopt);
   EXPECT_EQ(f.handler->reads_after_free.load(), 0);
 }
 

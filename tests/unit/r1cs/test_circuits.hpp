@@ -57,8 +57,7 @@ struct ManyInputsCircuit : r1cs::Circuit {
     };
     std::vector<Variable> xs;
     for (size_t i = 0; i < n; i++)
-      xs.push_back(
-          cs.alloc_input([&] { return std::string("x") + std::to_string(i); }, [&] { return val(i + 1); }));
+      xs.push_back(cs.alloc_input([&] { return "x" + std::to_string(i); }, [&] { return val(i + 1); }));
     LC sum;
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
