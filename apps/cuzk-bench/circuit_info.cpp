@@ -142,7 +142,7 @@ void register_circuit_info(CLI::App& app) {
   });
 }
 
-RegisterCommand reg(70, register_circuit_info);
+RegisterCommand reg_circuit_info(70, register_circuit_info);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -17,8 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
 // Periodic progress on stderr (stdout keeps the exact result lines).
 class Ticker {
  public:
@@ -337,7 +335,7 @@ void register_client(CLI::App& app) {
   metrics->callback([] { run_metrics(); });
 }
 
-RegisterCommand reg(40, register_client);
+RegisterCommand reg_client_cmds(40, register_client);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -106,6 +106,9 @@ ProofOutcome submit_and_await(pb::ProvingEngine::Stub& stub, const pb::SubmitPro
 // "12.3" seconds with one decimal.
 std::string secs1(double s);
 
+// A steady-clock duration in seconds.
+inline double secs(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
 template <class OnWait>
 ProofOutcome submit_and_await(pb::ProvingEngine::Stub& stub, const pb::SubmitProofRequest& req,
                               std::chrono::milliseconds slice, OnWait&& on_wait) {

@@ -32,8 +32,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
 struct MixEntry {
   std::string label;
   double rate_per_s = 0;
@@ -488,7 +486,7 @@ void register_stress(CLI::App& app) {
   s->callback([o] { run_stress(*o); });
 }
 
-RegisterCommand reg(41, register_stress);
+RegisterCommand reg_client_stress(41, register_stress);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

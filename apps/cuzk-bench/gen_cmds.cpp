@@ -68,7 +68,7 @@ void register_gen(CLI::App& app) {
   gw->callback([o] { run_gen_witness(*o); });
 }
 
-RegisterCommand reg(60, register_gen);
+RegisterCommand reg_gen_cmds(60, register_gen);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

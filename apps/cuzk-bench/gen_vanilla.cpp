@@ -238,7 +238,7 @@ void register_gen_vanilla(CLI::App& app) {
   sn->callback([so] { run_gen_vanilla_snap(*so); });
 }
 
-RegisterCommand reg(61, register_gen_vanilla);
+RegisterCommand reg_gen_vanilla(61, register_gen_vanilla);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -98,7 +98,7 @@ void register_micro_field(CLI::App& app) {
   field->callback([fo] { run_field(*fo); });
 }
 
-RegisterCommand reg(10, register_micro_field);
+RegisterCommand reg_micro_field(10, register_micro_field);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -102,7 +102,7 @@ void register_micro_kernel(CLI::App& app) {
   cmd->callback([ko] { run_kernel(*ko); });
 }
 
-RegisterCommand reg(25, register_micro_kernel);
+RegisterCommand reg_micro_kernel(25, register_micro_kernel);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

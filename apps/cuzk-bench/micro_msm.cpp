@@ -299,7 +299,7 @@ void register_micro_msm(CLI::App& app) {
   cmd->callback([o] { run_msm(*o); });
 }
 
-RegisterCommand reg(20, register_micro_msm);
+RegisterCommand reg_micro_msm(20, register_micro_msm);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -145,7 +145,7 @@ void register_micro_ntt(CLI::App& app) {
   cmd->callback([o] { run_ntt(*o); });
 }
 
-RegisterCommand reg(30, register_micro_ntt);
+RegisterCommand reg_micro_ntt(30, register_micro_ntt);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -156,7 +156,7 @@ void register_micro_synth(CLI::App& app) {
   cmd->callback([o] { run_synth(*o); });
 }
 
-RegisterCommand reg(35, register_micro_synth);
+RegisterCommand reg_micro_synth(35, register_micro_synth);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

@@ -355,7 +355,7 @@ void register_timeline(CLI::App& app) {
   bench->callback(guarded([b] { cmd_bench(*b); }));
 }
 
-RegisterCommand reg(50, register_timeline);
+RegisterCommand reg_timeline_cmd(50, register_timeline);
 
 }  // namespace
 }  // namespace cuzk::bench_cli

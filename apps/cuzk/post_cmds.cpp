@@ -17,7 +17,7 @@ namespace g16 = cuzk::groth16;
 
 namespace {
 
-fc::PostConfig config_arg(uint64_t id) {
+fc::PostConfig post_config_arg(uint64_t id) {
   auto c = fc::post_config(id);
   if (!c)
     throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not a PoSt proof (0-14)");
@@ -45,7 +45,7 @@ std::string param_file(const std::string& dir, const fc::PostConfig& c, const ch
 }
 
 int post_prove(const PostCommands& o, Progress& pr) {
-  const fc::PostConfig c = config_arg(o.registered_proof);
+  const fc::PostConfig c = post_config_arg(o.registered_proof);
   const fc::Domain rnd = randomness_arg(o.randomness);
   auto proofs = read_vanilla(o.vanilla);
   const uint64_t first = c.kind == fc::PostKind::Winning ? 0 : uint64_t(o.partition) * c.sector_count;
@@ -62,7 +62,7 @@ int post_prove(const PostCommands& o, Progress& pr) {
 }
 
 int verify_post(const PostCommands& o, Progress& pr) {
-  const fc::PostConfig c = config_arg(o.registered_proof);
+  const fc::PostConfig c = post_config_arg(o.registered_proof);
   const fc::Domain rnd = randomness_arg(o.randomness);
   std::vector<fc::PostPublicSector> pub;
   if (!o.vanilla.empty())

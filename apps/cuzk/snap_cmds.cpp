@@ -21,7 +21,7 @@ namespace g16 = cuzk::groth16;
 
 namespace {
 
-fc::SnapConfig config_arg(uint64_t id) {
+fc::SnapConfig snap_config_arg(uint64_t id) {
   auto c = fc::snap_config(id);
   if (!c)
     throw std::runtime_error("--registered-proof " + std::to_string(id) + " is not an update proof (0-4)");
@@ -42,7 +42,7 @@ std::string param_file(const std::string& dir, const fc::SnapConfig& c, const ch
 }
 
 int update_prove(const SnapCommands& o, Progress& pr) {
-  const fc::SnapConfig c = config_arg(o.registered_proof);
+  const fc::SnapConfig c = snap_config_arg(o.registered_proof);
   const fc::SnapPublic pub = public_args(o);
   auto blobs = fc::vanilla_proofs_from_json(cuzk::formats::read_text_file(o.vanilla));
   if (blobs.size() != c.partitions)
@@ -78,7 +78,7 @@ int update_prove(const SnapCommands& o, Progress& pr) {
 }
 
 int verify_update(const SnapCommands& o, Progress& pr) {
-  const fc::SnapConfig c = config_arg(o.registered_proof);
+  const fc::SnapConfig c = snap_config_arg(o.registered_proof);
   const fc::SnapPublic pub = public_args(o);
   const std::string vk_path = o.vk.empty() ? param_file(o.param_dir, c, ".vk") : o.vk;
   auto pvk = g16::prepare_verifying_key(g16::read_verifying_key_file(vk_path));

@@ -5,27 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "arith/inverse.hpp"
+#include "support/gmp_oracle.hpp"
 
 using namespace cuzk;
 
 namespace {
 
-template <size_t N>
-mpz_class to_mpz(const arith::Limbs<N>& a) {
-  mpz_class z = 0;
-  for (size_t i = N; i-- > 0;) z = (z << 64) + mpz_class(std::to_string(a[i]));
-  return z;
-}
-
-template <size_t N>
-arith::Limbs<N> from_mpz(mpz_class z) {
-  arith::Limbs<N> r{};
-  for (size_t i = 0; i < N; i++) {
-    r[i] = std::stoull(mpz_class(z & mpz_class("0xffffffffffffffff")).get_str());
-    z >>= 64;
-  }
-  return r;
-}
+using test::from_mpz;
+using test::to_mpz;
 
 template <size_t N>
 void check_against_gmp(unsigned long seed) {

@@ -16,7 +16,7 @@
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
 #include "platform/hex.hpp"
-#include "r1cs/counting_cs.hpp"
+#include "circuit_counts.hpp"
 #include "r1cs/test_cs.hpp"
 #include "slow.hpp"
 
@@ -32,14 +32,8 @@ Domain hex32(const char* h) {
   return d;
 }
 
-struct Count {
-  size_t constraints, inputs, aux;
-};
-Count count(const PostConfig& c) {
-  r1cs::CountingCS cs;
-  FallbackPostCircuit(c).synthesize(cs);
-  return {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
-}
+using Count = test::Counts;
+Count count(const PostConfig& c) { return test::counts_of(FallbackPostCircuit(c)); }
 
 // A sealed 2 KiB sector with its own data and ticket.
 SealedSector sealed_2k(uint64_t sector_num) {

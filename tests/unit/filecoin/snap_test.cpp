@@ -10,6 +10,7 @@
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/circuit.hpp"
 #include "filecoin/snap/gadgets.hpp"
+#include "circuit_counts.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -52,14 +53,8 @@ Fr fr_random(XorShift& rng) {
   }
 }
 
-struct Count {
-  size_t constraints, inputs, aux;
-};
-Count count(const SnapConfig& c) {
-  r1cs::CountingCS cs;
-  EmptySectorUpdateCircuit(c).synthesize(cs);
-  return {cs.num_constraints(), cs.num_inputs(), cs.num_aux()};
-}
+using Count = test::Counts;
+Count count(const SnapConfig& c) { return test::counts_of(EmptySectorUpdateCircuit(c)); }
 
 }  // namespace
 

@@ -8,12 +8,14 @@
 
 #include "formats/binfile.hpp"
 
-namespace cuzk::formats::test {
+namespace cuzk::test {
 
 inline const std::string kDir = CUZK_INTEROP_FIXTURES;
 inline const char* const kCircuits[] = {"cubic", "many_public", "chain"};
 
-inline std::vector<uint8_t> load(const std::string& name) { return read_binary_file(kDir + "/" + name); }
+inline std::vector<uint8_t> load(const std::string& name) {
+  return formats::read_binary_file(kDir + "/" + name);
+}
 
 // Byte offset of the data of the .zkey section of `type` (after its header).
 inline size_t section_offset(const std::vector<uint8_t>& b, uint32_t type) {
@@ -28,4 +30,4 @@ inline size_t section_offset(const std::vector<uint8_t>& b, uint32_t type) {
   }
 }
 
-}  // namespace cuzk::formats::test
+}  // namespace cuzk::test

@@ -2,7 +2,6 @@
 // in full once, later reads of the same bytes skip the subgroup checks, and
 // any change to the bytes (a point outside the subgroup) is checked again.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +16,7 @@
 #include "formats/key_record.hpp"
 #include "groth16/io.hpp"
 #include "groth16/setup.hpp"
+#include "temp_dir.hpp"
 
 using namespace cuzk;
 using namespace cuzk::formats;
@@ -24,11 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("cuzk-key-record-" + std::to_string(::getpid()) + "-" +
-                                               std::to_string(std::random_device{}()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
+// A fresh directory for key files and their record.
+struct KeyDir : cuzk::test::TempDir {
+  KeyDir() : cuzk::test::TempDir("cuzk-key-record") {}
   std::string file(const std::string& name, const std::vector<uint8_t>& bytes) const {
     std::string p = (path / name).string();
     write_binary_file(p, bytes);
@@ -56,7 +54,7 @@ std::vector<uint8_t> zkey_with_bad_point(const std::vector<uint8_t>& good) {
 }  // namespace
 
 TEST(KeyRecord, ZkeyIsCheckedInFullOnceThenFromTheRecord) {
-  TempDir d;
+  KeyDir d;
   const auto good = test::load("cubic.zkey");
   const std::string path = d.file("cubic.zkey", good);
   CheckedKeys rec(d.path / "rec");
@@ -71,14 +69,14 @@ TEST(KeyRecord, ZkeyIsCheckedInFullOnceThenFromTheRecord) {
   for (size_t i = 0; i < first.h.size(); i++) ASSERT_EQ(second.h[i], first.h[i]);
   EXPECT_EQ(second.vk.ic, first.vk.ic);
   // A vk-only read neither needs nor makes a record.
-  TempDir d2;
+  KeyDir d2;
   CheckedKeys rec2(d2.path / "rec");
   read_zkey_file_checked(path, {ec::Check::Full, true}, rec2, &done);
   EXPECT_EQ(d2.records(), 0u);
 }
 
 TEST(KeyRecord, AChangedKeyIsCheckedAgainAndNeverRecordedWhenBad) {
-  TempDir d;
+  KeyDir d;
   const auto good = test::load("cubic.zkey");
   CheckedKeys rec(d.path / "rec");
   read_zkey_file_checked(d.file("good.zkey", good), {}, rec);
@@ -102,7 +100,7 @@ TEST(KeyRecord, AChangedKeyIsCheckedAgainAndNeverRecordedWhenBad) {
 }
 
 TEST(KeyRecord, DisabledRecordChecksEveryRun) {
-  TempDir d;
+  KeyDir d;
   const std::string path = d.file("cubic.zkey", test::load("cubic.zkey"));
   CheckedKeys none(std::nullopt);
   KeyCheckDone done{};
@@ -114,7 +112,7 @@ TEST(KeyRecord, DisabledRecordChecksEveryRun) {
 }
 
 TEST(KeyRecord, BellpersonParamsUseTheSameRecord) {
-  TempDir d;
+  KeyDir d;
   std::mt19937_64 rng(8);
   circuits::CubeChain::Shape shape{16, 1, 1};
   auto params = groth16::generate_parameters(circuits::CubeChain(shape), groth16::ToxicWaste::random(rng));

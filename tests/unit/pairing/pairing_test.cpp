@@ -29,9 +29,6 @@ G2Affine g2_mul(const Fr& k) {
 G1Affine g1() { return ec::G1Curve::generator(); }
 G2Affine g2() { return ec::G2Curve::generator(); }
 
-mpz_class p_mpz() { return test::modulus<Fp>(); }
-mpz_class r_mpz() { return test::modulus<Fr>(); }
-
 TEST(Pairing, NonDegenerateAndOrderR) {
   Gt e = pairing(g1(), g2());
   EXPECT_FALSE(e.is_one());
@@ -74,7 +71,7 @@ TEST(Pairing, KnownAnswerGeneratorPair) {
 
 TEST(Pairing, FinalExponentiationMatchesPlainPower) {
   // final_exponentiation(f) = f^(3 (p^12 - 1)/r), exponent computed with GMP.
-  mpz_class p = p_mpz(), r = r_mpz();
+  mpz_class p = test::modulus<Fp>(), r = test::modulus<Fr>();
   mpz_class p12 = p * p;
   p12 = p12 * p12 * p12;
   p12 = p12 * p12;

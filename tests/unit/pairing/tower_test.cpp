@@ -16,8 +16,6 @@ using ff::Fp6;
 
 namespace {
 
-mpz_class p_mpz() { return test::modulus<Fp>(); }
-
 template <class F>
 class TowerLaws : public ::testing::Test {};
 using TowerFields = ::testing::Types<Fp6, Fp12>;
@@ -56,7 +54,7 @@ TYPED_TEST(TowerLaws, FrobeniusIsPowerOfP) {
   using F = TypeParam;
   constexpr unsigned order = std::is_same_v<F, Fp6> ? 6 : 12;
   std::mt19937_64 rng(103);
-  mpz_class p = p_mpz();
+  mpz_class p = test::modulus<Fp>();
   for (int i = 0; i < 3; i++) {
     F a = F::random(rng);
     // x^p, x^(p^2), x^(p^3) by plain square-and-multiply.
@@ -90,7 +88,7 @@ TEST(Tower, NonResidueStructure) {
   EXPECT_EQ(w * w, (Fp12{v, Fp6::zero()}));
   // xi is neither a square nor a cube in Fp2 (so the tower is a field):
   // xi^((p^2-1)/2) != 1 and xi^((p^2-1)/3) != 1.
-  mpz_class q = p_mpz() * p_mpz() - 1;
+  mpz_class q = test::modulus<Fp>() * test::modulus<Fp>() - 1;
   EXPECT_FALSE(xi.pow_vartime(test::from_mpz<12>(q / 2)) == Fp2::one());
   EXPECT_FALSE(xi.pow_vartime(test::from_mpz<12>(q / 3)) == Fp2::one());
 }
@@ -99,7 +97,7 @@ TEST(Tower, FrobeniusCoefficientsMatchDefinition) {
   // gamma_k = xi^((p^k - 1)/3), delta_k = xi^((p^k - 1)/6), by direct
   // exponentiation with GMP-computed exponents.
   Fp2 xi = {Fp::one(), Fp::one()};
-  mpz_class p = p_mpz(), pk = 1;
+  mpz_class p = test::modulus<Fp>(), pk = 1;
   const auto& g = Fp6::frobenius_coeffs();
   const auto& d = Fp12::frobenius_coeffs();
   for (unsigned k = 0; k < 12; k++) {
@@ -142,7 +140,7 @@ Fp12 random_cyclotomic(std::mt19937_64& rng) {
 
 TEST(Tower, CyclotomicSquare) {
   std::mt19937_64 rng(106);
-  mpz_class p = p_mpz();
+  mpz_class p = test::modulus<Fp>();
   mpz_class phi12 = p * p * p * p - p * p + 1;
   for (int i = 0; i < 20; i++) {
     Fp12 t = random_cyclotomic(rng);

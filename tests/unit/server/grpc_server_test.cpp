@@ -30,11 +30,6 @@ using cuzk::server::GrpcServer;
 using cuzk::server::GrpcServerOptions;
 using cuzk::test::FakeService;
 
-// One directory per test.
-struct TempDir : cuzk::test::TempDir {
-  TempDir() : cuzk::test::TempDir("cuzk-srv") {}
-};
-
 std::unique_ptr<pb::ProvingEngine::Stub> make_stub(const std::string& target) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(256 << 20);
@@ -88,7 +83,7 @@ class GrpcServerTest : public ::testing::Test {
     return stub->AwaitProof(&ctx, r, out);
   }
 
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-srv"};
   std::string sock;
   FakeService fake;
   std::unique_ptr<GrpcServer> server;
@@ -471,7 +466,7 @@ TEST_F(GrpcServerTest, ShutdownDeadlineCancelsStuckWaiters) {
 }
 
 TEST(GrpcServerSocket, RemovesStaleSocketButNotALiveOneOrAFile) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-srv"};
   const std::string sock = (dir.path / "stale.sock").string();
   {  // a socket file whose server is gone
     int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);

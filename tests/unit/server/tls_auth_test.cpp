@@ -38,11 +38,6 @@ using cuzk::server::GrpcServer;
 using cuzk::server::GrpcServerOptions;
 using cuzk::test::FakeService;
 
-// One directory per test.
-struct TempDir : cuzk::test::TempDir {
-  TempDir() : cuzk::test::TempDir("cuzk-tls") {}
-};
-
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
@@ -226,7 +221,7 @@ class TlsTokenServer : public ::testing::Test {
     return s;
   }
 
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   Pki pki{dir.path};
   FakeService fake;
   std::unique_ptr<GrpcServer> server;
@@ -326,7 +321,7 @@ TEST_F(TlsTokenServer, ClientCertificateRequiredWhenClientCaIsSet) {
 TEST(TlsUnixSocket, TlsAppliesToAUnixListenerToo) {
   // A configured TLS is never silently dropped: on a unix socket the client
   // verifies the certificate against "localhost", gRPC's authority there.
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   Pki pki(dir.path);
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
@@ -341,7 +336,7 @@ TEST(TlsUnixSocket, TlsAppliesToAUnixListenerToo) {
 // ---- tokens without TLS ----------------------------------------------------
 
 TEST(TokenAuth, UnixSocketWithToken) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   write_tokens(dir.path / "tokens", kTokens);
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
@@ -355,7 +350,7 @@ TEST(TokenAuth, UnixSocketWithToken) {
 }
 
 TEST(TokenAuth, PlainTcpWithTokenStartsWithoutTheAllowFlag) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   write_tokens(dir.path / "tokens", kTokens);
   FakeService fake;
   GrpcServer srv(fake, {.listen = "127.0.0.1:0", .token_file = (dir.path / "tokens").string()});
@@ -391,13 +386,13 @@ TEST(InsecureTcp, RefusedUnlessAllowed) {
   EXPECT_TRUE(get_status(insecure_channel("127.0.0.1:" + std::to_string(allowed.port())), "").ok());
 
   // Unix sockets need neither.
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   GrpcServer unix_srv(fake, {.listen = "unix://" + (dir.path / "s.sock").string()});
   EXPECT_NO_THROW(unix_srv.start());
 }
 
 TEST(TlsConfig, BadFilesAreClearErrors) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   Pki pki(dir.path);
   write_tokens(dir.path / "tokens", kTokens);
   write_file(dir.path / "comments-only", "# nothing\n\n");
@@ -447,7 +442,7 @@ unsigned mode_of(const std::string& path) {
 }
 
 TEST(UnixSocketPermissions, Mode0660ByDefault) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
   const mode_t before = ::umask(0);  // the widest umask: the mode must not come from it
@@ -460,7 +455,7 @@ TEST(UnixSocketPermissions, Mode0660ByDefault) {
 }
 
 TEST(UnixSocketPermissions, ConfiguredModeAndGroup) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
   // A group other than our own when we may chown to one (root: any group;
@@ -490,7 +485,7 @@ TEST(UnixSocketPermissions, ConfiguredModeAndGroup) {
 }
 
 TEST(UnixSocketPermissions, UnknownGroupIsAClearError) {
-  TempDir dir;
+  cuzk::test::TempDir dir{"cuzk-tls"};
   FakeService fake;
   const std::string sock = (dir.path / "cuzk.sock").string();
   GrpcServer srv(fake, {.listen = "unix://" + sock, .socket_group = "no-such-group-cuzk-test"});
