@@ -87,12 +87,12 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   const size_t m = size_t(1) << log_m;
   Lap lap(opts.times);
   const ntt::Domain dom(log_m);
-  for (r1cs::FrRows* v : {&pa.a, &pa.b, &pa.c}) v->resize(m, Fr::zero());  // the padding must be zero
+  for (std::vector<Fr>* v : {&pa.a, &pa.b, &pa.c}) v->resize(m, Fr::zero());
   lap(&PhaseTimes::ntt_coset);
   qap::Times qt;
   qap::compute_h(pa.a, pa.b, pa.c, dom, qap::bellperson_coset(), {opts.ntt, opts.times ? &qt : nullptr});
-  r1cs::FrRows().swap(pa.b);
-  r1cs::FrRows().swap(pa.c);
+  std::vector<Fr>().swap(pa.b);
+  std::vector<Fr>().swap(pa.c);
   if (PhaseTimes* t = opts.times) {
     t->ntt_coset += qt.to_coset;
     t->ntt_combine += qt.combine;
@@ -102,7 +102,7 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   // deg h <= m - 2: the top coefficient is zero for a satisfied circuit.
   std::vector<Scalar> h(m - 1);
   parallel_range(m - 1, [&](size_t i) { h[i] = pa.a[i].to_canonical(); });
-  r1cs::FrRows().swap(pa.a);
+  std::vector<Fr>().swap(pa.a);
   lap(&PhaseTimes::h_scalars);
   return h;
 }

@@ -24,10 +24,9 @@ struct ShapeDensities {
 // Row evaluation runs in parallel on the caller's oneTBB arena.
 ProvingAssignment evaluate(const R1cs& r, const ShapeDensities& d, std::span<const Fr> z);
 
-// An assignment of `rows` constraints with the circuit's densities, a/b/c in
-// huge-page buffers (vec_growth.hpp) sized for the power of two the prover
-// resizes them to, their rows NOT written (the caller writes every one, in
-// parallel, so no thread zero-fills them first); inputs and aux left empty.
+// An assignment of `rows` zero constraints with the circuit's densities,
+// a/b/c in huge-page buffers (vec_growth.hpp) sized for the power of two the
+// prover resizes them to; inputs and aux left empty.
 inline ProvingAssignment start_assignment(size_t rows, const ShapeDensities& d) {
   ProvingAssignment pa;  // holds ONE already
   for (auto* v : {&pa.a, &pa.b, &pa.c}) {
@@ -41,7 +40,7 @@ inline ProvingAssignment start_assignment(size_t rows, const ShapeDensities& d) 
 }
 
 // The assignment of witness z (num_inputs inputs, ONE first, then aux) for a
-// system of `rows` constraints; row(i, a, b, c) writes row i's three values.
+// system of `rows` constraints whose row i evaluates to row(i) = {a, b, c}.
 template <class RowEval>
 ProvingAssignment assign_rows(size_t num_inputs, size_t num_aux, size_t rows, const ShapeDensities& d,
                               std::span<const Fr> z, const RowEval& row) {

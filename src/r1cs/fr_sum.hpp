@@ -22,11 +22,11 @@ inline bool fr_is_one(const ff::Fr& x) {
   return x.v[0] == kOne[0] && x.v[1] == kOne[1] && x.v[2] == kOne[2] && x.v[3] == kOne[3];
 }
 
-// c = a·b, with the shortcuts of synthesis's values (bits, ONE): most
-// products are a copy or a zero.
+// c = a·b into a zero `c`, with the shortcuts of synthesis's values (bits,
+// ONE): most products are a copy or nothing.
 inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
-  if (fr_is_zero(a) || fr_is_zero(b)) c = ff::Fr::zero();
-  else if (fr_is_one(b)) c = a;
+  if (fr_is_zero(a) || fr_is_zero(b)) return;
+  if (fr_is_one(b)) c = a;
   else if (fr_is_one(a)) c = b;
   else c = a * b;
 }

@@ -120,15 +120,9 @@ void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {  // z
   // add nothing (half of all bits), the rest is summed unreduced.
   const uint32_t lo = row_ptr[i], hi = row_ptr[i + 1];
   if (hi - lo <= 1) {
-    if (hi == lo) {
-      out = Fr::zero();
-      return;
-    }
+    if (hi == lo) return;  // `out` is a fresh zero
     const Fr& v = z[col[lo]];
-    if (fr_is_zero(v)) {
-      out = Fr::zero();
-      return;
-    }
+    if (fr_is_zero(v)) return;
     const uint32_t t = coeff[lo];
     out = t == 0 ? v : t == 1 ? -v : FrSum::product(table[t], v);
     return;
@@ -210,7 +204,7 @@ ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr
   pa.input_assignment = std::move(inputs);
   const std::span<const Fr> ws(w);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 4096), [&](const tbb::blocked_range<size_t>& rg) {
-    for (size_t i = rg.begin(); i < rg.end(); i++) {  // every row written: a/b/c start unwritten
+    for (size_t i = rg.begin(); i < rg.end(); i++) {
       a_.eval_row(i, ws, pa.a[i]);
       b_.eval_row(i, ws, pa.b[i]);
       if (exact_c) c_.eval_row(i, ws, pa.c[i]);

@@ -45,7 +45,7 @@ struct PackedCsr {
   size_t rows() const { return row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
   size_t bytes() const;
-  // Row i against w, written to `out` (whatever it held).
+  // Row i against w, into `out` (zero on entry).
   void eval_row(size_t i, std::span<const Fr> w, Fr& out) const;
 };
 

@@ -7,13 +7,8 @@
 
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/density.hpp"
-#include "r1cs/vec_growth.hpp"
 
 namespace cuzk::r1cs {
-
-// Per-constraint values: sizing leaves new rows unwritten (vec_growth.hpp),
-// so whatever sizes one of these writes every row it adds.
-using FrRows = std::vector<Fr, UninitAllocator<Fr>>;
 
 class ProvingAssignment : public ConstraintSystem {
  public:
@@ -32,7 +27,7 @@ class ProvingAssignment : public ConstraintSystem {
   static void forget_size_hint();
 
   // Per-constraint evaluations, in creation order.
-  FrRows a, b, c;
+  std::vector<Fr> a, b, c;
   std::vector<Fr> input_assignment, aux_assignment;
   // Inputs are fully dense in A (Groth16 adds input·0 = 0 per input), so
   // only the aux density is tracked for A.

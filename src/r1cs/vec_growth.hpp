@@ -11,9 +11,6 @@
 // powers of two: the prover later resizes a/b/c to the power-of-two domain
 // in place.
 #include <cstdint>
-#include <memory>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -22,46 +19,16 @@
 
 namespace cuzk::r1cs {
 
-// std::allocator, except that resize(n) and emplace_back() leave new elements
-// unwritten: for per-constraint buffers whose every element is written after
-// sizing (pre-compiled evaluation writes each row), where a zero-fill first
-// would be a second pass over hundreds of MB. Only for implicit-lifetime
-// element types (trivially copyable and destructible, such as field
-// elements), whose objects the allocation itself creates. Construction with
-// arguments (resize(n, value), push_back) is unchanged.
-template <class T>
-struct UninitAllocator : std::allocator<T> {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-  using value_type = T;
-  UninitAllocator() noexcept = default;
-  template <class U>
-  UninitAllocator(const UninitAllocator<U>&) noexcept {}
-  template <class U>
-  struct rebind {
-    using other = UninitAllocator<U>;
-  };
-  template <class U>
-  void construct(U*) noexcept {}
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-  template <class U>
-  bool operator==(const UninitAllocator<U>&) const noexcept {
-    return true;
-  }
-};
-
 // v.reserve(cap), with huge-page advice for the new buffer.
-template <class T, class A>
-void reserve_large(std::vector<T, A>& v, size_t cap) {
+template <class T>
+void reserve_large(std::vector<T>& v, size_t cap) {
   constexpr size_t kSmall = size_t(4) << 20;  // small pages below this offset
   if (cap <= v.capacity()) return;
   if (cap * sizeof(T) <= kSmall) {
     v.reserve(cap);
     return;
   }
-  std::vector<T, A> next;
+  std::vector<T> next;
   next.reserve(cap);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   // Only a hint. Keeping the head in small pages means a large reservation
@@ -74,22 +41,21 @@ void reserve_large(std::vector<T, A>& v, size_t cap) {
   v.swap(next);
 }
 
-template <class T, class A>
-void grow_large(std::vector<T, A>& v) {
+template <class T>
+void grow_large(std::vector<T>& v) {
   const size_t cap = v.capacity();
   reserve_large(v, cap < 1024 ? 1024 : cap < (size_t(1) << 24) ? cap * 4 : cap * 2);
 }
 
-// A new value-initialized (zero) element, whatever the allocator.
-template <class T, class A>
-inline T& emplace_back_large(std::vector<T, A>& v) {
+template <class T>
+inline T& emplace_back_large(std::vector<T>& v) {
   if (v.size() == v.capacity()) [[unlikely]]
     grow_large(v);
-  return v.emplace_back(T{});
+  return v.emplace_back();
 }
 
-template <class T, class A>
-inline void push_back_large(std::vector<T, A>& v, const T& x) {
+template <class T>
+inline void push_back_large(std::vector<T>& v, const T& x) {
   if (v.size() == v.capacity()) [[unlikely]]
     grow_large(v);
   v.push_back(x);

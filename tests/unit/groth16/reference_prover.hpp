@@ -3,7 +3,6 @@
 // polynomial division instead of NTTs, double-and-add sums instead of MSMs.
 // It checks the setup (its proofs must verify) and the real prover (equal
 // proofs for equal r, s).
-#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -30,7 +29,7 @@ inline std::vector<Fr> reference_h(const r1cs::ProvingAssignment& pa) {
   const size_t m = size_t(1) << log_m;
   const Fr omega_inv = groth16::domain_root_of_unity(log_m).inverse();
   const Fr m_inv = Fr::from_u64(m).inverse();
-  auto interpolate = [&](std::span<const Fr> ev) {
+  auto interpolate = [&](const std::vector<Fr>& ev) {
     std::vector<Fr> co(m);
     for (size_t k = 0; k < m; k++) {
       Fr acc = Fr::zero(), wk = omega_inv.pow_vartime(uint64_t(k)), w = Fr::one();

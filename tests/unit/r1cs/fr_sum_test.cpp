@@ -83,15 +83,3 @@ TEST(FrSum, StoreWritesTheReducedSum) {
   EXPECT_EQ(out, a + b);
   EXPECT_LT(arith::compare(out.v, Fr::MODULUS), 0);  // canonical representation
 }
-
-TEST(ProductInto, OverwritesWhateverTheOutputHeld) {
-  // Its output is a row of a buffer sized without a zero-fill (r1cs::FrRows).
-  std::mt19937_64 rng(13);
-  const auto v = samples(rng);
-  for (const Fr& a : v)
-    for (const Fr& b : v) {
-      Fr c = Fr::from_u64(0xdeadbeef);
-      r1cs::product_into(a, b, c);
-      EXPECT_EQ(c, a * b);
-    }
-}

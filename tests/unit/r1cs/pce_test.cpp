@@ -19,22 +19,6 @@ using cuzk::test::MixedCircuit;
 
 namespace {
 
-// One row of every kind the packed evaluation shortcuts: an empty LC, a
-// single term whose value is zero, single terms with coefficient 1, -1 and
-// another, and sums.
-struct RowKindsCircuit : Circuit {
-  void synthesize(ConstraintSystem& cs) const override {
-    const Variable zero = cs.alloc("zero", [] { return Fr::zero(); });
-    const Variable one = cs.alloc("one", [] { return Fr::one(); });
-    const Variable five = cs.alloc("five", [] { return Fr::from_u64(5); });
-    const Fr m1 = -Fr::one(), three = Fr::from_u64(3);
-    cs.enforce("empty a", LC(), LC(five), LC());
-    cs.enforce("zero value", LC(zero), LC(five), LC(zero));
-    cs.enforce("-1 and 3", LC(m1 * five), LC(three * one), LC(Fr::from_u64(15) * m1 * one));
-    cs.enforce("sums", LC(five) + one + zero, LC(one) + m1 * zero, LC(five) + one);
-  }
-};
-
 void expect_pce_matches(const Circuit& blank, const Circuit& witnessed) {
   const auto pce = PrecompiledCircuit::record(blank);
   ProvingAssignment full;
@@ -149,27 +133,4 @@ TEST(PrecompiledCircuit, PartsGiveTheSameAssignment) {
   ProvingAssignment full;
   chain.synthesize(full);
   EXPECT_TRUE(parts.synthesize(chain) == full);
-}
-
-TEST(PrecompiledCircuit, WritesEveryRowWhateverTheBuffersHeld) {
-  // a/b/c are sized without a zero-fill (r1cs::FrRows): every row, zeros
-  // included, must be written, or the rows keep what the memory held.
-  const RowKindsCircuit c;
-  const auto pce = PrecompiledCircuit::record(c);
-  WitnessCS w;
-  c.synthesize(w);
-  const std::vector<Fr> ws = w.take_aux_then_inputs();
-  size_t zeros = 0;
-  for (const PackedCsr* m : {&pce.a(), &pce.b(), &pce.c()})
-    for (size_t i = 0; i < m->rows(); i++) {
-      Fr from_zero = Fr::zero(), from_junk = Fr::from_u64(0xdeadbeef);
-      m->eval_row(i, ws, from_zero);
-      m->eval_row(i, ws, from_junk);
-      EXPECT_EQ(from_junk, from_zero) << "row " << i;
-      zeros += from_zero.is_zero();
-    }
-  EXPECT_GE(zeros, 3u);  // the empty and zero-valued rows were among them
-  ProvingAssignment full;
-  c.synthesize(full);
-  EXPECT_TRUE(pce.synthesize(c) == full);
 }
