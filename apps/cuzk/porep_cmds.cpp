@@ -90,11 +90,13 @@ int porep_prove(const PorepCommands& o, Progress& pr) {
     opts.times = &t;
     proofs.push_back(g16::prove_finish(g16::prove_start(std::move(a), P, rng, opts), opts));
     if (!pr.quiet)
-      std::fprintf(stderr,
-                   "  %s phases (s): synthesis %.2f | NTT %.2f (+%.2f a*b-c) | MSM H %.2f, L %.2f, A %.2f, "
-                   "B1 %.2f, B2 %.2f | other %.2f | prove %.2f\n",
-                   part.c_str(), synth, t.ntt(), t.ntt_combine, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1,
-                   t.msm_b_g2, t.total() - t.ntt() - t.ntt_combine - t.msm(), t.total());
+      std::fprintf(
+          stderr,
+          "  %s phases (s): synthesis %.2f | NTT %.2f (+%.2f a*b-c) | MSM H %.2f, L %.2f, A %.2f, "
+          "B1 %.2f, B2 %.2f | checks %.2f, h to canonical %.2f, witness scalars %.2f, assembly %.2f | "
+          "prove %.2f\n",
+          part.c_str(), synth, t.ntt(), t.ntt_combine, t.msm_h, t.msm_l, t.msm_a, t.msm_b_g1, t.msm_b_g2,
+          t.check, t.h_scalars, t.scalars, t.assemble_g1 + t.assemble_g2, t.total());
   }
   auto bytes = g16::encode_proofs(proofs);
   g16::write_file(o.proof, bytes);
