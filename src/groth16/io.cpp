@@ -7,7 +7,7 @@
 
 #include "ec/curve_check.hpp"
 #include "platform/mapped_file.hpp"
-#include "r1cs/vec_growth.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::groth16 {
 
@@ -78,12 +78,10 @@ class Reader {
     if ((b_.size() - off_) / sz < n)
       fail(off_, what + ": truncated (" + std::to_string(n) + " points need " + std::to_string(n * sz) +
                      " bytes, " + std::to_string(b_.size() - off_) + " left)");
-    // Huge pages requested before the first write (r1cs/vec_growth.hpp): a
-    // PoRep key holds GBs of points, and faulting them in 4 KiB pages was a
-    // tenth of a 2 KiB PoRep proof's CPU time in `cuzk porep-prove`.
-    std::vector<ec::Affine<C>> out;
-    r1cs::reserve_large(out, n);
-    out.resize(n);
+    // In huge pages (platform/large_vector.hpp): a PoRep key holds GBs of
+    // points, and faulting them in 4 KiB pages was a tenth of a 2 KiB PoRep
+    // proof's CPU time in `cuzk porep-prove`.
+    auto out = platform::large_vector<ec::Affine<C>>(n);
     std::atomic<size_t> first_bad{n};
     // Per block: decoding (coordinates below p), then ec::first_invalid (the
     // curve equation eight points at a time; the subgroup for Check::Full).

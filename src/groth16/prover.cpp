@@ -8,7 +8,7 @@
 #include "groth16/domain.hpp"
 #include "groth16/lap.hpp"
 #include "groth16/qap.hpp"
-#include "r1cs/vec_growth.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::groth16 {
 
@@ -22,19 +22,8 @@ void parallel_range(size_t n, F&& f) {
   });
 }
 
-// n scalars in a buffer advised to use huge pages before its first write
-// (r1cs/vec_growth.hpp): a 2 KiB PoRep partition's h and witness scalars
-// are 128 + 86 MB, and faulting them in 4 KiB pages took most of the 0.8 s
-// and 0.7 s their conversions cost on a 2-core VM.
-std::vector<Scalar> large_scalars(size_t n) {
-  std::vector<Scalar> v;
-  r1cs::reserve_large(v, n);
-  v.resize(n);
-  return v;
-}
-
 std::vector<Scalar> to_canonical(const std::vector<Fr>& v) {
-  std::vector<Scalar> out = large_scalars(v.size());
+  std::vector<Scalar> out = platform::large_vector<Scalar>(v.size());
   parallel_range(v.size(), [&](size_t i) { out[i] = v[i].to_canonical(); });
   return out;
 }
@@ -112,7 +101,7 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   }
   lap = Lap(opts.times);  // qap::compute_h timed itself
   // deg h <= m - 2: the top coefficient is zero for a satisfied circuit.
-  std::vector<Scalar> h = large_scalars(m - 1);
+  std::vector<Scalar> h = platform::large_vector<Scalar>(m - 1);
   parallel_range(m - 1, [&](size_t i) { h[i] = pa.a[i].to_canonical(); });
   std::vector<Fr>().swap(pa.a);
   lap(&PhaseTimes::h_scalars);
@@ -132,8 +121,8 @@ Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, c
   std::vector<Scalar> aux = to_canonical(pa.aux_assignment);
   std::vector<Fr>().swap(pa.aux_assignment);
   std::vector<Scalar> a_k, b_k;
-  r1cs::reserve_large(a_k, params.a.size());
-  r1cs::reserve_large(b_k, params.b_g1.size());
+  platform::reserve_large(a_k, params.a.size());
+  platform::reserve_large(b_k, params.b_g1.size());
   a_k.assign(inputs.begin(), inputs.end());
   for (size_t i = 0; i < inputs.size(); i++)
     if (pa.b_input_density.get(i)) b_k.push_back(inputs[i]);

@@ -1,8 +1,8 @@
 #pragma once
 // Growth of the large per-constraint vectors of synthesis (hundreds of MB
 // for a PoRep partition). Faulting them in 4 KiB pages cost about a fifth of
-// synthesis time, so buffers past the first 4 MiB are advised to use
-// transparent huge pages before anything is written to them.
+// synthesis time, so their buffers come from platform::reserve_large
+// (huge pages past the first 4 MiB, advised before the first write).
 //
 // Every byte of every buffer is written once (filled, or copied on growth)
 // and first writes cost page clears, so the growth factor is 4 up to 2^24
@@ -13,33 +13,11 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "platform/large_vector.hpp"
 
 namespace cuzk::r1cs {
 
-// v.reserve(cap), with huge-page advice for the new buffer.
-template <class T>
-void reserve_large(std::vector<T>& v, size_t cap) {
-  constexpr size_t kSmall = size_t(4) << 20;  // small pages below this offset
-  if (cap <= v.capacity()) return;
-  if (cap * sizeof(T) <= kSmall) {
-    v.reserve(cap);
-    return;
-  }
-  std::vector<T> next;
-  next.reserve(cap);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  // Only a hint. Keeping the head in small pages means a large reservation
-  // that is barely used costs no 2 MiB page clears.
-  auto begin = (reinterpret_cast<uintptr_t>(next.data()) + kSmall) & ~uintptr_t(4095);
-  auto end = reinterpret_cast<uintptr_t>(next.data() + cap);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-  next.insert(next.end(), v.begin(), v.end());
-  v.swap(next);
-}
+using platform::reserve_large;
 
 template <class T>
 void grow_large(std::vector<T>& v) {
