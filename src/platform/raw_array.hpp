@@ -6,15 +6,13 @@
 // initialise them on one thread, taking every page fault there (on the
 // development VM, first touch of 130 MB costs 54 ms in 4 KiB pages, 15 ms in
 // huge pages).
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include <cstddef>
 #include <memory>
 #include <new>
 #include <span>
 #include <type_traits>
+
+#include "platform/large_vector.hpp"
 
 namespace cuzk::platform {
 
@@ -32,9 +30,7 @@ class RawArray {
     const size_t bytes = n * sizeof(T);
     const size_t align = bytes >= (size_t(2) << 20) ? (size_t(2) << 20) : 64;
     void* p = ::operator new[](bytes, std::align_val_t(align));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (align > 64) madvise(p, bytes & ~(align - 1), MADV_HUGEPAGE);
-#endif
+    if (align > 64) advise_huge_pages(p, bytes & ~(align - 1));
     p_.reset(static_cast<T*>(p));
     p_.get_deleter().align = align;
   }
