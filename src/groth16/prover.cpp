@@ -92,8 +92,9 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   lap(&PhaseTimes::ntt_coset);
   qap::Times qt;
   qap::compute_h(pa.a, pa.b, pa.c, dom, qap::bellperson_coset(), {opts.ntt, opts.times ? &qt : nullptr});
-  std::vector<Fr>().swap(pa.b);
-  std::vector<Fr>().swap(pa.c);
+  // Freed for reuse by the next synthesis (platform/large_vector.hpp).
+  platform::recycle_large(pa.b);
+  platform::recycle_large(pa.c);
   if (PhaseTimes* t = opts.times) {
     t->ntt_coset += qt.to_coset;
     t->ntt_combine += qt.combine;
@@ -103,7 +104,7 @@ std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts) {
   // deg h <= m - 2: the top coefficient is zero for a satisfied circuit.
   std::vector<Scalar> h = platform::large_vector<Scalar>(m - 1);
   parallel_range(m - 1, [&](size_t i) { h[i] = pa.a[i].to_canonical(); });
-  std::vector<Fr>().swap(pa.a);
+  platform::recycle_large(pa.a);
   lap(&PhaseTimes::h_scalars);
   return h;
 }
@@ -119,7 +120,7 @@ Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, c
 
   const std::vector<Scalar> inputs = to_canonical(pa.input_assignment);
   std::vector<Scalar> aux = to_canonical(pa.aux_assignment);
-  std::vector<Fr>().swap(pa.aux_assignment);
+  platform::recycle_large(pa.aux_assignment);
   std::vector<Scalar> a_k, b_k;
   platform::reserve_large(a_k, params.a.size());
   platform::reserve_large(b_k, params.b_g1.size());

@@ -24,9 +24,7 @@ template <bool kInputDensity, bool kAuxDensity>
     if (lc.aux().empty() || fr_is_zero(lc.aux()[0].coeff)) return;
     const auto& e = lc.aux()[0];
     if constexpr (kAuxDensity) aux_density->inc(e.index);
-    const Fr& v = aux[e.index];
-    if (fr_is_one(v)) out = e.coeff;
-    else if (!fr_is_zero(v)) out = FrSum::product(e.coeff, v);
+    FrSum::term_into(e.coeff, aux[e.index], out);
     return;
   }
   FrSum acc;
@@ -49,27 +47,45 @@ namespace {
 // Sizes of the last assignment destroyed (0: none yet).
 std::atomic<size_t> g_rows_hint{0}, g_aux_hint{0};
 constexpr size_t kMinHint = size_t(1) << 16;  // smaller systems just grow
+
+// The hinted size is only an optimisation: without memory for it, grow.
+void reserve_or_grow(std::vector<Fr>& v, size_t cap) {
+  try {
+    reserve_large(v, cap);
+  } catch (const std::bad_alloc&) {
+    grow_large(v);
+  }
+}
 }  // namespace
 
 ProvingAssignment::ProvingAssignment() {
   input_assignment.push_back(Fr::one());
   b_input_density.add_element();
-  const size_t rows = g_rows_hint.load(std::memory_order_relaxed);
-  const size_t aux = g_aux_hint.load(std::memory_order_relaxed);
-  try {
-    // a/b/c to a power of two, as doubling would have left them.
-    if (rows >= kMinHint)
-      for (auto* v : {&a, &b, &c}) reserve_large(*v, std::bit_ceil(rows));
-    if (aux >= kMinHint) reserve_large(aux_assignment, aux);
-  } catch (const std::bad_alloc&) {
-    // Only an optimisation: grow as needed instead.
-  }
 }
 
 ProvingAssignment::~ProvingAssignment() {
   const size_t rows = std::max({a.size(), b.size(), c.size()});
   if (rows) g_rows_hint.store(rows, std::memory_order_relaxed);
   if (!aux_assignment.empty()) g_aux_hint.store(aux_assignment.size(), std::memory_order_relaxed);
+  for (auto* v : {&a, &b, &c, &aux_assignment}) platform::recycle_large(*v);
+}
+
+// The first growth reserves the remembered size (taken at first use rather
+// than construction, so that an assignment only assigned to holds nothing).
+void ProvingAssignment::grow_rows() {
+  const size_t hint = g_rows_hint.load(std::memory_order_relaxed);
+  for (auto* v : {&a, &b, &c}) {
+    if (v->size() < v->capacity()) continue;
+    // a/b/c to a power of two, as doubling would have left them.
+    if (v->empty() && hint >= kMinHint) reserve_or_grow(*v, std::bit_ceil(hint));
+    else grow_large(*v);
+  }
+}
+
+void ProvingAssignment::grow_aux() {
+  const size_t hint = g_aux_hint.load(std::memory_order_relaxed);
+  if (aux_assignment.empty() && hint >= kMinHint) reserve_or_grow(aux_assignment, hint);
+  else grow_large(aux_assignment);
 }
 
 void ProvingAssignment::forget_size_hint() {
@@ -79,7 +95,9 @@ void ProvingAssignment::forget_size_hint() {
 
 Variable ProvingAssignment::alloc_impl(const Name&, FnRef<Fr()> value) {
   Fr v = value();
-  push_back_large(aux_assignment, v);
+  if (aux_assignment.size() == aux_assignment.capacity()) [[unlikely]]
+    grow_aux();
+  aux_assignment.push_back(v);
   a_aux_density.add_element();
   b_aux_density.add_element();
   return Variable::aux(aux_assignment.size() - 1);
@@ -95,9 +113,11 @@ void ProvingAssignment::enforce_impl(const Name&, LinearCombination&& la, Linear
                                      LinearCombination&& lc) {
   const Fr* in = input_assignment.data();
   const Fr* aux = aux_assignment.data();
-  eval_tracked<false, true>(emplace_back_large(a), la, in, aux, nullptr, &a_aux_density);
-  eval_tracked<true, true>(emplace_back_large(b), lb, in, aux, &b_input_density, &b_aux_density);
-  eval_tracked<false, false>(emplace_back_large(c), lc, in, aux);
+  if (a.size() == a.capacity() || b.size() == b.capacity() || c.size() == c.capacity()) [[unlikely]]
+    grow_rows();
+  eval_tracked<false, true>(a.emplace_back(), la, in, aux, nullptr, &a_aux_density);
+  eval_tracked<true, true>(b.emplace_back(), lb, in, aux, &b_input_density, &b_aux_density);
+  eval_tracked<false, false>(c.emplace_back(), lc, in, aux);
 }
 
 void ProvingAssignment::extend(const ProvingAssignment& o) {

@@ -19,11 +19,13 @@ class ProvingAssignment : public ConstraintSystem {
   ProvingAssignment& operator=(const ProvingAssignment&) = default;
   ProvingAssignment& operator=(ProvingAssignment&&) = default;
 
-  // Sizing: a new assignment reserves the sizes the last one destroyed in
-  // this process had reached (the partitions of one circuit are synthesized
-  // over and over), so its vectors are not regrown and copied on the way;
-  // without that, or for small systems, they double as needed. Only
-  // capacity depends on this. forget_size_hint() drops the remembered sizes.
+  // Sizing: an assignment's first constraint and first aux variable reserve
+  // the sizes the last one destroyed in this process had reached (the
+  // partitions of one circuit are synthesized over and over), so its vectors
+  // are not regrown and copied on the way; without that, or for small
+  // systems, they double as needed. Only capacity depends on this.
+  // forget_size_hint() drops the remembered sizes. A destroyed assignment's
+  // large buffers go back for reuse (platform::recycle_large).
   static void forget_size_hint();
 
   // Per-constraint evaluations, in creation order.
@@ -53,6 +55,10 @@ class ProvingAssignment : public ConstraintSystem {
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override;
   void enforce_impl(const Name&, LinearCombination&& a, LinearCombination&& b,
                     LinearCombination&& c) override;
+
+ private:
+  void grow_rows();
+  void grow_aux();
 };
 
 }  // namespace cuzk::r1cs

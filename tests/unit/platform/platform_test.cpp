@@ -11,6 +11,7 @@
 
 #include "platform/cpu_features.hpp"
 #include "platform/hex.hpp"
+#include "platform/large_vector.hpp"
 #include "platform/mapped_file.hpp"
 #include "platform/raw_array.hpp"
 
@@ -122,6 +123,60 @@ TEST(RawArray, SizesAlignmentAndMoves) {
   moved.reset(0);
   EXPECT_TRUE(moved.empty());
   EXPECT_EQ(moved.data(), nullptr);
+}
+
+// A type of its own, so other tests' buffers are not in its pool.
+struct RecycleProbe {
+  uint64_t x[4];
+};
+
+TEST(LargeVector, RecycledBuffersAreReusedWithinTheirLimits) {
+  drop_recycled<RecycleProbe>();
+  const size_t n = (size_t(16) << 20) / sizeof(RecycleProbe);  // 16 MiB
+  std::vector<RecycleProbe> v;
+  reserve_large(v, n);
+  v.resize(n, RecycleProbe{{7, 7, 7, 7}});
+  const RecycleProbe* p = v.data();
+  const size_t before = recycled_bytes();
+  recycle_large(v);
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.capacity(), 0u);
+  EXPECT_EQ(recycled_bytes(), before + n * sizeof(RecycleProbe));
+
+  // Too large a buffer for the request (more than twice): not taken.
+  std::vector<RecycleProbe> small;
+  reserve_large(small, n / 3);
+  EXPECT_NE(small.data(), p);
+  // The kept buffer comes back, empty, and keeps what was in the vector.
+  std::vector<RecycleProbe> w = {RecycleProbe{{1, 2, 3, 4}}};
+  reserve_large(w, n - 10);
+  EXPECT_EQ(w.data(), p);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].x[3], 4u);
+  EXPECT_EQ(recycled_bytes(), before);
+
+  // Small buffers are not kept; with the limit at zero, nothing is.
+  std::vector<RecycleProbe> tiny(16);
+  recycle_large(tiny);
+  EXPECT_EQ(recycled_bytes(), before);
+  const size_t limit = recycle_limit();
+  set_recycle_limit(0);
+  recycle_large(w);
+  EXPECT_EQ(recycled_bytes(), before);
+  set_recycle_limit(limit);
+
+  // The smallest buffer that fits is the one taken.
+  std::vector<RecycleProbe> big, bigger;
+  reserve_large(big, n);
+  reserve_large(bigger, n + n / 2);
+  const RecycleProbe* pb = big.data();
+  recycle_large(bigger);
+  recycle_large(big);
+  std::vector<RecycleProbe> again;
+  reserve_large(again, n);
+  EXPECT_EQ(again.data(), pb);
+  drop_recycled<RecycleProbe>();
+  EXPECT_EQ(recycled_bytes(), before);
 }
 
 TEST(Hex, RoundTripsAndRejects) {

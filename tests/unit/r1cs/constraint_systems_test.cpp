@@ -2,6 +2,9 @@
 // the hash matches an independent reference of docs/FILECOIN.md §1.4.
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "platform/large_vector.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape.hpp"
@@ -192,6 +195,32 @@ TEST(ProvingAssignment, ExtendEqualsSequentialSynthesis) {
   combined.extend(p1);
   combined.extend(p2);
   EXPECT_TRUE(combined == seq);
+}
+
+// A destroyed assignment's buffers go back for reuse, and an assignment
+// built in them (old values still in the memory) is the same as one built
+// in fresh memory.
+TEST(ProvingAssignment, ReusesTheBuffersOfADestroyedOneWithTheSameResult) {
+  ChainCircuit chain;
+  chain.len = size_t(3) << 16;  // a/b/c 6 MiB each: above the recycled size
+  chain.x0 = Fr::from_u64(3);
+  ProvingAssignment::forget_size_hint();
+  platform::drop_recycled<Fr>();
+  auto first = std::make_unique<ProvingAssignment>();
+  chain.synthesize(*first);
+  const ProvingAssignment fresh = *first;  // a copy in other memory
+  const Fr* a_data = first->a.data();
+  first.reset();
+  EXPECT_GT(platform::recycled_bytes(), 0u);
+  ProvingAssignment second;
+  chain.synthesize(second);
+  EXPECT_TRUE(second == fresh);
+  // Its vectors were reserved at the remembered sizes: one of them (all four
+  // are 8 MiB here) got a's old buffer.
+  EXPECT_TRUE(second.a.data() == a_data || second.b.data() == a_data || second.c.data() == a_data ||
+              second.aux_assignment.data() == a_data);
+  ProvingAssignment::forget_size_hint();
+  platform::drop_recycled<Fr>();
 }
 
 TEST(ShapeRecorder, CubicMatrices) {
