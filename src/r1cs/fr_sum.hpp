@@ -57,6 +57,13 @@ class FrSum {
     if (fr_is_one(value)) add(coeff);
     else add(product(coeff, value));
   }
+  // coeff·value into a zero `out`: nothing for 0, a copy for 1 (witness
+  // values are mostly bits), else product().
+  static void term_into(const ff::Fr& coeff, const ff::Fr& value, ff::Fr& out) {
+    if (fr_is_zero(value)) return;
+    if (fr_is_one(value)) out = coeff;
+    else out = product(coeff, value);
+  }
   // coeff·value with the ±1 shortcuts.
   [[gnu::noinline]] static ff::Fr product(const ff::Fr& coeff, const ff::Fr& value) {
     if (fr_is_one(coeff)) return value;

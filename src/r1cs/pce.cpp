@@ -114,19 +114,9 @@ size_t PackedCsr::bytes() const {
   return (row_ptr.size() + col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
 }
 
-void PackedCsr::eval_row(size_t i, std::span<const Fr> z, Fr& out) const {  // z: w order
-  // As the gadget path evaluates (fr_sum.hpp): a single term needs no sum
-  // (over a third of all rows: the bit gadgets' b = v, a = 2·x), zero values
-  // add nothing (half of all bits), the rest is summed unreduced.
-  const uint32_t lo = row_ptr[i], hi = row_ptr[i + 1];
-  if (hi - lo <= 1) {
-    if (hi == lo) return;  // `out` is a fresh zero
-    const Fr& v = z[col[lo]];
-    if (fr_is_zero(v)) return;
-    const uint32_t t = coeff[lo];
-    out = t == 0 ? v : t == 1 ? -v : FrSum::product(table[t], v);
-    return;
-  }
+void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& out) const {  // z: w order
+  // As the gadget path sums (fr_sum.hpp): zero values add nothing (half of
+  // all bits), the rest is summed unreduced.
   FrSum acc;
   for (uint32_t k = lo; k < hi; k++) {
     const Fr& v = z[col[k]];
