@@ -6,6 +6,8 @@
 #                      (threads, queues, locks, job table, budgets; the fake
 #                      proof kind, as real proofs take minutes under TSan),
 #                      the pre-compiled-constraint store's background thread,
+#                      pre-compiled synthesis running a circuit's parts in
+#                      parallel (r1cs: PrecompiledCircuit, WitnessCS),
 #                      the fleet bridge's claim loop and leases (two engines
 #                      on a throwaway PostgreSQL; libpq is not instrumented
 #                      but each connection stays on one thread),
@@ -68,11 +70,12 @@ for stage in $stages; do
       # 112-job load test is left out here (about a minute under TSan; the
       # retries/cancels/evictions test runs the same paths with 40 jobs).
       suites=("integration:-DaemonLoad.HundredJobsEightClientsMixedPrioritiesAndCancels" server
-              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetBridge*:FleetPayload*")
+              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetBridge*:FleetPayload*"
+              "r1cs:PrecompiledCircuit.*:WitnessCS.*:PceFileTest.*")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
       tsan_configure "$dir"
-      cmake --build "$dir" -j "$jobs" --target test_integration test_server test_engine > "$dir/build.log" 2>&1 ||
+      cmake --build "$dir" -j "$jobs" --target test_integration test_server test_engine test_r1cs > "$dir/build.log" 2>&1 ||
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       tsan_one() {  # run_one under TSan; gRPC's suites ignore what gRPC itself does

@@ -91,6 +91,15 @@ class ConstraintSystem {
   virtual void push_namespace(const Name&) {}
   virtual void pop_namespace() {}
 
+  // Runs part(0, cs), ..., part(n - 1, cs) in order, exactly as that loop
+  // would. The parts must be independent: each reads only variables
+  // allocated before this call or by itself. A witness-only system that
+  // knows where each part's variables start (pre-compiled constraints,
+  // r1cs/pce.hpp) gives each part its own system and runs them in parallel.
+  virtual void run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part) {
+    for (size_t i = 0; i < n; i++) part(i, *this);
+  }
+
  protected:
   virtual Variable alloc_impl(const Name& name, FnRef<Fr()> value) = 0;
   virtual Variable alloc_input_impl(const Name& name, FnRef<Fr()> value) = 0;

@@ -52,7 +52,24 @@ class PackedRecorder final : public ConstraintSystem {
     for (PackedCsr* m : {&m_[0], &m_[1], &m_[2]})
       for (uint32_t& j : m->col)
         if (j & kInputBit) j = uint32_t(num_aux_ + (j & ~kInputBit));
-    return PrecompiledCircuit(num_inputs_, num_aux_, std::move(m_[0]), std::move(m_[1]), std::move(m_[2]));
+    return PrecompiledCircuit(num_inputs_, num_aux_, std::move(m_[0]), std::move(m_[1]), std::move(m_[2]),
+                              std::move(parts_));
+  }
+
+  // Notes where each part of the first call starts (nested and later calls
+  // are not recorded: they run in order).
+  void run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part) override {
+    const bool record = !parts_done_ && !in_parts_;
+    in_parts_ = true;
+    for (size_t i = 0; i < n; i++) {
+      if (record) parts_.push_back(counts());
+      part(i, *this);
+    }
+    if (record) {
+      parts_.push_back(counts());
+      parts_done_ = true;
+    }
+    in_parts_ = false;
   }
 
  protected:
@@ -72,6 +89,7 @@ class PackedRecorder final : public ConstraintSystem {
   }
 
  private:
+  SynthesisCounts counts() const { return {num_aux_, num_inputs_, m_[0].rows()}; }
   void append(int k, const LinearCombination& lc) {
     PackedCsr& m = m_[k];
     for (const auto& e : lc.inputs())
@@ -89,6 +107,8 @@ class PackedRecorder final : public ConstraintSystem {
 
   size_t num_inputs_ = 1, num_aux_ = 0;
   PackedCsr m_[3];
+  std::vector<SynthesisCounts> parts_;
+  bool parts_done_ = false, in_parts_ = false;
   CoeffIndex index_[3] = {CoeffIndex(m_[0].table), CoeffIndex(m_[1].table), CoeffIndex(m_[2].table)};
 };
 
@@ -144,8 +164,13 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       densities_(ShapeDensities::of(r)) {}
 
 PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b,
-                                       PackedCsr c)
-    : num_inputs_(num_inputs), num_aux_(num_aux), a_(std::move(a)), b_(std::move(b)), c_(std::move(c)) {
+                                       PackedCsr c, std::vector<SynthesisCounts> parts)
+    : num_inputs_(num_inputs),
+      num_aux_(num_aux),
+      a_(std::move(a)),
+      b_(std::move(b)),
+      c_(std::move(c)),
+      parts_(std::move(parts)) {
   // As ShapeDensities::of, on w columns (aux first): the recorded matrices
   // hold no zero coefficient, so every column listed counts.
   densities_.a_aux.resize(num_aux);
@@ -162,11 +187,11 @@ PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, Packed
 size_t PrecompiledCircuit::bytes() const {
   const auto dens = [](const Density& d) { return d.size() / 8; };
   return a_.bytes() + b_.bytes() + c_.bytes() + dens(densities_.a_aux) + dens(densities_.b_input) +
-         dens(densities_.b_aux);
+         dens(densities_.b_aux) + parts_.size() * sizeof(SynthesisCounts);
 }
 
 ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const {
-  WitnessCS w(num_inputs_, num_aux_);
+  WitnessCS w(num_inputs_, num_aux_, parts_);
   witnessed.synthesize(w);
   if (w.num_inputs() != num_inputs_ || w.num_aux() != num_aux_ || w.num_constraints() != num_constraints())
     throw PceMismatch("pre-compiled circuit does not match: it has " + std::to_string(num_inputs_) +

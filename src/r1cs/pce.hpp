@@ -26,14 +26,9 @@
 #include "r1cs/fr_sum.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape.hpp"
+#include "r1cs/witness_cs.hpp"
 
 namespace cuzk::r1cs {
-
-// A witnessed circuit whose counts differ from the recorded ones: the PCE
-// is stale (recorded from other circuit code) and must not be used.
-struct PceMismatch : SynthesisError {
-  using SynthesisError::SynthesisError;
-};
 
 struct PackedCsr {
   std::vector<uint32_t> row_ptr{0};
@@ -65,12 +60,17 @@ class PrecompiledCircuit {
   static PrecompiledCircuit record(const Circuit& blank);
   explicit PrecompiledCircuit(const R1cs& r);
   // From packed matrices (columns in w order), as a .pce file holds them;
-  // the densities are derived from the columns.
-  PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b, PackedCsr c);
+  // the densities are derived from the columns. `parts`: as parts().
+  PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b, PackedCsr c,
+                     std::vector<SynthesisCounts> parts = {});
   const PackedCsr& a() const { return a_; }
   const PackedCsr& b() const { return b_; }
   const PackedCsr& c() const { return c_; }
 
+  // The counts at the start of each part of the circuit's first
+  // ConstraintSystem::run_parts() call and at its end, whose witnesses
+  // synthesize() computes in parallel; empty when it has none.
+  const std::vector<SynthesisCounts>& parts() const { return parts_; }
   size_t num_inputs() const { return num_inputs_; }
   size_t num_aux() const { return num_aux_; }
   size_t num_constraints() const { return a_.rows(); }
@@ -95,6 +95,7 @@ class PrecompiledCircuit {
 
   size_t num_inputs_ = 0, num_aux_ = 0;
   PackedCsr a_, b_, c_;
+  std::vector<SynthesisCounts> parts_;
   ShapeDensities densities_;
 };
 

@@ -16,7 +16,7 @@ namespace cuzk::r1cs {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'P', 'C', 'E', '\n'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr size_t kFrBytes = 32;
 static_assert(std::endian::native == std::endian::little, ".pce files are written in host order");
 
@@ -146,7 +146,7 @@ PackedCsr read_matrix(Reader& r, uint64_t rows, uint64_t columns, const char* na
 }  // namespace
 
 uint64_t pce_file_bytes(const PrecompiledCircuit& pce) {
-  uint64_t n = 8 + 4 + 4 + 32 + 3 * 8 + 32;
+  uint64_t n = 8 + 4 + 4 + 32 + 3 * 8 + 8 + 24 * pce.parts().size() + 32;
   for (const PackedCsr* m : {&pce.a(), &pce.b(), &pce.c()})
     n += 16 + 4 * (m->row_ptr.size() + m->col.size() + m->coeff.size()) + kFrBytes * m->table.size();
   return n;
@@ -165,6 +165,12 @@ void write_pce_file(const std::string& path, const PrecompiledCircuit& pce, cons
     w.u64(pce.num_inputs());
     w.u64(pce.num_aux());
     w.u64(pce.num_constraints());
+    w.u64(pce.parts().size());
+    for (const SynthesisCounts& c : pce.parts()) {
+      w.u64(c.aux);
+      w.u64(c.inputs);
+      w.u64(c.constraints);
+    }
     for (const PackedCsr* m : {&pce.a(), &pce.b(), &pce.c()}) {
       w.u64(m->nnz());
       w.u64(m->table.size());
@@ -211,11 +217,22 @@ PrecompiledCircuit read_pce_file(const std::string& path, const PceDigest& expec
   const uint64_t num_inputs = r.u64(), num_aux = r.u64(), rows = r.count(4, "row");
   if (num_inputs == 0 || num_inputs + num_aux >= (uint64_t(1) << 32))
     r.corrupt("variable counts out of range");
+  std::vector<SynthesisCounts> parts(r.count(24, "part mark"));
+  SynthesisCounts prev{0, 1, 0};
+  for (SynthesisCounts& c : parts) {
+    c.aux = r.u64();
+    c.inputs = r.u64();
+    c.constraints = r.u64();
+    if (c.aux < prev.aux || c.inputs < prev.inputs || c.constraints < prev.constraints || c.aux > num_aux ||
+        c.inputs > num_inputs || c.constraints > rows)
+      r.corrupt("part marks out of order or out of range");
+    prev = c;
+  }
   PackedCsr a = read_matrix(r, rows, num_inputs + num_aux, "A");
   PackedCsr b = read_matrix(r, rows, num_inputs + num_aux, "B");
   PackedCsr c = read_matrix(r, rows, num_inputs + num_aux, "C");
   r.check_trailer();
-  return PrecompiledCircuit(num_inputs, num_aux, std::move(a), std::move(b), std::move(c));
+  return PrecompiledCircuit(num_inputs, num_aux, std::move(a), std::move(b), std::move(c), std::move(parts));
 }
 
 }  // namespace cuzk::r1cs

@@ -3,8 +3,10 @@
 // parameters so that a restarted daemon loads it instead of recording the
 // circuit again. Little-endian throughout:
 //
-//   "CUZKPCE\n" | u32 version (1) | u32 0 | 32-byte circuit digest
+//   "CUZKPCE\n" | u32 version (2) | u32 0 | 32-byte circuit digest
 //   u64 num_inputs | u64 num_aux | u64 rows
+//   u64 part marks | per mark: u64 aux | u64 inputs | u64 constraints
+//                    (PrecompiledCircuit::parts(); version 1 had none)
 //   per matrix A, B, C: u64 nnz | u64 table_len | u32 row_ptr[rows + 1]
 //                       | u32 col[nnz] | u32 coeff[nnz] | table_len x 32-byte Fr (canonical)
 //   SHA-256 of every byte before it

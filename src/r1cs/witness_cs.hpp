@@ -10,7 +10,14 @@
 // The aux values go straight into the buffer that becomes the proof's aux
 // assignment; the inputs are appended behind them by take_aux_then_inputs(),
 // the order in which pre-compiled matrices index the witness.
+//
+// Given where the parts of the circuit's first run_parts() call start (as
+// recorded with its pre-compiled constraints), it runs those parts in
+// parallel on the caller's oneTBB arena, each on a system of its own that
+// writes its values at their recorded places.
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,11 +27,26 @@
 
 namespace cuzk::r1cs {
 
+// A witnessed circuit whose counts differ from the recorded ones: the PCE
+// is stale (recorded from other circuit code) and must not be used.
+struct PceMismatch : SynthesisError {
+  using SynthesisError::SynthesisError;
+};
+
+// A system's counts at one point of synthesis (inputs include ONE).
+struct SynthesisCounts {
+  uint64_t aux = 0, inputs = 0, constraints = 0;
+  friend bool operator==(const SynthesisCounts&, const SynthesisCounts&) = default;
+};
+
 class WitnessCS final : public ConstraintSystem {
  public:
   // Sized for a circuit of `num_inputs` (with ONE) and `num_aux` variables,
   // as recorded; any other count still synthesizes (callers compare).
-  explicit WitnessCS(size_t num_inputs = 1, size_t num_aux = 0) {
+  // `parts`: the counts at the start of each part of the first run_parts()
+  // call and at its end, or empty (parts run in order).
+  explicit WitnessCS(size_t num_inputs = 1, size_t num_aux = 0, std::span<const SynthesisCounts> parts = {})
+      : parts_(parts) {
     builds_constraints_ = false;
     reserve_large(aux_, num_aux + num_inputs);
   }
@@ -32,6 +54,9 @@ class WitnessCS final : public ConstraintSystem {
   size_t num_inputs() const { return inputs_.size(); }
   size_t num_aux() const { return aux_.size(); }
   size_t num_constraints() const { return skipped_constraints_; }
+  SynthesisCounts counts() const { return {aux_.size(), inputs_.size(), skipped_constraints_}; }
+  // Throws PceMismatch when a part allocates other counts than recorded.
+  void run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part) override;
   const std::vector<Fr>& inputs() const { return inputs_; }
   const std::vector<Fr>& aux() const { return aux_; }
   // (aux..., inputs...), moved out: the system is left without aux values.
@@ -57,6 +82,8 @@ class WitnessCS final : public ConstraintSystem {
  private:
   std::vector<Fr> inputs_{Fr::one()};
   std::vector<Fr> aux_;
+  std::span<const SynthesisCounts> parts_;
+  bool parts_run_ = false;
 };
 
 }  // namespace cuzk::r1cs

@@ -254,10 +254,13 @@ void StackedCircuit::synthesize(ConstraintSystem& cs) const {
 
   enforce_comm_r(cs, comm_r, comm_c, comm_r_last);
 
-  for (size_t i = 0; i < challenges_.size(); i++) {
-    Namespace ns(cs, [&] { return "challenge_" + str(i); });
-    synthesize_challenge(cs, challenges_[i], params_.layers, comm_d, comm_c, comm_r_last, replica_id_bits);
-  }
+  // The challenges are independent: a witness-only synthesis with recorded
+  // part counts runs them in parallel.
+  cs.run_parts(challenges_.size(), [&](size_t i, ConstraintSystem& part_cs) {
+    Namespace ns(part_cs, [&] { return "challenge_" + str(i); });
+    synthesize_challenge(part_cs, challenges_[i], params_.layers, comm_d, comm_c, comm_r_last,
+                         replica_id_bits);
+  });
 }
 
 std::vector<Fr> stacked_public_inputs(const StackedCircuitParams& params, const Domain& replica_id,

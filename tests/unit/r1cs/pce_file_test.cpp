@@ -14,6 +14,7 @@ using namespace cuzk;
 using namespace cuzk::r1cs;
 using cuzk::test::ChainCircuit;
 using cuzk::test::MixedCircuit;
+using cuzk::test::PartsCircuit;
 
 namespace {
 
@@ -70,6 +71,20 @@ TEST_F(PceFileTest, RoundTripsToTheSameAssignment) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
 }
 
+TEST_F(PceFileTest, KeepsThePartMarks) {
+  const PartsCircuit blank, parts(Fr::from_u64(2));
+  const auto pce = PrecompiledCircuit::record(blank);
+  ASSERT_FALSE(pce.parts().empty());
+  const auto path = dir / "parts.pce";
+  write_pce_file(path, pce, digest);
+  EXPECT_EQ(std::filesystem::file_size(path), pce_file_bytes(pce));
+  const auto back = read_pce_file(path, digest);
+  EXPECT_EQ(back.parts(), pce.parts());
+  ProvingAssignment full;
+  parts.synthesize(full);
+  EXPECT_TRUE(back.synthesize(parts) == full);
+}
+
 TEST_F(PceFileTest, OtherCircuitCodeOrVersionIsStale) {
   const auto path = dir / "mixed.pce";
   write_pce_file(path, PrecompiledCircuit::record(MixedCircuit()), digest);
@@ -77,7 +92,7 @@ TEST_F(PceFileTest, OtherCircuitCodeOrVersionIsStale) {
   other[31] ^= 1;
   EXPECT_EQ(error_of(path, other), PceFileError::Kind::Stale);
   auto bytes = read(path);
-  bytes[8] = 2;  // version
+  bytes[8] = 1;  // version 1, before the part marks
   write(path, bytes);
   EXPECT_EQ(error_of(path, digest), PceFileError::Kind::Stale);
   EXPECT_EQ(error_of(dir / "absent.pce", digest), PceFileError::Kind::Missing);

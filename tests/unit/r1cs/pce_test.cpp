@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include "r1cs/pce.hpp"
 #include "r1cs/witness_cs.hpp"
 #include "unit/r1cs/test_circuits.hpp"
@@ -16,6 +18,7 @@ using cuzk::test::ChainCircuit;
 using cuzk::test::CubicCircuit;
 using cuzk::test::ManyInputsCircuit;
 using cuzk::test::MixedCircuit;
+using cuzk::test::PartsCircuit;
 
 namespace {
 
@@ -122,7 +125,7 @@ TEST(PrecompiledCircuit, SynthesizeTakesCFromAB) {
 
 // The densities derived from packed columns (as a .pce file is loaded) are
 // those of the recorded shape.
-TEST(PrecompiledCircuit, PartsGiveTheSameAssignment) {
+TEST(PrecompiledCircuit, FromPackedMatricesGivesTheSameAssignment) {
   ChainCircuit blank, chain;
   blank.len = chain.len = 50;
   chain.x0 = Fr::from_u64(11);
@@ -133,4 +136,44 @@ TEST(PrecompiledCircuit, PartsGiveTheSameAssignment) {
   ProvingAssignment full;
   chain.synthesize(full);
   EXPECT_TRUE(parts.synthesize(chain) == full);
+}
+
+// The recorded part marks, and the parts' witnesses computed in parallel
+// (each part on a system of its own, at its recorded places): the same
+// assignment as full synthesis.
+TEST(PrecompiledCircuit, RunsRecordedPartsInParallel) {
+  const PartsCircuit blank, parts(Fr::from_u64(3));
+  const auto pce = PrecompiledCircuit::record(blank);
+  ASSERT_EQ(pce.parts().size(), blank.lens.size() + 1);
+  SynthesisCounts want{1, 1, 0};  // x; ONE
+  for (size_t i = 0; i < blank.lens.size(); i++) {
+    EXPECT_EQ(pce.parts()[i], want) << i;
+    want.aux += blank.lens[i] + 1;
+    want.inputs += 1;
+    want.constraints += blank.lens[i] + 2;
+  }
+  EXPECT_EQ(pce.parts().back(), want);
+  ProvingAssignment full;
+  parts.synthesize(full);
+  EXPECT_EQ(parts.parts_on_own_system, 0u);  // full synthesis runs them in order
+  tbb::task_arena arena(2);                  // parts run at once even on one core
+  for (int rep = 0; rep < 20; rep++) {
+    ProvingAssignment pre;
+    arena.execute([&] { pre = pce.synthesize(parts); });
+    ASSERT_TRUE(pre == full) << rep;
+  }
+  EXPECT_EQ(parts.parts_on_own_system, 20 * parts.lens.size());
+  // Without the marks (sequential), the same.
+  const PrecompiledCircuit no_parts(pce.num_inputs(), pce.num_aux(), pce.a(), pce.b(), pce.c());
+  EXPECT_TRUE(no_parts.synthesize(parts) == full);
+}
+
+// Parts of other sizes than recorded are refused, even with the same totals
+// (their values would land at other parts' places).
+TEST(PrecompiledCircuit, RefusesPartsOfOtherSizes) {
+  const auto pce = PrecompiledCircuit::record(PartsCircuit());
+  const Fr x = Fr::from_u64(5);
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 4, 6})), PceMismatch);   // same totals
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 10, 3, 7})), PceMismatch);  // past its place
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 3})), PceMismatch);
 }

@@ -1,8 +1,10 @@
 #pragma once
 // Small circuits shared by the r1cs and groth16 tests. A missing witness
 // (nullopt) makes value callbacks throw AssignmentMissing.
+#include <atomic>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "r1cs/constraint_system.hpp"
@@ -90,6 +92,40 @@ struct ChainCircuit : r1cs::Circuit {
     }
     Variable out = cs.alloc_input("out", [&] { return need(cur); });
     cs.enforce("out check", v, cs.one(), out);
+  }
+};
+
+// A shared variable x, then independent parts (ConstraintSystem::run_parts):
+// part i starts at x + i, squares lens[i] times and makes the result public;
+// after the parts, y = x·x.
+struct PartsCircuit : r1cs::Circuit {
+  explicit PartsCircuit(std::optional<Fr> x = std::nullopt, std::vector<size_t> part_lens = {5, 9, 3, 7})
+      : lens(std::move(part_lens)), x0(x) {}
+  std::vector<size_t> lens;
+  std::optional<Fr> x0;
+  mutable std::atomic<size_t> parts_on_own_system{0};  // parts given a system of their own
+  void synthesize(r1cs::ConstraintSystem& cs) const override {
+    Variable x = cs.alloc("x", [&] { return need(x0); });
+    cs.run_parts(lens.size(), [&](size_t i, r1cs::ConstraintSystem& part) {
+      if (&part != &cs) parts_on_own_system++;
+      r1cs::Namespace ns(part, [&] { return "part " + std::to_string(i); });
+      std::optional<Fr> cur;
+      if (x0) cur = *x0 + Fr::from_u64(i);
+      Variable v = part.alloc("start", [&] { return need(cur); });
+      part.enforce("start", LC(x) + Fr::from_u64(i) * part.one(), part.one(), v);
+      for (size_t k = 0; k < lens[i]; k++) {
+        if (cur) cur = cur->square();
+        Variable nv = part.alloc("sq", [&] { return need(cur); });
+        part.enforce("sq", v, v, nv);
+        v = nv;
+      }
+      Variable out = part.alloc_input("out", [&] { return need(cur); });
+      part.enforce("out", v, part.one(), out);
+    });
+    std::optional<Fr> y;
+    if (x0) y = x0->square();
+    Variable yv = cs.alloc("y", [&] { return need(y); });
+    cs.enforce("y", x, x, yv);
   }
 };
 
