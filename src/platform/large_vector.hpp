@@ -5,10 +5,12 @@
 // page fault per page: for the prover's 128 MB of h scalars that was 0.8 s
 // of a 2 KiB PoRep proof, against 0.05 s in huge pages. platform::RawArray
 // uses the same advice for uninitialised arrays.
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #if defined(__linux__)
@@ -49,10 +51,10 @@ class Recycled {
     std::lock_guard lock(m_);
     if (pool_.size() >= kSlots || g_recycled_bytes.load() + bytes > g_recycle_limit.load()) return;
     g_recycled_bytes += bytes;
-    v.clear();
-    pool_.push_back(std::move(v));
+    pool_.push_back(std::move(v));  // with its elements: size_large() may keep them
   }
-  // The smallest pooled buffer of cap to 2·cap elements, if any.
+  // The smallest pooled buffer of cap to 2·cap elements, if any, with the
+  // elements it was recycled with.
   static bool take(std::vector<T>& out, size_t cap) {
     std::lock_guard lock(m_);
     size_t best = pool_.size();
@@ -111,6 +113,7 @@ void reserve_large(std::vector<T>& v, size_t cap) {
   }
   std::vector<T> next;
   if (detail::Recycled<T>::take(next, cap)) {
+    next.clear();
     next.insert(next.end(), v.begin(), v.end());
     v.swap(next);
     return;
@@ -123,6 +126,23 @@ void reserve_large(std::vector<T>& v, size_t cap) {
   if (end > begin) advise_huge_pages(reinterpret_cast<void*>(begin), end - begin);
   next.insert(next.end(), v.begin(), v.end());
   v.swap(next);
+}
+
+// An empty v sized to n elements, in a large buffer of at least `cap`, for
+// a caller that then writes every one of them: from a recycled buffer they
+// hold whatever it held (no pass over the memory to zero it first), in a new
+// one they are zero. Meant for trivially copyable elements such as field
+// elements.
+template <class T>
+void size_large(std::vector<T>& v, size_t n, size_t cap = 0) {
+  static_assert(std::is_trivially_copyable_v<T>, "old contents are kept as they are");
+  cap = std::max(cap, n);
+  if (v.empty() && v.capacity() < cap && cap * sizeof(T) > kLargeBytes) {
+    std::vector<T> next;
+    if (detail::Recycled<T>::take(next, cap)) v.swap(next);
+  }
+  reserve_large(v, cap);  // nothing to do when the recycled one fits
+  v.resize(n);            // a shrink writes nothing; growth zero-fills only the new tail
 }
 
 // n value-initialised elements in such a buffer.

@@ -24,15 +24,13 @@ struct ShapeDensities {
 // Row evaluation runs in parallel on the caller's oneTBB arena.
 ProvingAssignment evaluate(const R1cs& r, const ShapeDensities& d, std::span<const Fr> z);
 
-// An assignment of `rows` zero constraints with the circuit's densities,
-// a/b/c in huge-page buffers (vec_growth.hpp) sized for the power of two the
-// prover resizes them to; inputs and aux left empty.
+// An assignment of `rows` constraints with the circuit's densities, a/b/c
+// in huge-page buffers (vec_growth.hpp) sized for the power of two the
+// prover resizes them to, recycled ones where there are (their old values
+// left in place: the caller writes every row); inputs and aux left empty.
 inline ProvingAssignment start_assignment(size_t rows, const ShapeDensities& d) {
   ProvingAssignment pa;  // holds ONE already
-  for (auto* v : {&pa.a, &pa.b, &pa.c}) {
-    reserve_large(*v, std::bit_ceil(rows));
-    v->resize(rows);
-  }
+  for (auto* v : {&pa.a, &pa.b, &pa.c}) platform::size_large(*v, rows, std::bit_ceil(rows));
   pa.a_aux_density = d.a_aux;
   pa.b_input_density = d.b_input;
   pa.b_aux_density = d.b_aux;

@@ -22,11 +22,11 @@ inline bool fr_is_one(const ff::Fr& x) {
   return x.v[0] == kOne[0] && x.v[1] == kOne[1] && x.v[2] == kOne[2] && x.v[3] == kOne[3];
 }
 
-// c = a·b into a zero `c`, with the shortcuts of synthesis's values (bits,
-// ONE): most products are a copy or nothing.
+// c = a·b (whatever c held), with the shortcuts of synthesis's values
+// (bits, ONE): most products are a copy or a zero.
 inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
-  if (fr_is_zero(a) || fr_is_zero(b)) return;
-  if (fr_is_one(b)) c = a;
+  if (fr_is_zero(a) || fr_is_zero(b)) c = ff::Fr::zero();
+  else if (fr_is_one(b)) c = a;
   else if (fr_is_one(a)) c = b;
   else c = a * b;
 }
@@ -57,11 +57,11 @@ class FrSum {
     if (fr_is_one(value)) add(coeff);
     else add(product(coeff, value));
   }
-  // coeff·value into a zero `out`: nothing for 0, a copy for 1 (witness
-  // values are mostly bits), else product().
+  // out = coeff·value: zero for 0, a copy for 1 (witness values are mostly
+  // bits), else product().
   static void term_into(const ff::Fr& coeff, const ff::Fr& value, ff::Fr& out) {
-    if (fr_is_zero(value)) return;
-    if (fr_is_one(value)) out = coeff;
+    if (fr_is_zero(value)) out = ff::Fr::zero();
+    else if (fr_is_one(value)) out = coeff;
     else out = product(coeff, value);
   }
   // coeff·value with the ±1 shortcuts.

@@ -41,13 +41,15 @@ struct PackedCsr {
   size_t rows() const { return row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
   size_t bytes() const;
-  // Row i against w, into `out` (zero on entry). Inline for the rows of
-  // one term (60% of A's rows and nearly all of B's on the PoRep circuit).
+  // Row i against w, written to `out` (whatever it held: a/b/c are not
+  // zeroed first). Inline for the rows of one term (60% of A's rows and
+  // nearly all of B's on the PoRep circuit).
   void eval_row(size_t i, std::span<const Fr> w, Fr& out) const {
     const uint32_t lo = row_ptr[i], hi = row_ptr[i + 1];
     if (hi - lo == 1) [[likely]]
       FrSum::term_into(table[coeff[lo]], w[col[lo]], out);
     else if (hi != lo) eval_sum(lo, hi, w, out);
+    else out = Fr::zero();
   }
 
  private:

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -177,6 +178,28 @@ TEST(LargeVector, RecycledBuffersAreReusedWithinTheirLimits) {
   EXPECT_EQ(again.data(), pb);
   drop_recycled<RecycleProbe>();
   EXPECT_EQ(recycled_bytes(), before);
+}
+
+// size_large: a recycled buffer keeps what it held (the caller writes every
+// element); a new one is zero.
+TEST(LargeVector, SizeLargeKeepsRecycledContents) {
+  drop_recycled<RecycleProbe>();
+  const size_t n = (size_t(8) << 20) / sizeof(RecycleProbe);
+  std::vector<RecycleProbe> fresh;
+  size_large(fresh, n / 2, n);
+  EXPECT_EQ(fresh.size(), n / 2);
+  EXPECT_GE(fresh.capacity(), n);
+  EXPECT_EQ(fresh[n / 2 - 1].x[0], 0u);
+  std::fill(fresh.begin(), fresh.end(), RecycleProbe{{9, 9, 9, 9}});
+  fresh.resize(n, RecycleProbe{{8, 8, 8, 8}});
+  const RecycleProbe* p = fresh.data();
+  recycle_large(fresh);
+  std::vector<RecycleProbe> again;
+  size_large(again, n / 4, n);
+  ASSERT_EQ(again.data(), p);
+  EXPECT_EQ(again.size(), n / 4);
+  EXPECT_EQ(again[n / 4 - 1].x[3], 9u);  // not zeroed
+  drop_recycled<RecycleProbe>();
 }
 
 TEST(Hex, RoundTripsAndRejects) {

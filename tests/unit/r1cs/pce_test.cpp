@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 
 #include <oneapi/tbb/task_arena.h>
 
+#include "platform/large_vector.hpp"
 #include "r1cs/pce.hpp"
 #include "r1cs/witness_cs.hpp"
 #include "unit/r1cs/test_circuits.hpp"
@@ -176,4 +178,41 @@ TEST(PrecompiledCircuit, RefusesPartsOfOtherSizes) {
   EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 4, 6})), PceMismatch);   // same totals
   EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 10, 3, 7})), PceMismatch);  // past its place
   EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 3})), PceMismatch);
+}
+
+// a, b and c come from recycled buffers without being zeroed first
+// (platform::size_large): every row is written over whatever they held,
+// the zero ones too (bits of 0, 1 - 1, empty rows).
+TEST(PrecompiledCircuit, WritesEveryRowOverRecycledBuffers) {
+  struct Bits : Circuit {
+    bool witness = true;
+    void synthesize(ConstraintSystem& cs) const override {
+      for (uint64_t k = 0; k < 200000; k++) {
+        Variable b = cs.alloc("b", [&] {
+          if (!witness) throw AssignmentMissing();
+          return k % 3 ? Fr::zero() : Fr::one();
+        });
+        cs.enforce("boolean", LC(cs.one()) - b, b, LC());  // (1 - b)·b = 0
+        if (k % 1000 == 0) cs.enforce("empty", LC(), LC(), LC());
+      }
+    }
+  };
+  Bits blank, bits;
+  blank.witness = false;
+  const auto pce = PrecompiledCircuit::record(blank);
+  ProvingAssignment full;
+  bits.synthesize(full);
+  const size_t cap = std::bit_ceil(pce.num_constraints());  // 2^18 rows: 8 MiB, recycled
+  platform::drop_recycled<Fr>();
+  std::vector<const Fr*> stale;
+  for (int k = 0; k < 4; k++) {  // a, b, c and the witness (whose values are written anyway)
+    std::vector<Fr> junk(cap, Fr::from_u64(0xdead + k));  // no row of the assignment is this
+    stale.push_back(junk.data());
+    platform::recycle_large(junk);
+  }
+  const ProvingAssignment pre = pce.synthesize(bits);
+  for (const std::vector<Fr>* v : {&pre.a, &pre.b, &pre.c})
+    EXPECT_NE(std::find(stale.begin(), stale.end(), v->data()), stale.end()) << "not a recycled buffer";
+  EXPECT_TRUE(pre == full);
+  platform::drop_recycled<Fr>();
 }
