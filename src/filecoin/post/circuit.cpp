@@ -82,8 +82,10 @@ FallbackPostCircuit::FallbackPostCircuit(const PostConfig& c, std::span<const Fa
   while (sectors_.size() < c.sector_count) sectors_.push_back(sectors_.back());  // padding: repeat the last
 }
 
-void FallbackPostCircuit::synthesize(ConstraintSystem& cs) const {
-  for (size_t i = 0; i < sectors_.size(); i++) {
+void FallbackPostCircuit::synthesize(ConstraintSystem& top) const {
+  // The sectors are independent: a witness-only synthesis with recorded
+  // part counts runs them in parallel.
+  top.run_parts(sectors_.size(), [&](size_t i, ConstraintSystem& cs) {
     r1cs::Namespace ns(cs, [&] { return "sector_" + str(i); });
     const PostCircuitSector& s = sectors_[i];
     AllocatedNum comm_r_last =
@@ -98,7 +100,7 @@ void FallbackPostCircuit::synthesize(ConstraintSystem& cs) const {
       gadgets::por_poseidon(cs, gadgets::PorValue{std::nullopt, s.leaves[n]}, s.paths[n],
                             gadgets::PorValue{comm_r_last, std::nullopt}, true, &circuit::constants_for);
     }
-  }
+  });
 }
 
 std::vector<ff::Fr> post_partition_public_inputs(const PostConfig& c, const Domain& randomness,
