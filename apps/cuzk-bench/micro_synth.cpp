@@ -21,6 +21,7 @@
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "micro_common.hpp"
+#include "platform/large_vector.hpp"
 #include "r1cs/pce.hpp"
 #include "r1cs/proving_assignment.hpp"
 
@@ -73,6 +74,8 @@ void run_synth(const SynthOpts& o) {
   std::fprintf(stderr, "micro synth: sealed a %s test sector in %.1f s\n", o.circuit.c_str(),
                seconds_since(t0));
 
+  // As the daemon does (engine.cpp): spent buffers are reused, for both paths.
+  platform::set_recycle_limit(size_t(1) << 30);
   tbb::task_arena arena(int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads));
   const unsigned threads = unsigned(arena.max_concurrency());
   std::optional<r1cs::PrecompiledCircuit> pre;

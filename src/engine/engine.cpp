@@ -7,6 +7,7 @@
 
 #include "engine/cpu_device.hpp"
 #include "engine/job.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::engine {
 
@@ -52,6 +53,11 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
       pce_({cfg_.pce_enabled, cfg_.pce_dir.empty() ? cfg_.param_cache : cfg_.pce_dir}, budget_, tl_),
       synth_arena_(int(resolve_threads(cfg_.synthesis_threads))),
       started_(Clock::now()) {
+  // Spent a/b/c/aux and scalar buffers are reused by the next partitions
+  // instead of faulting in fresh pages (platform/large_vector.hpp): up to
+  // 1 GiB, or 1/16 of the proving budget if that is less, held outside the
+  // budget (within its safety margin).
+  platform::set_recycle_limit(std::min<uint64_t>(uint64_t(1) << 30, budget_.limit() / 16));
   // Pre-compiled constraints go first: without them synthesis is slower,
   // without parameters it cannot run.
   budget_.set_reclaimer([this](uint64_t need) {

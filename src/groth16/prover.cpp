@@ -141,12 +141,13 @@ Pending prove_start(Assignment&& pa_in, const Parameters& params, const Fr& r, c
   // 20-30% more at 2^16, where one 2^17-point MSM costs more than two of
   // 2^16; so they stay apart until the MSM's window choice covers that.
   const J1 h_acc = msm_of(params.h, h, opts);
-  std::vector<Scalar>().swap(h);
+  platform::recycle_large(h);  // for the next proof's (platform/large_vector.hpp)
   lap(&PhaseTimes::msm_h);
   const J1 l_acc = msm_of(params.l, aux, opts);
-  std::vector<Scalar>().swap(aux);
+  platform::recycle_large(aux);
   lap(&PhaseTimes::msm_l);
   const J1 a_acc = msm_of(params.a, a_k, opts);
+  platform::recycle_large(a_k);
   lap(&PhaseTimes::msm_a);
   const J1 b1_acc = msm_of(params.b_g1, b_k, opts);
   lap(&PhaseTimes::msm_b_g1);
@@ -175,7 +176,7 @@ Proof prove_finish(Pending&& p, const ProverOptions& opts) {
   const auto& vk = p.params->vk;
   using J2 = ec::G2Jacobian;
   const J2 b2_acc = msm_of(p.params->b_g2, p.b_scalars, opts);
-  std::vector<Scalar>().swap(p.b_scalars);
+  platform::recycle_large(p.b_scalars);
   lap(&PhaseTimes::msm_b_g2);
   const J2 g_b =
       J2::from_affine(vk.beta_g2).add(b2_acc).add(ec::mul_vartime(J2::from_affine(vk.delta_g2), p.s));

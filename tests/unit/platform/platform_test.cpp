@@ -132,6 +132,7 @@ struct RecycleProbe {
 };
 
 TEST(LargeVector, RecycledBuffersAreReusedWithinTheirLimits) {
+  ScopedRecycleLimit recycling(size_t(1) << 30);
   drop_recycled<RecycleProbe>();
   const size_t n = (size_t(16) << 20) / sizeof(RecycleProbe);  // 16 MiB
   std::vector<RecycleProbe> v;
@@ -160,11 +161,11 @@ TEST(LargeVector, RecycledBuffersAreReusedWithinTheirLimits) {
   std::vector<RecycleProbe> tiny(16);
   recycle_large(tiny);
   EXPECT_EQ(recycled_bytes(), before);
-  const size_t limit = recycle_limit();
-  set_recycle_limit(0);
-  recycle_large(w);
-  EXPECT_EQ(recycled_bytes(), before);
-  set_recycle_limit(limit);
+  {
+    ScopedRecycleLimit off(0);
+    recycle_large(w);
+    EXPECT_EQ(recycled_bytes(), before);
+  }
 
   // The smallest buffer that fits is the one taken.
   std::vector<RecycleProbe> big, bigger;
@@ -183,6 +184,7 @@ TEST(LargeVector, RecycledBuffersAreReusedWithinTheirLimits) {
 // size_large: a recycled buffer keeps what it held (the caller writes every
 // element); a new one is zero.
 TEST(LargeVector, SizeLargeKeepsRecycledContents) {
+  ScopedRecycleLimit recycling(size_t(1) << 30);
   drop_recycled<RecycleProbe>();
   const size_t n = (size_t(8) << 20) / sizeof(RecycleProbe);
   std::vector<RecycleProbe> fresh;

@@ -204,6 +204,7 @@ TEST(ProvingAssignment, ReusesTheBuffersOfADestroyedOneWithTheSameResult) {
   ChainCircuit chain;
   chain.len = size_t(3) << 16;  // a/b/c 6 MiB each: above the recycled size
   chain.x0 = Fr::from_u64(3);
+  const platform::ScopedRecycleLimit recycling(size_t(1) << 30);
   ProvingAssignment::forget_size_hint();
   platform::drop_recycled<Fr>();
   auto first = std::make_unique<ProvingAssignment>();

@@ -203,6 +203,7 @@ TEST(PrecompiledCircuit, WritesEveryRowOverRecycledBuffers) {
   ProvingAssignment full;
   bits.synthesize(full);
   const size_t cap = std::bit_ceil(pce.num_constraints());  // 2^18 rows: 8 MiB, recycled
+  const platform::ScopedRecycleLimit recycling(size_t(1) << 30);
   platform::drop_recycled<Fr>();
   std::vector<const Fr*> stale;
   for (int k = 0; k < 4; k++) {  // a, b, c and the witness (whose values are written anyway)
