@@ -7,7 +7,9 @@
 #                      proof kind, as real proofs take minutes under TSan),
 #                      the pre-compiled-constraint store's background thread,
 #                      pre-compiled synthesis running a circuit's parts in
-#                      parallel (r1cs: PrecompiledCircuit, WitnessCS),
+#                      parallel (r1cs: PrecompiledCircuit, WitnessCS; not the
+#                      200,000-row one, a minute under TSan for one
+#                      parallel_for the others cover),
 #                      the fleet bridge's claim loop and leases (two engines
 #                      on a throwaway PostgreSQL; libpq is not instrumented
 #                      but each connection stays on one thread),
@@ -71,7 +73,7 @@ for stage in $stages; do
       # retries/cancels/evictions test runs the same paths with 40 jobs).
       suites=("integration:-DaemonLoad.HundredJobsEightClientsMixedPrioritiesAndCancels" server
               "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetBridge*:FleetPayload*"
-              "r1cs:PrecompiledCircuit.*:WitnessCS.*:PceFileTest.*")
+              "r1cs:PrecompiledCircuit.*:WitnessCS.*:PceFileTest.*:-PrecompiledCircuit.WritesEveryRowOverRecycledBuffers")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
       tsan_configure "$dir"
