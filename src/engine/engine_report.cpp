@@ -5,6 +5,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::engine {
 
@@ -99,7 +100,8 @@ std::string Engine::status_json() const {
       {"used", snap.budget_used_bytes},
       {"available", snap.budget_limit_bytes - std::min(snap.budget_limit_bytes, snap.budget_used_bytes)},
       {"peak", budget_.peak() + payload_budget_.peak()},
-      {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}}};
+      {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}},
+      {"recycled", {{"limit", platform::recycle_limit()}, {"held", platform::recycled_bytes()}}}};
   json devices = json::array();
   for (auto& d : snap.devices)
     devices.push_back({{"ordinal", d.ordinal},

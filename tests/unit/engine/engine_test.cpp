@@ -2,6 +2,8 @@
 // proof kind (fake_kind.hpp) so every timing and ordering is controlled.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -221,6 +223,11 @@ TEST(Engine, StatusCountsPartitionsInFlight) {
   EXPECT_EQ(st.workers.size(), 2u);
   auto js = f.engine->status_json();
   EXPECT_NE(js.find("\"synthesizing\""), std::string::npos);
+  // The engine lets spent buffers be reused, within 1/16 of its budget.
+  const auto status = nlohmann::json::parse(js);
+  EXPECT_GT(status["memory"]["recycled"]["limit"].get<uint64_t>(), 0u);
+  EXPECT_LE(status["memory"]["recycled"]["limit"].get<uint64_t>(), st.budget_limit_bytes / 16 + 1);
+  EXPECT_TRUE(status["memory"]["recycled"]["held"].is_number_unsigned());
   auto m = f.engine->metrics_text();
   EXPECT_NE(m.find("cuzk_queue_depth 2"), std::string::npos);
   f.engine->await("s", std::nullopt);
