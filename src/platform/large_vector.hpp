@@ -1,6 +1,7 @@
 #pragma once
 // Large std::vectors in transparent huge pages: reserve_large(v, cap) gives
-// v a buffer advised to use 2 MiB pages before anything is written to it.
+// v a buffer advised to use 2 MiB pages before anything is written to it,
+// or a recycled one (recycle_large, below) whose pages are already there.
 // On the development VM a first touch in 4 KiB pages costs a paravirtual
 // page fault per page: for the prover's 128 MB of h scalars that was 0.8 s
 // of a 2 KiB PoRep proof, against 0.05 s in huge pages. platform::RawArray
@@ -49,8 +50,14 @@ class Recycled {
   static void put(std::vector<T>&& v) {
     const size_t bytes = v.capacity() * sizeof(T);
     std::lock_guard lock(m_);
-    if (pool_.size() >= kSlots || g_recycled_bytes.load() + bytes > g_recycle_limit.load()) return;
-    g_recycled_bytes += bytes;
+    if (pool_.size() >= kSlots) return;
+    // The byte count is shared by every type's pool (each with its own
+    // lock): claim the bytes atomically, so the pools together stay within
+    // the limit.
+    size_t held = g_recycled_bytes.load();
+    do {
+      if (held + bytes > g_recycle_limit.load()) return;
+    } while (!g_recycled_bytes.compare_exchange_weak(held, held + bytes));
     pool_.push_back(std::move(v));  // with its elements: size_large() may keep them
   }
   // The smallest pooled buffer of cap to 2·cap elements, if any, with the
