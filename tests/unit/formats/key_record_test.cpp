@@ -99,6 +99,39 @@ TEST(KeyRecord, AChangedKeyIsCheckedAgainAndNeverRecordedWhenBad) {
   EXPECT_EQ(d.records(), 1u);
 }
 
+// The digest is taken beside a parse with the curve checks only: a key that
+// fails them is parsed again with the full check, so even a record made for
+// its digest (by hand, here) admits no point off the curve, and the error is
+// the one the full check gives (a point outside the subgroup at H[1] comes
+// before the one off the curve at H[2]).
+TEST(KeyRecord, ARecordNeverAdmitsAPointOffTheCurve) {
+  KeyDir d;
+  auto bytes = zkey_with_bad_point(test::load("cubic.zkey"));
+  const size_t h = test::section_offset(bytes, 9);
+  std::memcpy(&bytes[h + 2 * 96 + 48], &bytes[h + 3 * 96 + 48], 48);  // H[2] gets H[3]'s y
+  const std::string path = d.file("bad.zkey", bytes);
+  CheckedKeys rec(d.path / "rec");
+  ASSERT_TRUE(rec.add(key_digest(bytes)));
+  auto error_of = [&](const CheckedKeys& r) -> std::string {
+    try {
+      read_zkey_file_checked(path, {}, r);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string with_record = error_of(rec), without = error_of(CheckedKeys(std::nullopt));
+  EXPECT_NE(with_record.find("not in the prime-order subgroup"), std::string::npos) << with_record;
+  EXPECT_EQ(with_record, without);
+  // With --check curve the point off the curve is the error.
+  try {
+    read_zkey_file_checked(path, {ec::Check::SkipSubgroup}, rec);
+    FAIL() << "a point off the curve was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("not on the curve"), std::string::npos) << e.what();
+  }
+}
+
 TEST(KeyRecord, DisabledRecordChecksEveryRun) {
   KeyDir d;
   const std::string path = d.file("cubic.zkey", test::load("cubic.zkey"));
