@@ -1,22 +1,13 @@
 #include "gadgets/sha256.hpp"
 
+#include "gadgets/sha256_witness.hpp"
+
 #include <stdexcept>
 #include <string>
 
 namespace cuzk::gadgets {
 
 namespace {
-
-constexpr uint32_t kRoundConstants[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
 
 constexpr uint32_t kIv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                              0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -50,6 +41,14 @@ UInt32 sigma(ConstraintSystem& cs, const UInt32& x, size_t r1, size_t r2, size_t
   return in_ns(cs, second, [&] { return s.xor_(cs, shift ? x.shr(r3) : x.rotr(r3)); });
 }
 
+bool values_known(std::span<const Boolean> input, const std::vector<UInt32>& h0) {
+  for (const Boolean& b : input)
+    if (!b.value()) return false;
+  for (const UInt32& w : h0)
+    if (!w.value()) return false;
+  return true;
+}
+
 }  // namespace
 
 std::vector<UInt32> sha256_iv() {
@@ -62,6 +61,8 @@ std::vector<UInt32> sha256_compression_function(ConstraintSystem& cs, std::span<
                                                 const std::vector<UInt32>& h0) {
   if (input.size() != 512 || h0.size() != 8)
     throw std::invalid_argument("sha256 compression: 512 bits and 8 words");
+  if (!cs.builds_constraints() && values_known(input, h0))
+    return detail::sha256_compression_witness(cs, input, h0);  // the same allocations, faster
   std::vector<UInt32> w;
   w.reserve(64);
   for (size_t i = 0; i < 16; i++) w.push_back(UInt32::from_bits_be(input.data() + 32 * i));
@@ -83,7 +84,7 @@ std::vector<UInt32> sha256_compression_function(ConstraintSystem& cs, std::span<
     UInt32 new_e = e.compute(eq, "deferred e computation");
     UInt32 s1 = sigma(cs, new_e, 6, 11, 25, false, "first xor for s1", "second xor for s1");
     UInt32 ch = in_ns(cs, "ch", [&] { return UInt32::sha256_ch(cs, new_e, f, g); });
-    std::vector<UInt32> temp1 = {h, s1, ch, UInt32::constant(kRoundConstants[i]), w[i]};
+    std::vector<UInt32> temp1 = {h, s1, ch, UInt32::constant(detail::kSha256RoundConstants[i]), w[i]};
     UInt32 new_a = a.compute(eq, "deferred a computation");
     UInt32 s0 = sigma(cs, new_a, 2, 13, 22, false, "first xor for s0", "second xor for s0");
     UInt32 maj = in_ns(cs, "maj", [&] { return UInt32::sha256_maj(cs, new_a, b, c); });
