@@ -111,20 +111,27 @@ class Witness {
   explicit Witness(ConstraintSystem& cs) : cs_(cs), eq_(cs) {}
   MultiEq& eq() { return eq_; }
 
-  uint64_t alloc(bool v) {
-    const Fr x = v ? Fr::one() : Fr::zero();
-    const Variable var = cs_.alloc("", [&] { return x; });
-    cs_.skip_constraint();
-    return pack(var);
-  }
-  // The bits of m become new variables, in bit order, valued as their
-  // variables must be (a negated bit's variable holds the negation).
-  void alloc_bits(Word& r, uint32_t m) {
+  // New bits, one per set bit of m in bit order, valued as their variables
+  // must be (a negated bit's variable holds the negation); `second`: bits
+  // of m that allocate one more bit right after their own (maj's "b and
+  // c"), valued by second_values. Every new bit has one constraint.
+  void alloc_bits(Word& r, uint32_t m, uint32_t second = 0, uint32_t second_values = 0) {
     const uint32_t under = r.value ^ r.nmask;
+    std::array<uint8_t, 64> vals;
+    std::array<uint8_t, 32> at;  // the place of each bit of m in vals
+    size_t n = 0, k = 0;
     for (uint32_t t = m; t; t &= t - 1) {
       const int i = std::countr_zero(t);
-      r.var[i] = alloc((under >> i) & 1);
+      at[k++] = uint8_t(n);
+      vals[n++] = (under >> i) & 1;
+      if ((second >> i) & 1) vals[n++] = (second_values >> i) & 1;
     }
+    if (!n) return;
+    const Variable first = cs_.alloc_bits(std::span(vals.data(), n));
+    for (size_t j = 0; j < n; j++) cs_.skip_constraint();
+    k = 0;
+    for (uint32_t t = m; t; t &= t - 1)
+      r.var[std::countr_zero(t)] = pack(Variable::aux(first.index + at[k++]));
   }
 
   // Boolean::xor_: a constant operand gives the other (negated when the
@@ -172,14 +179,9 @@ class Witness {
       k.pick_and(b.cmask & b.value, not_w(a), not_w(c), true);
       k.pick_and(a.cmask & a.value, not_w(b), not_w(c), true);
     }
-    const uint32_t general = k.left, bc = b.value & c.value;
+    const uint32_t general = k.left;
     k.general(v);
-    const uint32_t under = k.r.value ^ k.r.nmask;
-    for (uint32_t t = k.alloc; t; t &= t - 1) {
-      const int i = std::countr_zero(t);
-      k.r.var[i] = alloc((under >> i) & 1);
-      if ((general >> i) & 1) alloc((bc >> i) & 1);
-    }
+    alloc_bits(k.r, k.alloc, general, b.value & c.value);
     return k.r;
   }
   Word sigma(const Word& x, unsigned r1, unsigned r2, unsigned r3, bool shift) {
@@ -202,10 +204,11 @@ class Witness {
       return r;
     }
     size_t n = 0;
-    for (uint64_t max = uint64_t(ops.size()) * 0xffffffffull; max; max >>= 1, n++) {
-      const uint64_t v = alloc((sum >> n) & 1);
-      if (n < 32) r.var[n] = v;
-    }
+    std::array<uint8_t, 64> vals;
+    for (uint64_t max = uint64_t(ops.size()) * 0xffffffffull; max; max >>= 1, n++) vals[n] = (sum >> n) & 1;
+    const Variable first = cs_.alloc_bits(std::span(vals.data(), n));
+    for (size_t j = 0; j < n; j++) cs_.skip_constraint();
+    for (size_t j = 0; j < 32; j++) r.var[j] = pack(Variable::aux(first.index + j));
     eq_.reserve(n);
     return r;
   }

@@ -6,7 +6,9 @@
 // (ShapeRecorder, CountingCS) never compute a witness; a callback throws
 // AssignmentMissing when the circuit was built without a witness. Names are
 // lazy for the same reason: only TestConstraintSystem ever renders them.
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -72,6 +74,11 @@ class ConstraintSystem {
   Variable alloc_input(const Name& name, F&& value) {
     return alloc_input_impl(name, FnRef<Fr()>(value));
   }
+  // Allocates bits.size() aux variables holding the bits (0 or 1), numbered
+  // consecutively from the returned one, each with no name. For witness-
+  // only synthesis of bit-heavy gadgets (gadgets/sha256_witness.hpp): one
+  // call per word operation instead of one per bit.
+  Variable alloc_bits(std::span<const uint8_t> bits) { return alloc_bits_impl(bits); }
   // Enforces a * b = c.
   void enforce(const Name& name, LinearCombination a, LinearCombination b, LinearCombination c) {
     enforce_impl(name, std::move(a), std::move(b), std::move(c));
@@ -105,6 +112,14 @@ class ConstraintSystem {
   virtual Variable alloc_input_impl(const Name& name, FnRef<Fr()> value) = 0;
   virtual void enforce_impl(const Name& name, LinearCombination&& a, LinearCombination&& b,
                             LinearCombination&& c) = 0;
+  virtual Variable alloc_bits_impl(std::span<const uint8_t> bits) {
+    Variable first{};
+    for (size_t i = 0; i < bits.size(); i++) {
+      const Variable v = alloc_impl("", [&] { return bits[i] ? Fr::one() : Fr::zero(); });
+      if (i == 0) first = v;
+    }
+    return first;
+  }
 
   // Set by witness-only systems, which then count skipped constraints here.
   bool builds_constraints_ = true;

@@ -31,6 +31,12 @@ class PartCS final : public ConstraintSystem {
     aux_[next_.aux] = value();
     return Variable::aux(next_.aux++);
   }
+  Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
+    if (end_.aux - next_.aux < bits.size()) overrun("aux variables");
+    const size_t first = next_.aux;
+    for (uint8_t b : bits) aux_[next_.aux++] = b ? Fr::one() : Fr::zero();
+    return Variable::aux(first);
+  }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {
     if (next_.inputs == end_.inputs) overrun("inputs");
     inputs_[next_.inputs] = value();

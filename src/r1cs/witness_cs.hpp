@@ -70,6 +70,11 @@ class WitnessCS final : public ConstraintSystem {
     push_back_large(aux_, value());
     return Variable::aux(aux_.size() - 1);
   }
+  Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
+    const size_t first = aux_.size();
+    for (uint8_t b : bits) push_back_large(aux_, b ? Fr::one() : Fr::zero());
+    return Variable::aux(first);
+  }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {
     inputs_.push_back(value());
     return Variable::input(inputs_.size() - 1);

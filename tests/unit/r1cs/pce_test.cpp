@@ -141,8 +141,8 @@ TEST(PrecompiledCircuit, FromPackedMatricesGivesTheSameAssignment) {
 }
 
 // The recorded part marks, and the parts' witnesses computed in parallel
-// (each part on a system of its own, at its recorded places): the same
-// assignment as full synthesis.
+// (each part on a system of its own, at its recorded places, its bits
+// allocated at once): the same assignment as full synthesis.
 TEST(PrecompiledCircuit, RunsRecordedPartsInParallel) {
   const PartsCircuit blank, parts(Fr::from_u64(3));
   const auto pce = PrecompiledCircuit::record(blank);
@@ -150,9 +150,9 @@ TEST(PrecompiledCircuit, RunsRecordedPartsInParallel) {
   SynthesisCounts want{1, 1, 0};  // x; ONE
   for (size_t i = 0; i < blank.lens.size(); i++) {
     EXPECT_EQ(pce.parts()[i], want) << i;
-    want.aux += blank.lens[i] + 1;
+    want.aux += blank.lens[i] + 1 + blank.bits[i];
     want.inputs += 1;
-    want.constraints += blank.lens[i] + 2;
+    want.constraints += blank.lens[i] + 2 + blank.bits[i];
   }
   EXPECT_EQ(pce.parts().back(), want);
   ProvingAssignment full;
@@ -175,8 +175,9 @@ TEST(PrecompiledCircuit, RunsRecordedPartsInParallel) {
 TEST(PrecompiledCircuit, RefusesPartsOfOtherSizes) {
   const auto pce = PrecompiledCircuit::record(PartsCircuit());
   const Fr x = Fr::from_u64(5);
-  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 4, 6})), PceMismatch);   // same totals
-  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 10, 3, 7})), PceMismatch);  // past its place
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 4, 6})), PceMismatch);                // same totals
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 10, 3, 7})), PceMismatch);               // past its place
+  EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 3, 7}, {2, 1, 3, 1})), PceMismatch);  // bits past it
   EXPECT_THROW(pce.synthesize(PartsCircuit(x, {5, 9, 3})), PceMismatch);
 }
 

@@ -99,9 +99,11 @@ struct ChainCircuit : r1cs::Circuit {
 // part i starts at x + i, squares lens[i] times and makes the result public;
 // after the parts, y = x·x.
 struct PartsCircuit : r1cs::Circuit {
-  explicit PartsCircuit(std::optional<Fr> x = std::nullopt, std::vector<size_t> part_lens = {5, 9, 3, 7})
-      : lens(std::move(part_lens)), x0(x) {}
+  explicit PartsCircuit(std::optional<Fr> x = std::nullopt, std::vector<size_t> part_lens = {5, 9, 3, 7},
+                        std::vector<size_t> part_bits = {2, 0, 3, 1})
+      : lens(std::move(part_lens)), bits(std::move(part_bits)), x0(x) {}
   std::vector<size_t> lens;
+  std::vector<size_t> bits;  // per part, bits allocated at once (alloc_bits), each constrained boolean
   std::optional<Fr> x0;
   mutable std::atomic<size_t> parts_on_own_system{0};  // parts given a system of their own
   void synthesize(r1cs::ConstraintSystem& cs) const override {
@@ -118,6 +120,17 @@ struct PartsCircuit : r1cs::Circuit {
         Variable nv = part.alloc("sq", [&] { return need(cur); });
         part.enforce("sq", v, v, nv);
         v = nv;
+      }
+      if (i < bits.size() && bits[i]) {
+        std::vector<uint8_t> b(bits[i]);
+        for (size_t k = 0; k < b.size(); k++) b[k] = (k + i) & 1;
+        const Variable first = part.alloc_bits(b);
+        for (size_t k = 0; k < b.size(); k++) {
+          const Variable bv = Variable::aux(first.index + k);
+          LC one_minus(part.one());
+          one_minus.sub(Fr::one(), bv);
+          part.enforce("bit", LC(bv), std::move(one_minus), LC());
+        }
       }
       Variable out = part.alloc_input("out", [&] { return need(cur); });
       part.enforce("out", v, part.one(), out);
