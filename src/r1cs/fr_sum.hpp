@@ -22,12 +22,20 @@ inline bool fr_is_one(const ff::Fr& x) {
   return x.v[0] == kOne[0] && x.v[1] == kOne[1] && x.v[2] == kOne[2] && x.v[3] == kOne[3];
 }
 
+// x where keep is true, else zero, without a branch (a random bit's branch
+// mispredicts half the time).
+inline void select_or_zero(const ff::Fr& x, bool keep, ff::Fr& out) {
+  const uint64_t m = -uint64_t(keep);
+  for (int l = 0; l < 4; l++) out.v[l] = x.v[l] & m;
+}
+
 // c = a·b (whatever c held), with the shortcuts of synthesis's values
-// (bits, ONE): most products are a copy or a zero.
+// (bits, ONE): most products are a copy or a zero. b is nearly always 0 or 1
+// (a bit or ONE), so that test is predictable and its outcome is a select.
 inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
-  if (fr_is_zero(a) || fr_is_zero(b)) c = ff::Fr::zero();
-  else if (fr_is_one(b)) c = a;
-  else if (fr_is_one(a)) c = b;
+  if (const bool b1 = fr_is_one(b); b1 || fr_is_zero(b)) [[likely]]
+    select_or_zero(a, b1, c);
+  else if (const bool a1 = fr_is_one(a); a1 || fr_is_zero(a)) select_or_zero(b, a1, c);
   else c = a * b;
 }
 

@@ -130,6 +130,18 @@ PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux)
   return p;
 }
 
+void PackedCsr::index_small() {
+  std::array<Fr, 9> k;  // -4 ... 4
+  for (int i = -4; i <= 4; i++)
+    k[size_t(i + 4)] = i < 0 ? -Fr::from_u64(uint64_t(-i)) : Fr::from_u64(uint64_t(i));
+  small.assign(table.size(), kNotSmall);
+  for (size_t t = 0; t < table.size(); t++)
+    for (int i = -4; i <= 4; i++)
+      if (table[t] == k[size_t(i + 4)]) small[t] = int8_t(i);
+  for (int s = -kSmallRange; s <= kSmallRange; s++)
+    small_values_[size_t(s + kSmallRange)] = s < 0 ? -Fr::from_u64(uint64_t(-s)) : Fr::from_u64(uint64_t(s));
+}
+
 size_t PackedCsr::bytes() const {
   return (row_ptr.size() + col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
 }
@@ -161,7 +173,9 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       a_(PackedCsr::pack(r.a, r.num_inputs, r.num_aux)),
       b_(PackedCsr::pack(r.b, r.num_inputs, r.num_aux)),
       c_(PackedCsr::pack(r.c, r.num_inputs, r.num_aux)),
-      densities_(ShapeDensities::of(r)) {}
+      densities_(ShapeDensities::of(r)) {
+  for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
+}
 
 PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b,
                                        PackedCsr c, std::vector<SynthesisCounts> parts)
@@ -173,6 +187,7 @@ PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, Packed
       parts_(std::move(parts)) {
   // As ShapeDensities::of, on w columns (aux first): the recorded matrices
   // hold no zero coefficient, so every column listed counts.
+  for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
   densities_.a_aux.resize(num_aux);
   densities_.b_input.resize(num_inputs);
   densities_.b_aux.resize(num_aux);

@@ -18,6 +18,7 @@
 // Per proof, C·w is not evaluated: for a witness that satisfies the circuit
 // (the only kind that can give a valid proof) c_i = a_i·b_i, which is
 // usually a copy or a zero, since b is mostly a bit or ONE.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -46,14 +47,41 @@ struct PackedCsr {
   // nearly all of B's on the PoRep circuit).
   void eval_row(size_t i, std::span<const Fr> w, Fr& out) const {
     const uint32_t lo = row_ptr[i], hi = row_ptr[i + 1];
-    if (hi - lo == 1) [[likely]]
-      FrSum::term_into(table[coeff[lo]], w[col[lo]], out);
+    if (hi - lo == 1) [[likely]] {
+      const uint32_t t = coeff[lo];
+      if (t == 0) out = w[col[lo]];  // coefficient 1 (nearly all of B): a copy, no test of the value
+      else FrSum::term_into(table[t], w[col[lo]], out);
+    } else if (hi - lo <= kSmallTerms && !small.empty() && small_sum(lo, hi, w, out)) return;
     else if (hi != lo) eval_sum(lo, hi, w, out);
     else out = Fr::zero();
   }
 
+  // Each table entry as a small integer (|k| <= 4), or kNotSmall; made by
+  // index_small(), which PrecompiledCircuit calls (empty until then: every
+  // row takes the general sum). Rows of up to four such
+  // terms over values 0 and 1 (the bit gadgets' rows: 1 - a, b - c,
+  // 2bc - b - c, ...) sum as integers and read their value from a table.
+  static constexpr int8_t kNotSmall = 127;
+  static constexpr uint32_t kSmallTerms = 4;
+  std::vector<int8_t> small;
+  void index_small();
+
  private:
   void eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> w, Fr& out) const;
+  bool small_sum(uint32_t lo, uint32_t hi, std::span<const Fr> w, Fr& out) const {
+    int s = 0;
+    for (uint32_t k = lo; k < hi; k++) {
+      const int c = small[coeff[k]];
+      const Fr& v = w[col[k]];
+      if (c == kNotSmall) return false;
+      if (fr_is_one(v)) s += c;
+      else if (!fr_is_zero(v)) return false;
+    }
+    out = small_values_[size_t(s + kSmallRange)];
+    return true;
+  }
+  static constexpr int kSmallRange = 4 * int(kSmallTerms);
+  std::array<Fr, 2 * kSmallRange + 1> small_values_{};  // -16 ... 16
 };
 
 class PrecompiledCircuit {

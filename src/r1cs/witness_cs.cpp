@@ -34,7 +34,7 @@ class PartCS final : public ConstraintSystem {
   Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
     if (end_.aux - next_.aux < bits.size()) overrun("aux variables");
     const size_t first = next_.aux;
-    for (uint8_t b : bits) aux_[next_.aux++] = b ? Fr::one() : Fr::zero();
+    for (uint8_t b : bits) aux_[next_.aux++] = bit_value(b);
     return Variable::aux(first);
   }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {

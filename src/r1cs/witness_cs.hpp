@@ -39,6 +39,13 @@ struct SynthesisCounts {
   friend bool operator==(const SynthesisCounts&, const SynthesisCounts&) = default;
 };
 
+// 0 or 1 as a field element, by a load rather than a branch (the bits of a
+// hash are random: a branch on them mispredicts half the time).
+inline const Fr& bit_value(uint8_t b) {
+  static constexpr Fr kBits[2] = {Fr::zero(), Fr::one()};
+  return kBits[b & 1];
+}
+
 class WitnessCS final : public ConstraintSystem {
  public:
   // Sized for a circuit of `num_inputs` (with ONE) and `num_aux` variables,
@@ -72,7 +79,7 @@ class WitnessCS final : public ConstraintSystem {
   }
   Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
     const size_t first = aux_.size();
-    for (uint8_t b : bits) push_back_large(aux_, b ? Fr::one() : Fr::zero());
+    for (uint8_t b : bits) push_back_large(aux_, bit_value(b));
     return Variable::aux(first);
   }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {

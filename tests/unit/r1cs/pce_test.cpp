@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <random>
+#include <vector>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -33,7 +35,60 @@ void expect_pce_matches(const Circuit& blank, const Circuit& witnessed) {
   EXPECT_EQ(pce.num_constraints(), full.num_constraints());
 }
 
+// Rows of 1 to 6 terms whose coefficients are small integers (the integer
+// sums of PackedCsr::eval_row), ±1, powers of two or arbitrary, over values
+// that are 0, 1 or anything else, with B a bit or ONE: c = a·b is allocated,
+// so the circuit is satisfied and the PCE's a∘b must equal full synthesis.
+struct SmallRowsCircuit : Circuit {
+  explicit SmallRowsCircuit(bool witness) : with_witness(witness) {}
+  bool with_witness;
+  void synthesize(ConstraintSystem& cs) const override {
+    std::mt19937_64 rng(11);
+    std::vector<Variable> vars;
+    std::vector<Fr> vals;
+    for (int i = 0; i < 64; i++) {
+      const uint64_t kind = rng() % 3;
+      const Fr v = kind == 0 ? Fr::zero() : kind == 1 ? Fr::one() : Fr::from_u64(rng());
+      vars.push_back(cs.alloc("v", [&] { return value(v); }));
+      vals.push_back(v);
+    }
+    for (int row = 0; row < 2000; row++) {
+      LC a;
+      Fr va = Fr::zero();
+      const size_t terms = 1 + rng() % 6;
+      for (size_t k = 0; k < terms; k++) {
+        const uint64_t pick = rng() % 4;
+        const int64_t small = int64_t(rng() % 9) - 4;
+        const Fr coeff = pick == 0
+                             ? (small < 0 ? -Fr::from_u64(uint64_t(-small)) : Fr::from_u64(uint64_t(small)))
+                         : pick == 1 ? (rng() & 1 ? Fr::one() : -Fr::one())
+                         : pick == 2 ? Fr::from_u64(uint64_t(1) << (rng() % 60))
+                                     : Fr::from_u64(rng());
+        const size_t j = rng() % vars.size();
+        a.add(coeff, vars[j]);
+        va += coeff * vals[j];
+      }
+      // B: ONE, or one of the 0/1 values.
+      size_t j = rng() % vars.size();
+      while (!(vals[j].is_zero() || vals[j].is_one())) j = rng() % vars.size();
+      const bool by_one = rng() & 1;
+      const Fr vb = by_one ? Fr::one() : vals[j];
+      const Fr vc = va * vb;
+      const Variable c = cs.alloc("c", [&] { return value(vc); });
+      cs.enforce("row", std::move(a), by_one ? LC(cs.one()) : LC(vars[j]), LC(c));
+    }
+  }
+  Fr value(const Fr& v) const {
+    if (!with_witness) throw AssignmentMissing();
+    return v;
+  }
+};
+
 }  // namespace
+
+TEST(PrecompiledCircuit, ShortRowsOfSmallIntegersAndAnyValues) {
+  expect_pce_matches(SmallRowsCircuit(false), SmallRowsCircuit(true));
+}
 
 TEST(PackedCsr, KeepsEveryCoefficient) {
   ShapeRecorder rec;
