@@ -1,5 +1,7 @@
 #include "r1cs/pce.hpp"
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -175,6 +177,21 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       c_(PackedCsr::pack(r.c, r.num_inputs, r.num_aux)),
       densities_(ShapeDensities::of(r)) {
   for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
+  find_rows_a_from_c();
+}
+
+// Rows a·ONE = c whose C row is much shorter than their A row (MultiEq's
+// packed additions: about 130 bits on the left, 34 on the right): for a
+// satisfying witness a = c there, so a is evaluated from C.
+void PrecompiledCircuit::find_rows_a_from_c() {
+  a_from_c_.clear();
+  const uint32_t one = uint32_t(num_aux_);  // ONE's place in w
+  for (size_t i = 0; i < a_.rows(); i++) {
+    const uint32_t blo = b_.row_ptr[i], bhi = b_.row_ptr[i + 1];
+    if (bhi - blo != 1 || b_.coeff[blo] != 0 || b_.col[blo] != one) continue;
+    const uint32_t na = a_.row_ptr[i + 1] - a_.row_ptr[i], nc = c_.row_ptr[i + 1] - c_.row_ptr[i];
+    if (na > PackedCsr::kSmallTerms && 2 * nc < na) a_from_c_.push_back(uint32_t(i));
+  }
 }
 
 PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b,
@@ -188,6 +205,7 @@ PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, Packed
   // As ShapeDensities::of, on w columns (aux first): the recorded matrices
   // hold no zero coefficient, so every column listed counts.
   for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
+  find_rows_a_from_c();
   densities_.a_aux.resize(num_aux);
   densities_.b_input.resize(num_inputs);
   densities_.b_aux.resize(num_aux);
@@ -202,7 +220,8 @@ PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, Packed
 size_t PrecompiledCircuit::bytes() const {
   const auto dens = [](const Density& d) { return d.size() / 8; };
   return a_.bytes() + b_.bytes() + c_.bytes() + dens(densities_.a_aux) + dens(densities_.b_input) +
-         dens(densities_.b_aux) + parts_.size() * sizeof(SynthesisCounts);
+         dens(densities_.b_aux) + parts_.size() * sizeof(SynthesisCounts) +
+         a_from_c_.size() * sizeof(uint32_t);
 }
 
 ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const {
@@ -234,8 +253,14 @@ ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr
   pa.input_assignment = std::move(inputs);
   const std::span<const Fr> ws(w);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 4096), [&](const tbb::blocked_range<size_t>& rg) {
+    auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(rg.begin()));
     for (size_t i = rg.begin(); i < rg.end(); i++) {
-      a_.eval_row(i, ws, pa.a[i]);
+      if (!exact_c && next != a_from_c_.end() && *next == i) [[unlikely]] {
+        c_.eval_row(i, ws, pa.a[i]);  // b = 1: a = c for a satisfying witness
+        ++next;
+      } else {
+        a_.eval_row(i, ws, pa.a[i]);
+      }
       b_.eval_row(i, ws, pa.b[i]);
       if (exact_c) c_.eval_row(i, ws, pa.c[i]);
       else product_into(pa.a[i], pa.b[i], pa.c[i]);

@@ -17,7 +17,9 @@
 //
 // Per proof, C·w is not evaluated: for a witness that satisfies the circuit
 // (the only kind that can give a valid proof) c_i = a_i·b_i, which is
-// usually a copy or a zero, since b is mostly a bit or ONE.
+// usually a copy or a zero, since b is mostly a bit or ONE. By the same
+// token, where B's row is ONE and C's row is much shorter than A's
+// (MultiEq's packed additions), a_i is evaluated from C.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -123,8 +125,11 @@ class PrecompiledCircuit {
   // assignment.
   ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const;
 
+  void find_rows_a_from_c();  // fills a_from_c_ (sorted rows)
+
   size_t num_inputs_ = 0, num_aux_ = 0;
   PackedCsr a_, b_, c_;
+  std::vector<uint32_t> a_from_c_;
   std::vector<SynthesisCounts> parts_;
   ShapeDensities densities_;
 };

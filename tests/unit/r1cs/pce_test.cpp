@@ -84,7 +84,45 @@ struct SmallRowsCircuit : Circuit {
   }
 };
 
+// Packings as MultiEq makes them: Σ 2^i·bit_i · ONE = packed, a long A row
+// against a one-term C row (the PCE evaluates such an a from C), between
+// rows whose B is not ONE.
+struct PackingCircuit : Circuit {
+  explicit PackingCircuit(bool witness) : with_witness(witness) {}
+  bool with_witness;
+  void synthesize(ConstraintSystem& cs) const override {
+    std::mt19937_64 rng(12);
+    for (int row = 0; row < 300; row++) {
+      LC sum;
+      uint64_t packed = 0;
+      Variable last{};
+      for (unsigned i = 0; i < 12; i++) {
+        const bool bit = rng() & 1;
+        packed |= uint64_t(bit) << i;
+        last = cs.alloc("bit", [&] { return value(bit ? Fr::one() : Fr::zero()); });
+        sum.add(Fr::from_u64(uint64_t(1) << i), last);
+      }
+      const Variable p = cs.alloc("packed", [&] { return value(Fr::from_u64(packed)); });
+      if (row % 3 == 2) {  // B a bit, not ONE: evaluated from A
+        const bool top = (packed >> 11) & 1;
+        const Variable c = cs.alloc("c", [&] { return value(top ? Fr::from_u64(packed) : Fr::zero()); });
+        cs.enforce("product", std::move(sum), LC(last), LC(c));
+      } else {
+        cs.enforce("packing", std::move(sum), LC(cs.one()), LC(p));
+      }
+    }
+  }
+  Fr value(const Fr& v) const {
+    if (!with_witness) throw AssignmentMissing();
+    return v;
+  }
+};
+
 }  // namespace
+
+TEST(PrecompiledCircuit, PackingRowsOverOneAsFullSynthesis) {
+  expect_pce_matches(PackingCircuit(false), PackingCircuit(true));
+}
 
 TEST(PrecompiledCircuit, ShortRowsOfSmallIntegersAndAnyValues) {
   expect_pce_matches(SmallRowsCircuit(false), SmallRowsCircuit(true));
