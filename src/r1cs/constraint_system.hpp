@@ -75,7 +75,7 @@ class ConstraintSystem {
     return alloc_input_impl(name, FnRef<Fr()>(value));
   }
   // Allocates bits.size() aux variables holding the bits (0 or 1), numbered
-  // consecutively from the returned one, each with no name. For witness-
+  // consecutively from the returned one, named "bit i". For witness-
   // only synthesis of bit-heavy gadgets (gadgets/sha256_witness.hpp): one
   // call per word operation instead of one per bit.
   Variable alloc_bits(std::span<const uint8_t> bits) { return alloc_bits_impl(bits); }
@@ -115,7 +115,8 @@ class ConstraintSystem {
   virtual Variable alloc_bits_impl(std::span<const uint8_t> bits) {
     Variable first{};
     for (size_t i = 0; i < bits.size(); i++) {
-      const Variable v = alloc_impl("", [&] { return bits[i] ? Fr::one() : Fr::zero(); });
+      const Variable v = alloc_impl([&] { return "bit " + std::to_string(i); },
+                                    [&] { return bits[i] ? Fr::one() : Fr::zero(); });
       if (i == 0) first = v;
     }
     return first;

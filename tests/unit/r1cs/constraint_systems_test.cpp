@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "platform/large_vector.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/shape.hpp"
 #include "r1cs/test_cs.hpp"
+#include "r1cs/witness_cs.hpp"
 #include "unit/r1cs/test_circuits.hpp"
 
 using namespace cuzk;
@@ -113,6 +116,29 @@ TEST(TestConstraintSystem, NamespacesPathsAndErrors) {
     cs.alloc("v", [] { return Fr::from_u64(7); });
   }
   EXPECT_EQ(cs.get("outer/inner/v"), Fr::from_u64(7));
+}
+
+// alloc_bits: consecutive aux variables holding the bits, named "bit i" on
+// a system that keeps names, the same on a witness-only one.
+TEST(TestConstraintSystem, AllocBitsNumbersAndNamesThem) {
+  const std::vector<uint8_t> bits{1, 0, 0, 1, 1};
+  TestConstraintSystem cs;
+  cs.alloc("before", [] { return Fr::from_u64(7); });
+  Variable first;
+  {
+    Namespace ns(cs, "word");
+    first = cs.alloc_bits(bits);
+  }
+  EXPECT_EQ(first, Variable::aux(1));
+  ASSERT_EQ(cs.num_aux(), 6u);
+  for (size_t i = 0; i < bits.size(); i++) {
+    EXPECT_EQ(cs.aux_values()[1 + i], bits[i] ? Fr::one() : Fr::zero()) << i;
+    EXPECT_EQ(cs.aux_name(1 + i), "word/bit " + std::to_string(i));
+  }
+  WitnessCS w;
+  w.alloc("before", [] { return Fr::from_u64(7); });
+  EXPECT_EQ(w.alloc_bits(bits), Variable::aux(1));
+  EXPECT_EQ(w.aux(), cs.aux_values());
 }
 
 TEST(ProvingAssignment, RecordsEvaluationsAndDensities) {
