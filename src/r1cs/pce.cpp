@@ -1,7 +1,6 @@
 #include "r1cs/pce.hpp"
 
 #include <algorithm>
-
 #include <stdexcept>
 #include <string>
 #include <unordered_map>

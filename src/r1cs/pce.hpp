@@ -60,9 +60,9 @@ struct PackedCsr {
 
   // Each table entry as a small integer (|k| <= 4), or kNotSmall; made by
   // index_small(), which PrecompiledCircuit calls (empty until then: every
-  // row takes the general sum). Rows of up to four such
-  // terms over values 0 and 1 (the bit gadgets' rows: 1 - a, b - c,
-  // 2bc - b - c, ...) sum as integers and read their value from a table.
+  // row takes the general sum). Rows of up to four such terms over values
+  // 0 and 1 (the bit gadgets' rows: 1 - a, b - c, 2bc - b - c, ...) sum as
+  // integers and read their value from a table.
   static constexpr int8_t kNotSmall = 127;
   static constexpr uint32_t kSmallTerms = 4;
   std::vector<int8_t> small;
