@@ -25,7 +25,21 @@ void Engine::synthesis_loop() {
     if (cfg_.max_gpu_queue_depth == 0) return true;
     return device_queue_.size() + synthesizing_.load() < cfg_.max_gpu_queue_depth;
   };
-  while (auto next = synth_queue_.pop_when(gate)) {
+  // A partition holds its place in the gate's count (synthesizing_) from its
+  // pop, taken under the queue's lock, until this iteration ends: queued for
+  // the device, failed or dropped. Counting it only once synthesis started
+  // let two workers pass the gate together and overshoot the queue depth.
+  const auto take_slot = [this] { synthesizing_++; };
+  const auto release_slot = [this] {
+    synthesizing_--;
+    synth_queue_.notify();  // the pacer's gate
+  };
+  struct Release {
+    decltype(release_slot)& f;
+    ~Release() { f(); }
+  };
+  while (auto next = synth_queue_.pop_when(gate, take_slot)) {
+    Release release{release_slot};
     std::unique_ptr<PartitionItem> item = std::move(*next);
     auto job = item->job;
     const uint32_t p = item->partition;
@@ -47,7 +61,6 @@ void Engine::synthesis_loop() {
         job_cv_.notify_all();
       }
     }
-    synthesizing_++;
     tl_.emit(timeline::events::kSynthStart, job->id, part_detail(p));
     auto t0 = Clock::now();
     try {
@@ -55,8 +68,6 @@ void Engine::synthesis_loop() {
       platform::arena_execute(
           synth_arena_, [&] { item->work = item->prepared->synthesize(p, item->srs.resources(), synth); });
     } catch (const std::exception& e) {
-      synthesizing_--;
-      synth_queue_.notify();  // the pacer's gate
       tl_.emit(timeline::events::kSynthEnd, job->id,
                part_detail(p) + ",synth_ms=" + std::to_string(ms_between(t0, Clock::now())) + ",error=1");
       fail_job(job, "partition " + std::to_string(p) + ": synthesis failed: " + e.what());
@@ -71,16 +82,13 @@ void Engine::synthesis_loop() {
       if (!job->ended) job->states[p] = PartState::SynthDone;
     }
     if (job->ended) {
-      synthesizing_--;
-      synth_queue_.notify();
       dealloc_.defer(std::move(item->work));
       continue;
     }
     tl_.emit(timeline::events::kGpuQueue, job->id, part_detail(p));
     device_queue_.push(job->key(p), std::move(item));
-    // Only now: the pacer's gate counts this partition until it is queued.
-    synthesizing_--;
-    synth_queue_.notify();
+    // The slot is released after the push: the gate counts this partition
+    // until it is in the device queue.
   }
 }
 

@@ -49,14 +49,21 @@ class WorkQueue {
     return std::move(node.mapped());
   }
 
-  // Like pop(), but also waits while `gate()` is false (re-checked on notify()).
-  template <class Gate>
-  std::optional<T> pop_when(Gate gate) {
+  // Like pop(), but also waits while `gate()` is false (re-checked on
+  // notify()). `on_pop` runs under the queue's lock with the item taken, so
+  // what the gate counts can include it before any other popper looks.
+  template <class Gate, class OnPop>
+  std::optional<T> pop_when(Gate gate, OnPop on_pop) {
     std::unique_lock lk(mu_);
     cv_.wait(lk, [&] { return closed_ || (!items_.empty() && gate()); });
     if (items_.empty()) return std::nullopt;
     auto node = items_.extract(items_.begin());
+    on_pop();
     return std::move(node.mapped());
+  }
+  template <class Gate>
+  std::optional<T> pop_when(Gate gate) {
+    return pop_when(gate, [] {});
   }
 
   // Removes every item matching pred; returns them (so their resources are
