@@ -132,15 +132,12 @@ PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux)
 }
 
 void PackedCsr::index_small() {
-  std::array<Fr, 9> k;  // -4 ... 4
-  for (int i = -4; i <= 4; i++)
-    k[size_t(i + 4)] = i < 0 ? -Fr::from_u64(uint64_t(-i)) : Fr::from_u64(uint64_t(i));
+  for (int s = -kSmallRange; s <= kSmallRange; s++)
+    small_values_[size_t(s + kSmallRange)] = s < 0 ? -Fr::from_u64(uint64_t(-s)) : Fr::from_u64(uint64_t(s));
   small.assign(table.size(), kNotSmall);
   for (size_t t = 0; t < table.size(); t++)
     for (int i = -4; i <= 4; i++)
-      if (table[t] == k[size_t(i + 4)]) small[t] = int8_t(i);
-  for (int s = -kSmallRange; s <= kSmallRange; s++)
-    small_values_[size_t(s + kSmallRange)] = s < 0 ? -Fr::from_u64(uint64_t(-s)) : Fr::from_u64(uint64_t(s));
+      if (table[t] == small_values_[size_t(i + kSmallRange)]) small[t] = int8_t(i);
 }
 
 size_t PackedCsr::bytes() const {
