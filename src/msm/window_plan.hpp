@@ -14,6 +14,7 @@
 #include "msm/cost_model.hpp"
 #include "msm/kernel_domain.hpp"
 #include "msm/msm.hpp"
+#include "platform/cpu_features.hpp"
 
 namespace cuzk::msm::detail {
 
@@ -58,7 +59,8 @@ WindowPlan plan_windows(size_t nbig, unsigned max_bits, const Tuning& tu, const 
   if (forced < 0 || forced > 16) throw std::invalid_argument("msm: window_bits must be 0..16");
   const WindowChoice wc =
       choose_window(curve_costs<C>(), double(nbig * wp.entries_per_scalar()), wp.bits, forced,
-                    cost_model_accumulator(tu.accumulator), double(batch), double(threads));
+                    cost_model_accumulator(tu.accumulator), double(batch), double(threads),
+                    BucketMemory{double(sizeof(Pt<C>)), double(platform::l2_cache_bytes())});
   wp.c = wc.c;
   wp.windows = wc.windows;
   wp.accumulator = wc.batch_affine ? Accumulator::BatchAffine : Accumulator::Xyzz;

@@ -1,5 +1,7 @@
 #include "platform/cpu_features.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -74,6 +76,14 @@ void set_use_ifma(bool on) { g_use_ifma.store(on && cpu_features().ifma, std::me
 void set_use_adx(bool on) {
   const auto& f = cpu_features();
   detail::g_use_adx = on && f.bmi2 && f.adx;
+}
+
+size_t l2_cache_bytes() {
+  static const size_t bytes = [] {
+    const long b = ::sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return b > 0 ? size_t(b) : size_t(1) << 20;
+  }();
+  return bytes;
 }
 
 }  // namespace cuzk::platform

@@ -2,6 +2,8 @@
 // Run-time CPU feature detection. The assembly kernels check `use_adx()`
 // so one binary runs (more slowly) on CPUs without BMI2/ADX instead of
 // dying with SIGILL.
+#include <cstddef>
+
 namespace cuzk::platform {
 
 struct CpuFeatures {
@@ -26,6 +28,9 @@ void set_use_ifma(bool on);
 
 // Detected once at start-up.
 const CpuFeatures& cpu_features();
+
+// Bytes of one core's L2 cache (sysconf; 1 MiB where the system does not say).
+size_t l2_cache_bytes();
 
 // True when the MULX/ADCX/ADOX kernels are in use. Starts as
 // (bmi2 && adx) unless the environment sets CUZK_NO_ASM=1.

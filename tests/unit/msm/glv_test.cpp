@@ -138,3 +138,19 @@ TEST(CostModel, PicksSensibleWindows) {
   EXPECT_EQ(forced.c, 9);
   EXPECT_EQ(forced.windows, 15);  // ceil(128 / 9)
 }
+
+TEST(CostModel, BucketsBeyondL2CostMore) {
+  using namespace msm::detail;
+  const BucketMemory mem{96, double(1 << 20)};  // G1 buckets, 1 MiB L2
+  EXPECT_FALSE(mem.out_of_l2(10922));           // 1,048,512 bytes
+  EXPECT_TRUE(mem.out_of_l2(10923));
+  EXPECT_EQ(model_cost(G1_COSTS, 1e5, 127, 13, true, 4096, 2, mem),
+            model_cost(G1_COSTS, 1e5, 127, 13, true, 4096, 2));  // 4096 buckets fit
+  EXPECT_GT(model_cost(G1_COSTS, 1e5, 127, 16, true, 4096, 2, mem),
+            model_cost(G1_COSTS, 1e5, 127, 16, true, 4096, 2));
+  // ~2^18 points after GLV: 16-bit windows (3 MiB of buckets each) no longer
+  // win; 2^20 points still take them.
+  EXPECT_EQ(choose_window(G1_COSTS, 458756, 127, 0, 0, 4096, 2).c, 16);
+  EXPECT_LE(choose_window(G1_COSTS, 458756, 127, 0, 0, 4096, 2, mem).c, 14);
+  EXPECT_EQ(choose_window(G1_COSTS, double(1 << 21), 127, 0, 0, 4096, 2, mem).c, 16);
+}
