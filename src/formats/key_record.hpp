@@ -1,10 +1,11 @@
 #pragma once
 // Key checks that do not cost a proof: a record of the key files (.zkey,
 // .params) whose every point passed the full check (on the curve and in the
-// prime-order subgroup), keyed by the SHA-256 of the file's bytes. The first
+// prime-order subgroup), keyed by a digest of the file's bytes. The first
 // run with a key pays the subgroup checks; later runs with the same bytes
-// hash the file (about 1 GB/s) and check the curve equation only. A changed
-// byte changes the digest, so an altered key is checked in full again.
+// hash the file (about 1 GB/s per thread) and check the curve equation
+// only. A changed byte changes the digest, so an altered key is checked in
+// full again.
 //
 // Records: one empty file per digest in $CUZK_KEY_RECORDS, else
 // $XDG_CACHE_HOME/cuzk/checked-keys, else $HOME/.cache/cuzk/checked-keys.
@@ -16,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "ec/encoding.hpp"
 #include "formats/zkey.hpp"
@@ -24,6 +26,11 @@
 namespace cuzk::formats {
 
 using KeyDigest = std::array<uint8_t, 32>;
+// SHA-256 of (kDigestTag, the length as u64 little-endian, the SHA-256 of
+// each 4 MiB chunk in order): a hash list, so the chunks hash in parallel.
+// (Records made before the tag existed, by a plain SHA-256, no longer match:
+// such a key is checked in full once more.)
+inline constexpr std::string_view kDigestTag = "cuzk key digest v2: sha256 of 4 MiB chunks\n";
 KeyDigest key_digest(std::span<const uint8_t> bytes);
 
 class CheckedKeys {

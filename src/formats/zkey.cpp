@@ -2,9 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -105,9 +107,12 @@ std::pair<size_t, std::string> first_failure(size_t count, size_t grain, const F
 // `count` points from the cursor, decoded and checked in parallel blocks;
 // the first bad one (lowest index) is reported. Within a block: decoding
 // (coordinates below p), then ec::first_invalid (the curve equation eight
-// points at a time; the subgroup for Check::Full).
+// points at a time; the subgroup for Check::Full). Blocks are decoded into
+// out (all of it, when given) or into a per-thread scratch block, the
+// points then staying where they are (packed). Returns their bytes.
 template <class P>
-platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name, ec::Check check) {
+std::span<const uint8_t> check_points(Cursor& c, size_t count, std::string_view name, ec::Check check,
+                                      P* out) {
   constexpr size_t sz = point_bytes<P>();
   constexpr const char* kGroup = std::is_same_v<P, G1Affine> ? "G1" : "G2";
   constexpr size_t kBlock = 512;
@@ -116,20 +121,21 @@ platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name
     c.fail("truncated: " + std::string(name) + " needs " + std::to_string(count) + " points of " +
            std::to_string(sz) + " bytes, " + std::to_string(c.remaining()) + " bytes left");
   auto bytes = c.take(count * sz, name);
-  platform::RawArray<P> out(count);  // every point is written below (or the read fails)
+  tbb::enumerable_thread_specific<std::vector<P>> scratch([] { return std::vector<P>(kBlock); });
   const size_t nblk = (count + kBlock - 1) / kBlock;
   std::vector<size_t> first_bad(nblk);  // per block: the failing point, or the block's end
   auto [bad_blk, err] = first_failure(nblk, 1, [&](size_t k) -> std::string {
     const size_t lo = k * kBlock, hi = std::min(count, lo + kBlock);
+    P* dst = out ? out + lo : scratch.local().data();
     size_t bad = hi;
     std::string e;
     for (size_t i = lo; i < hi && e.empty(); i++)
-      if (!(e = decode_point(bytes.subspan(i * sz, sz), out[i], ec::Check::None)).empty()) bad = i;
-    const size_t inv = lo + ec::first_invalid(std::span<const P>(out.data() + lo, bad - lo), check);
+      if (!(e = decode_point(bytes.subspan(i * sz, sz), dst[i - lo], ec::Check::None)).empty()) bad = i;
+    const size_t inv = lo + ec::first_invalid(std::span<const P>(dst, bad - lo), check);
     if (inv < bad) {
       bad = inv;
-      e = std::string(kGroup) + (out[inv].is_on_curve() ? " point is not in the prime-order subgroup"
-                                                        : " point is not on the curve");
+      e = std::string(kGroup) + (dst[inv - lo].is_on_curve() ? " point is not in the prime-order subgroup"
+                                                             : " point is not on the curve");
     }
     first_bad[k] = bad;
     return bad < hi ? e : "";
@@ -138,7 +144,22 @@ platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name
     const size_t bad = first_bad[bad_blk];
     c.fail_at(base + bad * sz, std::string(name) + "[" + std::to_string(bad) + "]: " + err);
   }
+  return bytes;
+}
+
+template <class P>
+platform::RawArray<P> read_points(Cursor& c, size_t count, std::string_view name, ec::Check check) {
+  platform::RawArray<P> out(count);  // every point is written (or the read fails)
+  check_points<P>(c, count, name, check, out.data());
   return out;
+}
+
+// Checked like read_points, but left in place: a view of the cursor's bytes.
+template <class P>
+ec::PackedAffineSpan<typename P::Curve> packed_points(Cursor& c, size_t count, std::string_view name,
+                                                      ec::Check check) {
+  static_assert(ec::PackedAffineSpan<typename P::Curve>::kPointBytes == point_bytes<P>());
+  return {check_points<P>(c, count, name, check, nullptr).data(), count};
 }
 
 template <class P>
@@ -154,7 +175,8 @@ void expect_size(Cursor& c, const Section& s, uint64_t expected, std::string_vie
 
 }  // namespace
 
-Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const ZkeyReadOptions& opts) {
+Zkey parse_zkey_in_place(std::shared_ptr<const void> owner, std::span<const uint8_t> bytes,
+                         std::string_view source, const ZkeyReadOptions& opts) {
   BinFile f = parse_binfile(bytes, source, "zkey", 1, 1);
   Zkey z;
   {
@@ -191,15 +213,21 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
     z.vk.delta_g2 = read_point<G2Affine>(c, "delta2", opts.check);
     if (!c.at_end()) c.fail(std::to_string(c.remaining()) + " unexpected bytes at the end of the header");
   }
-  auto points_section = [&](uint32_t type, std::string_view name, size_t count, auto tag) {
-    using P = decltype(tag);
+  auto section = [&](uint32_t type, std::string_view name, size_t count, size_t point_size) {
     const Section& s = f.unique(bytes, source, type, name);
     Cursor c = section_cursor(bytes, source, s);
-    expect_size(c, s, uint64_t(count) * point_bytes<P>(), name);
-    return read_points<P>(c, count, name, opts.check);
+    expect_size(c, s, uint64_t(count) * point_size, name);
+    return c;
+  };
+  auto packed_section = [&](uint32_t type, std::string_view name, size_t count, auto tag) {
+    using P = decltype(tag);
+    Cursor c = section(type, name, count, point_bytes<P>());
+    return packed_points<P>(c, count, name, opts.check);
   };
   {
-    const auto ic = points_section(3, "IC", size_t(z.n_public) + 1, G1Affine{});
+    const size_t n_ic = size_t(z.n_public) + 1;
+    Cursor c = section(3, "IC", n_ic, kG1Bytes);
+    const auto ic = read_points<G1Affine>(c, n_ic, "IC", opts.check);
     z.vk.ic.assign(ic.begin(), ic.end());
   }
   if (opts.vk_only) return z;
@@ -241,12 +269,19 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const Z
       c.fail_at(at + field, "coefficient " + std::to_string(bad) + ": " + err);
     }
   }
-  z.a = points_section(5, "A", z.n_vars, G1Affine{});
-  z.b1 = points_section(6, "B1", z.n_vars, G1Affine{});
-  z.b2 = points_section(7, "B2", z.n_vars, G2Affine{});
-  z.c = points_section(8, "C", size_t(z.n_vars) - z.n_public - 1, G1Affine{});
-  z.h = points_section(9, "H", z.domain_size, G1Affine{});
+  z.a = packed_section(5, "A", z.n_vars, G1Affine{});
+  z.b1 = packed_section(6, "B1", z.n_vars, G1Affine{});
+  z.b2 = packed_section(7, "B2", z.n_vars, G2Affine{});
+  z.c = packed_section(8, "C", size_t(z.n_vars) - z.n_public - 1, G1Affine{});
+  z.h = packed_section(9, "H", z.domain_size, G1Affine{});
+  z.storage = std::move(owner);
   return z;
+}
+
+Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source, const ZkeyReadOptions& opts) {
+  if (opts.vk_only) return parse_zkey_in_place(nullptr, bytes, source, opts);  // keeps no view
+  auto copy = std::make_shared<const std::vector<uint8_t>>(bytes.begin(), bytes.end());
+  return parse_zkey_in_place(copy, *copy, source, opts);
 }
 
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& o) {
@@ -255,11 +290,11 @@ Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& o) {
   // Pipes and the like are read.
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    const platform::MappedFile f(path, /*populate=*/!o.vk_only);
-    return parse_zkey(f.bytes(), path, o);
+    auto f = std::make_shared<const platform::MappedFile>(path, /*populate=*/!o.vk_only);
+    return parse_zkey_in_place(f, f->bytes(), path, o);
   }
-  auto b = read_binary_file(path);
-  return parse_zkey(b, path, o);
+  auto b = std::make_shared<const std::vector<uint8_t>>(read_binary_file(path));
+  return parse_zkey_in_place(b, *b, path, o);
 }
 
 }  // namespace cuzk::formats

@@ -22,12 +22,14 @@
 // on bellperson's coset 7·ω^i. Roots follow ffjavascript: the 2^32-th root
 // is nqr^t with nqr = 5 the smallest quadratic non-residue (not 7).
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "ec/encoding.hpp"
+#include "ec/packed_affine.hpp"
 #include "formats/binfile.hpp"
 #include "groth16/params.hpp"
 #include "platform/raw_array.hpp"
@@ -46,8 +48,13 @@ struct Zkey {
   groth16::VerifyingKey vk;  // alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic
   // Filled in parallel as they are decoded: no serial value-initialisation.
   platform::RawArray<ZkeyCoef> coeffs;
-  platform::RawArray<ec::G1Affine> a, b1, c, h;
-  platform::RawArray<ec::G2Affine> b2;
+  // The A, B1, C, H and B2 sections where they lie (the file's layout is
+  // ec::PackedAffineSpan's), checked while parsing; `storage` keeps their
+  // bytes alive (the mapped file, or a copy). A decoded copy would be 8%
+  // larger and, in a one-shot prover, all fresh pages.
+  ec::PackedAffineSpan<ec::G1Curve> a, b1, c, h;
+  ec::PackedAffineSpan<ec::G2Curve> b2;
+  std::shared_ptr<const void> storage;
 };
 
 struct ZkeyReadOptions {
@@ -60,8 +67,13 @@ struct ZkeyReadOptions {
   bool vk_only = false;
 };
 
+// Keeps a copy of `bytes` for the point sections (none for vk_only).
 Zkey parse_zkey(std::span<const uint8_t> bytes, std::string_view source = "zkey",
                 const ZkeyReadOptions& = {});
+// Views the point sections in `bytes`, which `owner` keeps alive (it is
+// stored in Zkey::storage).
+Zkey parse_zkey_in_place(std::shared_ptr<const void> owner, std::span<const uint8_t> bytes,
+                         std::string_view source = "zkey", const ZkeyReadOptions& = {});
 Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& = {});
 
 // ---- proving with a zkey (the snarkjs way) ----

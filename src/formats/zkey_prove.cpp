@@ -2,9 +2,8 @@
 // snarkjs's groth16 prover does it, arranged for speed:
 //  - A·w and B·w accumulate in snarkjs's row order (the key lists its
 //    coefficients row by row), each thread owning a range of rows, while the
-//    twiddle tables are built; then one permutation into our NTT domain
-//    order (snarkjs's domain is ours permuted, and pointwise work does not
-//    care about order) and one back with the final a·b − c;
+//    twiddle tables are built, on snarkjs's own domain (ffjavascript's root
+//    of unity): no permutation in or out of another order;
 //  - the QAP step (to the odd coset, a·b − c) is groth16::qap's, shared
 //    with the bellperson-layout prover;
 //  - every MSM gets all threads, one after the other (running the G2 MSM
@@ -38,34 +37,19 @@ using ff::Fr;
 
 namespace {
 
-// k with g^k = h, both of order dividing 2^32 (Pohlig-Hellman, bit by bit).
-uint64_t dlog_2_32(const Fr& g, const Fr& h) {
-  uint64_t k = 0;
-  Fr g_inv = g.inverse();
-  for (unsigned j = 0; j < 32; j++) {
-    // (h·g^-k)^(2^(31-j)) is 1 or -1; -1 means bit j of k is set.
-    Fr t = h * g_inv.pow_vartime(k);
-    for (unsigned i = 0; i < 31 - j; i++) t = t.square();
-    if (!t.is_one()) k |= uint64_t(1) << j;
-  }
-  return k;
-}
+// ffjavascript's primitive 2^32-th root, 5^t (5 is the smallest quadratic
+// non-residue of r).
+Fr ffjs_root_2_32() { return Fr::from_u64(5).pow_vartime(Fr::T_ODD); }
 
-// snarkjs's domain and odd coset in terms of ours. snarkjs's ω is our ω^k
-// (k odd), so snarkjs's point i is our point ours(i) = k·i mod n.
+// snarkjs's domain <ω> (ω = inc², from ffjavascript's root) and its odd
+// coset inc·<ω>: transforms over it run in snarkjs's point order, the
+// order of the key's rows and of its H points.
 struct OddCoset {
   ntt::Domain dom;
-  uint64_t k;
-  size_t mask;
-  groth16::qap::Coset coset;  // inc·ω^i, inc snarkjs's primitive 2n-th root
-  explicit OddCoset(unsigned log_n) : dom(log_n), mask((size_t(1) << log_n) - 1) {
-    if (log_n >= Fr::S) throw std::invalid_argument("zkey domain too large");
-    // ffjavascript: w[32] = nqr^t with nqr = 5 (smallest non-residue of r).
-    Fr ws = Fr::from_u64(5).pow_vartime(Fr::T_ODD);
-    k = dlog_2_32(ntt::root_of_unity_2_32(), ws);
-    coset = groth16::qap::odd_coset(log_n, ws);
-  }
-  size_t ours(size_t i) const { return (k * i) & mask; }
+  groth16::qap::Coset coset;
+  explicit OddCoset(unsigned log_n)
+      : dom(log_n, ntt::DomainConfig{.root_2_32 = ffjs_root_2_32()}),
+        coset(groth16::qap::odd_coset(log_n, ffjs_root_2_32())) {}
 };
 
 unsigned log2_exact(size_t n) {
@@ -85,9 +69,8 @@ platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
   const size_t n = zk.domain_size;
   std::optional<OddCoset> oc;  // twiddle tables: built while the rows accumulate
   // Uninitialised: each accumulating task zeroes its own rows first (in
-  // parallel, with the first-touch page faults), the permutations write
-  // every element of a and b.
-  platform::RawArray<Fr> an(n), bn(n);
+  // parallel, with the first-touch page faults).
+  platform::RawArray<Fr> a(n), b(n);
   auto accumulate = [&] {
     // A·w and B·w in snarkjs's row order, where the key lists its
     // coefficients row by row (cache-friendly writes); each task owns a
@@ -97,39 +80,25 @@ platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
     const size_t parts = size_t(std::clamp(tbb::this_task_arena::max_concurrency(), 1, 8));
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
-      std::fill(an.begin() + lo, an.begin() + hi, Fr::zero());
-      std::fill(bn.begin() + lo, bn.begin() + hi, Fr::zero());
+      std::fill(a.begin() + lo, a.begin() + hi, Fr::zero());
+      std::fill(b.begin() + lo, b.begin() + hi, Fr::zero());
       for (const ZkeyCoef& k : zk.coeffs) {
         if (k.constraint < lo || k.constraint >= hi) continue;
-        Fr& dst = (k.matrix == 0 ? an : bn)[k.constraint];
+        Fr& dst = (k.matrix == 0 ? a : b)[k.constraint];
         const Fr& x = w[k.signal];
         dst += k.value.is_one() ? x : k.value * x;
       }
     });
   };
   tbb::parallel_invoke([&] { oc.emplace(log2_exact(n)); }, accumulate);
-  // Into our domain order; then snarkjs's C·w, the pointwise product (its
-  // zkey carries no C matrix), in an's place (fresh pages cost more here than
-  // the copies).
-  platform::RawArray<Fr> a(n), b(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) {
-      const size_t j = oc->ours(i);
-      a[j] = an[i];
-      b[j] = bn[i];
-    }
-  });
-  platform::RawArray<Fr>& c = an;
+  // snarkjs's C·w is the pointwise product (its zkey carries no C matrix).
+  platform::RawArray<Fr> c(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) c[i] = a[i] * b[i];
   });
-  // a·b − c on the odd coset (the shared QAP step), in a.
+  // a·b − c on the odd coset (the shared QAP step), in a, in the H points' order.
   groth16::qap::compute_h(a.span(), b.span(), c.span(), oc->dom, oc->coset);
-  // Back in snarkjs's order (the order of the H points), in bn's place.
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 4096), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) bn[i] = a[oc->ours(i)];
-  });
-  return bn;
+  return a;
 }
 
 std::vector<Fr> zkey_public_signals(const Zkey& zk, std::span<const Fr> w) {
@@ -167,7 +136,7 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   // r·1 is a full-size scalar.
   size_t ones = 0, big = 0;
   for (size_t i = 0; i < zk.n_vars; i++) {
-    if (zk.b1[i].is_identity() || w[i].is_zero()) continue;
+    if (zk.b1.is_identity(i) || w[i].is_zero()) continue;
     (w[i].is_one() ? ones : big)++;
   }
   using Fold = ZkeyProveOptions::FoldB1;

@@ -12,14 +12,14 @@ namespace detail {
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan) {
-  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), CanonicalScalars{scalars}, opt,
+  return run_pippenger<C>(PointSeq<C>(Points<C>(points)), scalars.size(), CanonicalScalars{scalars}, opt,
                           tuning, plan);
 }
 
 template <class C>
 ec::Jacobian<C> msm_tuned(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
                           const Options& opt, const Tuning& tuning, Plan* plan) {
-  return run_pippenger<C>(Concat<ec::Affine<C>>(points), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)},
+  return run_pippenger<C>(PointSeq<C>(Points<C>(points)), scalars.size(), FrScalars{Concat<ff::Fr>(scalars)},
                           opt, tuning, plan);
 }
 
@@ -39,9 +39,9 @@ template ec::Jacobian<ec::G2Curve> msm_tuned<ec::G2Curve>(std::span<const ec::G2
 }  // namespace detail
 
 template <class C>
-ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
-                    const Options& opt) {
-  return detail::msm_tuned<C>(points, scalars, opt, detail::Tuning{}, nullptr);
+ec::Jacobian<C> msm(Points<C> points, std::span<const ff::Fr> scalars, const Options& opt) {
+  const Part<C> part{points, scalars};
+  return msm_parts<C>(std::span<const Part<C>>(&part, 1), opt);
 }
 
 template <class C>
@@ -53,7 +53,7 @@ ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points, std::span<c
 template <class C>
 ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt) {
   if (parts.size() > kMaxParts) throw std::invalid_argument("msm_parts: more than kMaxParts parts");
-  detail::Concat<ec::Affine<C>> points;
+  detail::PointSeq<C> points;
   detail::Concat<ff::Fr> scalars;
   for (const Part<C>& p : parts) {
     if (p.points.size() != p.scalars.size())
@@ -65,9 +65,9 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt) {
                                   nullptr);
 }
 
-template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(std::span<const ec::G1Affine>, std::span<const ff::Fr>,
+template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(Points<ec::G1Curve>, std::span<const ff::Fr>,
                                                     const Options&);
-template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(std::span<const ec::G2Affine>, std::span<const ff::Fr>,
+template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(Points<ec::G2Curve>, std::span<const ff::Fr>,
                                                     const Options&);
 template ec::Jacobian<ec::G1Curve> msm_parts<ec::G1Curve>(std::span<const Part<ec::G1Curve>>, const Options&);
 template ec::Jacobian<ec::G2Curve> msm_parts<ec::G2Curve>(std::span<const Part<ec::G2Curve>>, const Options&);

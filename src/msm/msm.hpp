@@ -21,9 +21,11 @@
 // in every prover; do not use it where timing side channels matter.
 #include <cstddef>
 #include <span>
+#include <type_traits>
 
 #include "arith/limbs.hpp"
 #include "ec/bls12_381.hpp"
+#include "ec/packed_affine.hpp"
 
 namespace cuzk::msm {
 
@@ -32,9 +34,35 @@ struct Options {
   int window_bits = 0;   // 0 = cost model; otherwise 1..16
 };
 
+// The points of an MSM, read where they lie: an array of affine points, or
+// packed ones (ec::PackedAffineSpan, e.g. a .zkey's sections as mapped).
 template <class C>
-ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::Fr> scalars,
-                    const Options& opt = {});
+class Points {
+ public:
+  using Aff = ec::Affine<C>;
+  Points() = default;
+  Points(std::span<const Aff> s) : affine_(s.data()), n_(s.size()) {}
+  // Anything that converts to a span of affine points (vectors, arrays).
+  template <class R>
+  requires(std::is_convertible_v<const R&, std::span<const Aff>> && !std::is_same_v<R, std::span<const Aff>>)
+      Points(const R& r)
+      : Points(std::span<const Aff>(r)) {}
+  Points(ec::PackedAffineSpan<C> p) : packed_(p), n_(p.size()), is_packed_(true) {}
+
+  size_t size() const { return n_; }
+  bool is_packed() const { return is_packed_; }
+  const Aff* affine() const { return affine_; }                      // when !is_packed()
+  const ec::PackedAffineSpan<C>& packed() const { return packed_; }  // when is_packed()
+
+ private:
+  const Aff* affine_ = nullptr;
+  ec::PackedAffineSpan<C> packed_;
+  size_t n_ = 0;
+  bool is_packed_ = false;
+};
+
+template <class C>
+ec::Jacobian<C> msm(Points<C> points, std::span<const ff::Fr> scalars, const Options& opt = {});
 
 // One MSM over up to kMaxParts (points, scalars) parts, as if they were
 // concatenated, without copying them: sum_p sum_i parts[p].scalars[i] *
@@ -42,7 +70,7 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> points, std::span<const ff::F
 // ones (Pippenger's windows grow with n).
 template <class C>
 struct Part {
-  std::span<const ec::Affine<C>> points;
+  Points<C> points;
   std::span<const ff::Fr> scalars;
 };
 inline constexpr size_t kMaxParts = 4;

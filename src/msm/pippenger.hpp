@@ -69,7 +69,7 @@ class PippengerMsm {
   using Jac = ec::Jacobian<C>;
   using P = Pt<C>;
 
-  PippengerMsm(const Concat<Aff>& pts, const Options& opt, const Tuning& tu)
+  PippengerMsm(const PointSeq<C>& pts, const Options& opt, const Tuning& tu)
       : pts_(pts), opt_(opt), tu_(tu) {}
 
   template <class ScalarAt>
@@ -106,7 +106,7 @@ class PippengerMsm {
   }
 
  private:
-  Concat<Aff> pts_;
+  PointSeq<C> pts_;
   Options opt_;
   Tuning tu_;
   unsigned T_ = 1;  // threads of the arena
@@ -143,8 +143,7 @@ class PippengerMsm {
         ts.ifma = kernels_ == Kernels::Ifma;
         if (have) ts.refs.push_back(make_ref<C>(&acc, false));
         for (size_t i = s; i < e; i++) {
-          const Aff& a = pts_[idx[i]];
-          wk.buf[i - s] = P{a.x, a.y};
+          pts_.load_xy(idx[i], wk.buf[i - s].x, wk.buf[i - s].y);
           ts.refs.push_back(make_ref<C>(&wk.buf[i - s], false));
         }
         to_kernel_domain(kernels_, wk.buf.data(), e - s);
@@ -230,22 +229,22 @@ class PippengerMsm {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, ns, 1024), [&](const auto& rg) {
       for (size_t s = rg.begin(); s < rg.end(); s++) {
         const uint32_t idx = classes_.big_at(s0 + s);
-        const Aff& a = pts_[idx];
         Limbs<4> k = scalar_at(idx);
         if (split_glv) {
           glv::Split sp = glv::split(k);
-          entries[2 * s] = P{a.x, a.y};
+          P& e0 = entries[2 * s];
+          pts_.load_xy(idx, e0.x, e0.y);
           signed_digits(sp.k1, c, W, sp.neg1, digits + 2 * s, E);
           if (sp.k2) {
             // phi(P) = (beta x, y); the IFMA conversion multiplies by beta itself.
-            entries[2 * s + 1] = kernels_ == Kernels::Ifma ? P{a.x, a.y} : P{a.x * glv::beta<C>(), a.y};
+            entries[2 * s + 1] = kernels_ == Kernels::Ifma ? e0 : P{e0.x * glv::beta<C>(), e0.y};
             signed_digits(sp.k2, c, W, sp.neg2, digits + 2 * s + 1, E);
           } else {
             entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
             for (int w = 0; w < W; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
           }
         } else {
-          entries[s] = P{a.x, a.y};
+          pts_.load_xy(idx, entries[s].x, entries[s].y);
           for (int w = 0; w < W; w++) digits[size_t(w) * E + s] = booth_digit(k, unsigned(w), c);
         }
       }
@@ -291,7 +290,7 @@ class PippengerMsm {
 };
 
 template <class C, class ScalarAt>
-ec::Jacobian<C> run_pippenger(const Concat<ec::Affine<C>>& points, size_t nscalars, const ScalarAt& at,
+ec::Jacobian<C> run_pippenger(const PointSeq<C>& points, size_t nscalars, const ScalarAt& at,
                               const Options& opt, const Tuning& tu, Plan* plan) {
   if (points.size() != nscalars) throw std::invalid_argument("msm: points and scalars differ in length");
   if (nscalars > UINT32_MAX) throw std::length_error("msm: more than 2^32 - 1 points");

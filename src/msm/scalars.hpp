@@ -1,6 +1,6 @@
 #pragma once
-// The MSM's inputs as the bucket method reads them: spans indexed as one
-// sequence without a copy, the two scalar sources (Fr elements, canonical
+// The MSM's inputs as the bucket method reads them: spans (and packed
+// points) indexed as one sequence without a copy, the two scalar sources (Fr elements, canonical
 // integers), and stage 0, which sorts the scalars into zeros (dropped), ones
 // (summed apart) and big ones (windowed).
 #include <tbb/parallel_for.h>
@@ -47,6 +47,51 @@ class Concat {
   size_t n_ = 0;
 };
 
+// Up to kMaxParts point arrays (msm::Points: affine or packed) indexed as one
+// sequence, read in place.
+template <class C>
+class PointSeq {
+ public:
+  using Base = typename C::Base;
+  PointSeq() = default;
+  explicit PointSeq(const Points<C>& p) { add(p); }
+  void add(const Points<C>& p) {
+    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
+    parts_[n_] = p;
+    begin_[n_] = size();
+    end_[n_] = begin_[n_] + p.size();
+    n_++;
+  }
+  size_t size() const { return n_ ? end_[n_ - 1] : 0; }
+  bool is_identity(size_t i) const {
+    const size_t p = part(i);
+    const Points<C>& pt = parts_[p];
+    return pt.is_packed() ? pt.packed().is_identity(i - begin_[p]) : pt.affine()[i - begin_[p]].infinity;
+  }
+  // x and y of point i, which is not the identity.
+  void load_xy(size_t i, Base& x, Base& y) const {
+    const size_t p = part(i);
+    const Points<C>& pt = parts_[p];
+    if (pt.is_packed()) {
+      pt.packed().load_xy(i - begin_[p], x, y);
+    } else {
+      const ec::Affine<C>& a = pt.affine()[i - begin_[p]];
+      x = a.x;
+      y = a.y;
+    }
+  }
+
+ private:
+  size_t part(size_t i) const {
+    size_t p = 0;
+    while (i >= end_[p]) p++;
+    return p;
+  }
+  Points<C> parts_[kMaxParts];
+  size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
+  size_t n_ = 0;
+};
+
 inline void reduce_mod_r(Limbs<4>& k) {
   while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
 }
@@ -85,8 +130,8 @@ struct ScalarClasses {
 
 // Stage 0 (parallel over blocks of points): a scalar-1 point goes to the
 // ones only with split_ones; otherwise it is big like any other.
-template <class Aff, class ScalarAt>
-ScalarClasses classify_scalars(const Concat<Aff>& pts, const ScalarAt& scalar_at, bool split_ones) {
+template <class C, class ScalarAt>
+ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at, bool split_ones) {
   enum Class : uint8_t { kZero, kOne, kBig };
   const size_t n = pts.size();
   const size_t BLK = 4096;
@@ -98,7 +143,7 @@ ScalarClasses classify_scalars(const Concat<Aff>& pts, const ScalarAt& scalar_at
     uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
     for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
       uint8_t k = kZero;
-      const int q = pts[i].infinity ? 0 : scalar_at.quick(i);
+      const int q = pts.is_identity(i) ? 0 : scalar_at.quick(i);
       if (q == 0) {
         k = kZero;
       } else if (q == 1 && split_ones) {

@@ -53,7 +53,13 @@ Domain::Domain(unsigned log_n, const DomainConfig& cfg) : log_n_(log_n) {
   if (log_n > Fr::S)
     throw std::invalid_argument("ntt::Domain: log_n = " + std::to_string(log_n) +
                                 " exceeds the two-adicity of Fr (32)");
-  Fr w = root_of_unity_2_32();
+  Fr w = cfg.root_2_32.is_zero() ? root_of_unity_2_32() : cfg.root_2_32;
+  if (!cfg.root_2_32.is_zero()) {
+    Fr half = w;  // w^(2^31) = -1 exactly when w has order 2^32
+    for (unsigned i = 1; i < Fr::S; i++) half = half.square();
+    if (half != -Fr::one())
+      throw std::invalid_argument("ntt::Domain: root_2_32 is not a primitive 2^32-th root");
+  }
   for (unsigned i = log_n; i < Fr::S; i++) w = w.square();
   omega_ = w;
   omega_inv_ = w.inverse();

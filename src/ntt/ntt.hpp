@@ -63,6 +63,12 @@ struct DomainConfig {
   // transform instead (about +20% at 2^20, +16% at 2^27). The default keeps
   // full tables up to 2^23.
   size_t max_table_bytes = size_t(256) << 20;
+  // The primitive 2^32-th root of unity that omega derives from (omega =
+  // root^(2^(32 - log_n))); zero means ours, root_of_unity_2_32(). A snarkjs
+  // key's domain uses ffjavascript's, 5^((r-1)/2^32): transforms over it run
+  // in snarkjs's point order. Domain throws std::invalid_argument for a
+  // root whose order is not 2^32.
+  Fr root_2_32 = Fr::zero();
 };
 
 // The coset generator used by bellperson / blstrs (MULTIPLICATIVE_GENERATOR).

@@ -14,6 +14,7 @@
 #include "ec/subgroup.hpp"
 #include "fixtures.hpp"
 #include "formats/key_record.hpp"
+#include "platform/hex.hpp"
 #include "groth16/io.hpp"
 #include "groth16/setup.hpp"
 #include "temp_dir.hpp"
@@ -175,4 +176,22 @@ TEST(KeyRecord, FolderFromTheEnvironment) {
   if (xdg) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
   else ::unsetenv("XDG_CACHE_HOME");
   if (old) ::setenv("CUZK_KEY_RECORDS", saved.c_str(), 1);
+}
+
+// Known answers computed with Python's hashlib (an independent SHA-256) over
+// the documented hash list: 9 MiB of (31·i mod 251) makes three chunks, the
+// last one short; the empty file hashes one empty chunk.
+TEST(KeyRecord, DigestIsTheDocumentedHashList) {
+  std::vector<uint8_t> big(size_t(9) << 20);
+  for (size_t i = 0; i < big.size(); i++) big[i] = uint8_t((i * 31) % 251);
+  EXPECT_EQ(platform::to_hex(key_digest(big)),
+            "8cab11c3bf880b213c05161d30803f677f83a7ba511398a63db5311923193e9b");
+  EXPECT_EQ(platform::to_hex(key_digest({})),
+            "4cd69b575b29ba3dff4c388c7e5c814ff4d40cf2f350e347965ee0d32883922f");
+  const uint8_t abc[] = {'a', 'b', 'c'};
+  EXPECT_EQ(platform::to_hex(key_digest(abc)),
+            "8451c5543dff21218668bc5297f33fe05b58ebe9acd690219c85596efdb869f9");
+  big[(size_t(5) << 20) + 17] ^= 1;  // one bit in the second chunk
+  EXPECT_NE(platform::to_hex(key_digest(big)),
+            "8cab11c3bf880b213c05161d30803f677f83a7ba511398a63db5311923193e9b");
 }

@@ -5,7 +5,9 @@
 // vk_only reads, the first bad coefficient, and subgroup checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -175,4 +177,37 @@ TEST(Zkey, PointsOutsideTheSubgroupFailFullChecksOnly) {
     EXPECT_NE(m.find("B2[0]: G2 point is not in the prime-order subgroup"), std::string::npos) << m;
   }
   EXPECT_NO_THROW(parse_zkey(b, "sub2.zkey", {ec::Check::SkipSubgroup}));
+}
+
+TEST(Zkey, PointSectionsAreReadInPlace) {
+  const auto bytes = load("chain.zkey");
+  auto owner = std::make_shared<std::vector<uint8_t>>(bytes);
+  Zkey in_place = parse_zkey_in_place(owner, *owner, "in-place.zkey");
+  // The views lie in the owner's bytes, at their sections (A at an offset 4
+  // past 8-byte alignment in snarkjs's files is read as it is).
+  EXPECT_EQ(in_place.a.data(), owner->data() + section_offset(*owner, 5));
+  EXPECT_EQ(in_place.b1.data(), owner->data() + section_offset(*owner, 6));
+  EXPECT_EQ(in_place.b2.data(), owner->data() + section_offset(*owner, 7));
+  EXPECT_EQ(in_place.c.data(), owner->data() + section_offset(*owner, 8));
+  EXPECT_EQ(in_place.h.data(), owner->data() + section_offset(*owner, 9));
+  EXPECT_EQ(in_place.storage.get(), owner.get());
+  // parse_zkey keeps its own copy: the caller's bytes may go.
+  Zkey copied;
+  {
+    auto scratch = bytes;
+    copied = parse_zkey(scratch, "copied.zkey");
+    std::fill(scratch.begin(), scratch.end(), 0xaa);
+  }
+  ASSERT_EQ(copied.h.size(), in_place.h.size());
+  for (size_t i = 0; i < copied.h.size(); i++) ASSERT_EQ(copied.h[i], in_place.h[i]) << "H[" << i << "]";
+  for (size_t i = 0; i < copied.b2.size(); i++) ASSERT_EQ(copied.b2[i], in_place.b2[i]) << "B2[" << i << "]";
+  // Every point read is valid: on its curve and in the subgroup.
+  for (size_t i = 0; i < in_place.a.size(); i++) {
+    const auto p = in_place.a[i];
+    ASSERT_TRUE(p.is_identity() || (p.is_on_curve() && ec::is_in_subgroup_reference(p))) << "A[" << i << "]";
+  }
+  // The owner outlives the caller's handle.
+  owner.reset();
+  EXPECT_EQ(in_place.storage.use_count(), 1);
+  EXPECT_EQ(in_place.c[0], copied.c[0]);
 }

@@ -8,6 +8,7 @@
 #include "msm/ifma_kernels.hpp"
 #include "msm_test_util.hpp"
 #include "platform/cpu_features.hpp"
+#include "unit/ec/pack_points.hpp"
 
 using namespace cuzk;
 using msm::Options;
@@ -95,6 +96,17 @@ void check_all(const Input<C>& in, const char* what, bool also_naive = false) {
       parts.push_back({std::span(in.pts).subspan(lo, hi - lo), std::span(in.k).subspan(lo, hi - lo)});
     ASSERT_EQ(msm::msm_parts<C>(parts), want) << what << " msm_parts()";
     ASSERT_EQ(msm::msm_parts<C>(parts, {2, 0}), want) << what << " msm_parts() 2 threads";
+  }
+  {
+    // Packed points (a .zkey's layout, read in place) 4 bytes off 8-byte
+    // alignment: alone, and as a part beside affine points.
+    const auto bytes = ec::test::pack_points<C>(in.pts, 4);
+    const ec::PackedAffineSpan<C> packed(bytes.data() + 4, in.pts.size());
+    ASSERT_EQ(msm::msm<C>(packed, in.k), want) << what << " msm() packed";
+    const size_t cut = in.pts.size() / 2;
+    std::vector<msm::Part<C>> parts{{packed.subspan(0, cut), std::span(in.k).first(cut)},
+                                    {std::span(in.pts).subspan(cut), std::span(in.k).subspan(cut)}};
+    ASSERT_EQ(msm::msm_parts<C>(parts, {2, 0}), want) << what << " msm_parts() packed + affine";
   }
   for (const auto& cf : configs()) {
     // Tiny forced windows (hundreds of windows) only on small inputs.

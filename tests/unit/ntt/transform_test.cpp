@@ -4,6 +4,7 @@
 // bit-reversal-free H pipeline.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "ntt/ntt.hpp"
@@ -43,6 +44,33 @@ TEST(Ntt, CosetMatchesNaiveEvaluation) {
     coset_inverse(got, d, kOne);
     ASSERT_EQ(got, a) << "k = " << k;
   }
+}
+
+// A domain over another library's root (ffjavascript's 5^t): its omega is
+// that root's power, and transforms evaluate there, forward and back,
+// through the IFMA and scalar kernels alike.
+TEST(Ntt, DomainOverAnotherRootOfUnity) {
+  const Fr root5 = Fr::from_u64(5).pow_vartime(Fr::T_ODD);
+  for (unsigned k : {1u, 4u, 9u, 12u}) {
+    Domain d(k, DomainConfig{.root_2_32 = root5});
+    Fr w = root5;
+    for (unsigned i = k; i < Fr::S; i++) w = w.square();
+    ASSERT_EQ(d.omega(), w) << "k = " << k;
+    if (k >= 9) {  // (both are -1 at k = 1)
+      ASSERT_NE(d.omega(), Domain(k).omega()) << "k = " << k;
+    }
+    auto a = random_vector(d.size(), 300 + k);
+    const size_t check = std::min<size_t>(d.size(), 64);  // naive evaluation at the first points
+    auto want = naive_eval(a, w, Fr::one(), check);
+    auto got = a;
+    forward(got, d, kTwo);
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "k = " << k;
+    inverse(got, d, kTwo);
+    ASSERT_EQ(got, a) << "k = " << k;
+  }
+  // Not of order 2^32: a square of a primitive root, and 1.
+  EXPECT_THROW(Domain(4, DomainConfig{.root_2_32 = root5.square()}), std::invalid_argument);
+  EXPECT_THROW(Domain(4, DomainConfig{.root_2_32 = Fr::one()}), std::invalid_argument);
 }
 
 TEST(Ntt, RoundTripAllSizesTo2e16) {
