@@ -32,6 +32,12 @@ namespace cuzk::msm {
 struct Options {
   unsigned threads = 0;  // 0 = all threads of the current/automatic arena
   int window_bits = 0;   // 0 = cost model; otherwise 1..16
+  // Bound on the per-pass scratch (the points in the kernels' layout and
+  // their window digits); 0 = 64 MiB. Scalars beyond it are windowed in
+  // further passes over the same buckets and scratch (each pass adds one
+  // addition per filled bucket). A one-shot process, whose every scratch
+  // page is a fresh one, does better with less (formats::prove_zkey).
+  size_t scratch_bytes = 0;
 };
 
 // The points of an MSM, read where they lie: an array of affine points, or

@@ -180,7 +180,7 @@ class PippengerMsm {
 
     Buckets<C> buckets(wp_);
     const size_t eps = wp_.entries_per_scalar();
-    const TaskPlan tp = plan_tasks(wp_, sizeof(P), nbig, tu_, T_);
+    const TaskPlan tp = plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes);
     const size_t SC = tp.super_chunk;
     RawArray<P> entries(SC * eps);
     RawArray<int32_t> digits(SC * eps * W);

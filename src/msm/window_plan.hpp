@@ -88,15 +88,16 @@ struct TaskPlan {
   std::vector<AccumulationTask> tasks;  // group by group: task t is in group t / ranges
 };
 
-// Super-chunks bounded by ~64 MiB of entries (point_bytes each) + digits;
-// tasks = window groups x bucket ranges.
+// Super-chunks bounded by scratch_bytes (0: 64 MiB) of entries (point_bytes
+// each) + digits; tasks = window groups x bucket ranges.
 inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig, const Tuning& tu,
-                           unsigned threads) {
+                           unsigned threads, size_t scratch_bytes = 0) {
   TaskPlan tp;
   const size_t eps = wp.entries_per_scalar();
   const int W = wp.windows;
   const size_t per_scalar = eps * (point_bytes + 4 * size_t(W));
-  size_t SC = tu.super_chunk ? tu.super_chunk : std::max<size_t>(1024, (size_t(64) << 20) / per_scalar);
+  const size_t budget = scratch_bytes ? scratch_bytes : size_t(64) << 20;
+  size_t SC = tu.super_chunk ? tu.super_chunk : std::max<size_t>(1024, budget / per_scalar);
   tp.super_chunk = SC = std::min(SC, nbig);
 
   const size_t Esc_max = SC * eps;

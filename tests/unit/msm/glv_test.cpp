@@ -4,6 +4,7 @@
 #include <random>
 
 #include "msm/cost_model.hpp"
+#include "msm/window_plan.hpp"
 #include "msm/digits.hpp"
 #include "msm/glv.hpp"
 #include "msm/scalars.hpp"
@@ -137,6 +138,17 @@ TEST(CostModel, PicksSensibleWindows) {
   auto forced = choose_window(G1_COSTS, 1000, 127, 9, 0, 2048, 1);
   EXPECT_EQ(forced.c, 9);
   EXPECT_EQ(forced.windows, 15);  // ceil(128 / 9)
+}
+
+TEST(TaskPlan, SuperChunksFollowTheScratchBound) {
+  using namespace msm::detail;
+  const Tuning tu;
+  const auto wp = plan_windows<ec::G1Curve>(229378, 255, tu, msm::Options{.window_bits = 14}, 4096, 2);
+  ASSERT_EQ(wp.windows, 10);
+  const size_t per_scalar = 2 * (96 + 4 * 10);  // GLV: two entries, ten int32 digits each
+  EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2).super_chunk, 229378u);  // 64 MiB: one pass
+  EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2, size_t(32) << 20).super_chunk, (size_t(32) << 20) / per_scalar);
+  EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2, 1).super_chunk, 1024u);  // the floor
 }
 
 TEST(CostModel, BucketsBeyondL2CostMore) {

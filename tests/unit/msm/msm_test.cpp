@@ -167,6 +167,21 @@ TYPED_TEST(Msm, SmallSizesRandom) {
   }
 }
 
+// Options::scratch_bytes: a tight bound windows the scalars in passes of
+// 1024 (the smallest) over the same buckets; the sum is unchanged.
+TYPED_TEST(Msm, ScratchBoundMakesPassesWithTheSameSum) {
+  using C = TypeParam;
+  std::mt19937_64 rng(104);
+  const auto in = msm_test::random_input<C>(std::is_same_v<C, ec::G2Curve> ? 2100 : 3500, rng);
+  const auto want = in.expected();
+  msm::Options tight;
+  tight.scratch_bytes = 1;
+  ASSERT_EQ(msm::msm<C>(in.pts, in.k, tight), want);
+  tight.threads = 2;
+  const std::vector<msm::Part<C>> parts{{in.pts, in.k}};
+  ASSERT_EQ(msm::msm_parts<C>(parts, tight), want);
+}
+
 TYPED_TEST(Msm, MediumSizesRandom) {
   using C = TypeParam;
   std::mt19937_64 rng(101);
