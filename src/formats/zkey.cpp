@@ -175,6 +175,13 @@ void expect_size(Cursor& c, const Section& s, uint64_t expected, std::string_vie
 
 }  // namespace
 
+ZkeyCoef ZkeyCoefs::operator[](size_t i) const {
+  // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R: value·R^-1, the
+  // element whose Montgomery form is value, times R^-1.
+  static const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
+  return {matrix(i), constraint(i), signal(i), value_times_r(i) * r_inv};
+}
+
 Zkey parse_zkey_in_place(std::shared_ptr<const void> owner, std::span<const uint8_t> bytes,
                          std::string_view source, const ZkeyReadOptions& opts) {
   BinFile f = parse_binfile(bytes, source, "zkey", 1, 1);
@@ -236,27 +243,19 @@ Zkey parse_zkey_in_place(std::shared_ptr<const void> owner, std::span<const uint
     Cursor c = section_cursor(bytes, source, s);
     uint32_t n = c.u32("coefficient count");
     expect_size(c, s, 4 + uint64_t(n) * 44, "coefficients");
-    z.coeffs.reset(n);
     auto raw = c.take(size_t(n) * 44, "coefficients");
-    // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R, i.e. value·R^-1:
-    // the element whose Montgomery form is value, times R^-1.
-    const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
+    z.coeffs = ZkeyCoefs(raw.data(), n);
     auto [bad, err] = first_failure(n, 4096, [&](size_t i) -> std::string {
-      auto b = raw.subspan(i * 44, 44);
-      ZkeyCoef& k = z.coeffs[i];
-      k.matrix = uint32_t(load_le<1>(b.subspan(0, 4))[0]);
-      k.constraint = uint32_t(load_le<1>(b.subspan(4, 4))[0]);
-      k.signal = uint32_t(load_le<1>(b.subspan(8, 4))[0]);
-      if (k.matrix > 1) return "matrix " + std::to_string(k.matrix) + " is not A (0) or B (1)";
-      if (k.constraint >= z.domain_size)
-        return "constraint " + std::to_string(k.constraint) + " outside the domain (" +
+      const uint32_t matrix = z.coeffs.matrix(i), constraint = z.coeffs.constraint(i),
+                     signal = z.coeffs.signal(i);
+      if (matrix > 1) return "matrix " + std::to_string(matrix) + " is not A (0) or B (1)";
+      if (constraint >= z.domain_size)
+        return "constraint " + std::to_string(constraint) + " outside the domain (" +
                std::to_string(z.domain_size) + ")";
-      if (k.signal >= z.n_vars)
-        return "signal " + std::to_string(k.signal) + " out of range (nVars " + std::to_string(z.n_vars) +
-               ")";
-      auto v = load_le<4>(b.subspan(12, 32));
-      if (arith::compare(v, Fr::MODULUS) >= 0) return "value is not below the field modulus r";
-      k.value = Fr::from_mont(v) * r_inv;
+      if (signal >= z.n_vars)
+        return "signal " + std::to_string(signal) + " out of range (nVars " + std::to_string(z.n_vars) + ")";
+      if (arith::compare(z.coeffs.value_times_r(i).v, Fr::MODULUS) >= 0)
+        return "value is not below the field modulus r";
       return "";
     });
     if (bad < n) {

@@ -21,6 +21,7 @@
 // {inc·ω^i} (inc a primitive 2n-th root, ω = inc²) instead of dividing by Z
 // on bellperson's coset 7·ω^i. Roots follow ffjavascript: the 2^32-th root
 // is nqr^t with nqr = 5 the smallest quadratic non-residue (not 7).
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <span>
@@ -43,12 +44,43 @@ struct ZkeyCoef {
   ff::Fr value;         // the plain coefficient
 };
 
+// The coefficients section where it lies (44 bytes each, any alignment),
+// checked while parsing: no decoded copy (16 MB of fresh pages at 2^16).
+class ZkeyCoefs {
+ public:
+  static constexpr size_t kBytes = 44;
+  ZkeyCoefs() = default;
+  ZkeyCoefs(const uint8_t* bytes, size_t count) : p_(bytes), n_(count) {}
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  uint32_t matrix(size_t i) const { return u32(i, 0); }
+  uint32_t constraint(size_t i) const { return u32(i, 4); }
+  uint32_t signal(size_t i) const { return u32(i, 8); }
+  // The stored value taken as a Montgomery form: the element coef·R
+  // (R = 2^256), one multiplication by R^-1 from the coefficient. A sum
+  // of value_times_r(i)·w over a row is R times the row's value.
+  ff::Fr value_times_r(size_t i) const {
+    ff::Fr v;
+    std::memcpy(static_cast<void*>(&v), p_ + i * kBytes + 12, sizeof(v));
+    return v;
+  }
+  ZkeyCoef operator[](size_t i) const;
+
+ private:
+  uint32_t u32(size_t i, size_t at) const {
+    uint32_t v;
+    std::memcpy(&v, p_ + i * kBytes + at, 4);
+    return v;  // little-endian, as on every machine this builds for (ec/packed_affine.hpp)
+  }
+  const uint8_t* p_ = nullptr;
+  size_t n_ = 0;
+};
+
 struct Zkey {
   uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   groth16::VerifyingKey vk;  // alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic
-  // Filled in parallel as they are decoded: no serial value-initialisation.
-  platform::RawArray<ZkeyCoef> coeffs;
-  // The A, B1, C, H and B2 sections where they lie (the file's layout is
+  ZkeyCoefs coeffs;
+  // The A, B1, C, H and B2 sections (and the coefficients) where they lie (the file's layout is
   // ec::PackedAffineSpan's), checked while parsing; `storage` keeps their
   // bytes alive (the mapped file, or a copy). A decoded copy would be 8%
   // larger and, in a one-shot prover, all fresh pages.

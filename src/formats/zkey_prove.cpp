@@ -75,18 +75,24 @@ platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
     // A·w and B·w in snarkjs's row order, where the key lists its
     // coefficients row by row (cache-friendly writes); each task owns a
     // range of rows and skips the others, so every task reads the whole
-    // list: at most 8 of them. 40% of the coefficients of typical circuits
-    // are 1: no product for those.
+    // list: at most 8 of them. The coefficients are read as the file
+    // stores them, R times too large (ZkeyCoefs::value_times_r): one
+    // multiplication by R^-1 per row at the end.
     const size_t parts = size_t(std::clamp(tbb::this_task_arena::max_concurrency(), 1, 8));
+    const ZkeyCoefs& k = zk.coeffs;
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       const size_t lo = n * p / parts, hi = n * (p + 1) / parts;
       std::fill(a.begin() + lo, a.begin() + hi, Fr::zero());
       std::fill(b.begin() + lo, b.begin() + hi, Fr::zero());
-      for (const ZkeyCoef& k : zk.coeffs) {
-        if (k.constraint < lo || k.constraint >= hi) continue;
-        Fr& dst = (k.matrix == 0 ? a : b)[k.constraint];
-        const Fr& x = w[k.signal];
-        dst += k.value.is_one() ? x : k.value * x;
+      for (size_t i = 0; i < k.size(); i++) {
+        const uint32_t row = k.constraint(i);
+        if (row < lo || row >= hi) continue;
+        (k.matrix(i) == 0 ? a : b)[row] += k.value_times_r(i) * w[k.signal(i)];
+      }
+      const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
+      for (size_t i = lo; i < hi; i++) {
+        a[i] *= r_inv;
+        b[i] *= r_inv;
       }
     });
   };

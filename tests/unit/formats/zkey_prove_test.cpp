@@ -57,7 +57,10 @@ TEST(ZkeyProve, HScalarsMatchNaiveEvaluationOnTheOddCoset) {
     for (unsigned i = log_n + 1; i < 32; i++) inc = inc.square();
     Fr omega = inc.square();
     std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), cc(n);
-    for (auto& k : zk.coeffs) (k.matrix == 0 ? a : b)[k.constraint] += k.value * w[k.signal];
+    for (size_t i = 0; i < zk.coeffs.size(); i++) {
+      const ZkeyCoef k = zk.coeffs[i];
+      (k.matrix == 0 ? a : b)[k.constraint] += k.value * w[k.signal];
+    }
     for (size_t i = 0; i < n; i++) cc[i] = a[i] * b[i];
     auto h = zkey_h_scalars(zk, w);
     ASSERT_EQ(h.size(), n);
