@@ -80,6 +80,24 @@ std::string decode_point(std::span<const uint8_t> b, P& out, ec::Check check) {
   else return decode_g2(b, out, check);
 }
 
+bool below_p(const Fp& x) { return arith::compare(x.v, Fp::MODULUS) < 0; }
+bool below_p(const Fp2& x) { return below_p(x.c0) && below_p(x.c1); }
+
+// decode_point without the messages, for the common case: true when every
+// coordinate is below p (the point, or the identity for zero bytes, in
+// out); false sends the caller to decode_point for the error.
+template <class P>
+bool decode_fast(const uint8_t* b, P& out) {
+  const ec::PackedAffineSpan<typename P::Curve> packed(b, 1);
+  if (packed.is_identity(0)) {
+    out = P::identity();
+    return true;
+  }
+  packed.load_xy(0, out.x, out.y);
+  out.infinity = false;
+  return below_p(out.x) && below_p(out.y);
+}
+
 // Runs check(i) for every i < count in parallel (oneTBB); returns the lowest
 // i whose check failed, with its message (so the error does not depend on
 // scheduling), or {count, ""}. check returns "" for success.
@@ -129,8 +147,12 @@ std::span<const uint8_t> check_points(Cursor& c, size_t count, std::string_view 
     P* dst = out ? out + lo : scratch.local().data();
     size_t bad = hi;
     std::string e;
-    for (size_t i = lo; i < hi && e.empty(); i++)
-      if (!(e = decode_point(bytes.subspan(i * sz, sz), dst[i - lo], ec::Check::None)).empty()) bad = i;
+    for (size_t i = lo; i < hi; i++) {
+      if (decode_fast(bytes.data() + i * sz, dst[i - lo])) continue;
+      e = decode_point(bytes.subspan(i * sz, sz), dst[i - lo], ec::Check::None);  // says why
+      bad = i;
+      break;
+    }
     const size_t inv = lo + ec::first_invalid(std::span<const P>(dst, bad - lo), check);
     if (inv < bad) {
       bad = inv;
