@@ -1,14 +1,15 @@
 #pragma once
 // The MSM's inputs as the bucket method reads them: spans (and packed
-// points) indexed as one sequence without a copy, the two scalar sources (Fr elements, canonical
-// integers), and stage 0, which sorts the scalars into zeros (dropped), ones
-// (summed apart) and big ones (windowed).
+// points) indexed as one sequence without a copy, the two scalar sources
+// (Fr elements, canonical integers), and stage 0, which sorts the scalars
+// into zeros (dropped), ones (summed apart) and big ones (windowed).
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "arith/limbs.hpp"
@@ -19,77 +20,76 @@ namespace cuzk::msm::detail {
 
 using arith::Limbs;
 
-// Up to kMaxParts spans indexed as one sequence (msm_parts: no copy). The
-// part is found by comparing against the parts' ends: with few parts and
-// mostly sequential indices, the branches predict well.
-template <class T>
-class Concat {
+// Up to kMaxParts parts laid end to end, indexed as one sequence (msm_parts:
+// no copy). The part is found by comparing against the parts' ends: with few
+// parts and mostly sequential indices, the branches predict well.
+class PartIndex {
  public:
-  Concat() = default;
-  explicit Concat(std::span<const T> s) { add(s); }
-  void add(std::span<const T> s) {
-    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
-    data_[n_] = s.data();
-    begin_[n_] = size();
-    end_[n_] = begin_[n_] + s.size();
-    n_++;
-  }
   size_t size() const { return n_ ? end_[n_ - 1] : 0; }
-  const T& operator[](size_t i) const {
+
+ protected:
+  // Appends a part of len elements; returns its number.
+  size_t append(size_t len) {
+    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
+    begin_[n_] = size();
+    end_[n_] = begin_[n_] + len;
+    return n_++;
+  }
+  // The part holding element i, and i's offset in it.
+  std::pair<size_t, size_t> locate(size_t i) const {
     size_t p = 0;
     while (i >= end_[p]) p++;
-    return data_[p][i - begin_[p]];
+    return {p, i - begin_[p]};
   }
 
  private:
-  const T* data_[kMaxParts] = {};
   size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
   size_t n_ = 0;
 };
 
-// Up to kMaxParts point arrays (msm::Points: affine or packed) indexed as one
-// sequence, read in place.
+// Spans of T as one sequence.
+template <class T>
+class Concat : public PartIndex {
+ public:
+  Concat() = default;
+  explicit Concat(std::span<const T> s) { add(s); }
+  void add(std::span<const T> s) { data_[append(s.size())] = s.data(); }
+  const T& operator[](size_t i) const {
+    const auto [p, k] = locate(i);
+    return data_[p][k];
+  }
+
+ private:
+  const T* data_[kMaxParts] = {};
+};
+
+// Point arrays (msm::Points: affine or packed) as one sequence, read in place.
 template <class C>
-class PointSeq {
+class PointSeq : public PartIndex {
  public:
   using Base = typename C::Base;
   PointSeq() = default;
   explicit PointSeq(const Points<C>& p) { add(p); }
-  void add(const Points<C>& p) {
-    if (n_ == kMaxParts) throw std::invalid_argument("msm: more than kMaxParts parts");
-    parts_[n_] = p;
-    begin_[n_] = size();
-    end_[n_] = begin_[n_] + p.size();
-    n_++;
-  }
-  size_t size() const { return n_ ? end_[n_ - 1] : 0; }
+  void add(const Points<C>& p) { parts_[append(p.size())] = p; }
   bool is_identity(size_t i) const {
-    const size_t p = part(i);
+    const auto [p, k] = locate(i);
     const Points<C>& pt = parts_[p];
-    return pt.is_packed() ? pt.packed().is_identity(i - begin_[p]) : pt.affine()[i - begin_[p]].infinity;
+    return pt.is_packed() ? pt.packed().is_identity(k) : pt.affine()[k].infinity;
   }
   // x and y of point i, which is not the identity.
   void load_xy(size_t i, Base& x, Base& y) const {
-    const size_t p = part(i);
+    const auto [p, k] = locate(i);
     const Points<C>& pt = parts_[p];
     if (pt.is_packed()) {
-      pt.packed().load_xy(i - begin_[p], x, y);
+      pt.packed().load_xy(k, x, y);
     } else {
-      const ec::Affine<C>& a = pt.affine()[i - begin_[p]];
-      x = a.x;
-      y = a.y;
+      x = pt.affine()[k].x;
+      y = pt.affine()[k].y;
     }
   }
 
  private:
-  size_t part(size_t i) const {
-    size_t p = 0;
-    while (i >= end_[p]) p++;
-    return p;
-  }
   Points<C> parts_[kMaxParts];
-  size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
-  size_t n_ = 0;
 };
 
 inline void reduce_mod_r(Limbs<4>& k) {
