@@ -200,8 +200,7 @@ void expect_size(Cursor& c, const Section& s, uint64_t expected, std::string_vie
 ZkeyCoef ZkeyCoefs::operator[](size_t i) const {
   // value = coef·R² mod r (R = 2^256) and Fr keeps coef·R: value·R^-1, the
   // element whose Montgomery form is value, times R^-1.
-  static const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
-  return {matrix(i), constraint(i), signal(i), value_times_r(i) * r_inv};
+  return {matrix(i), constraint(i), signal(i), value_times_r(i) * r_inv()};
 }
 
 Zkey parse_zkey_in_place(std::shared_ptr<const void> owner, std::span<const uint8_t> bytes,

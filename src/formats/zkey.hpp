@@ -65,6 +65,8 @@ class ZkeyCoefs {
     return v;
   }
   ZkeyCoef operator[](size_t i) const;
+  // R^-1 (R = 2^256): value_times_r(i) · r_inv() is coefficient i.
+  static ff::Fr r_inv() { return ff::Fr::from_mont(arith::from_u64<4>(1)); }
 
  private:
   uint32_t u32(size_t i, size_t at) const {

@@ -89,7 +89,7 @@ platform::RawArray<Fr> zkey_h_scalars(const Zkey& zk, std::span<const Fr> w) {
         if (row < lo || row >= hi) continue;
         (k.matrix(i) == 0 ? a : b)[row] += k.value_times_r(i) * w[k.signal(i)];
       }
-      const Fr r_inv = Fr::from_mont(arith::from_u64<4>(1));
+      const Fr r_inv = ZkeyCoefs::r_inv();
       for (size_t i = lo; i < hi; i++) {
         a[i] *= r_inv;
         b[i] *= r_inv;
