@@ -47,6 +47,7 @@
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "platform/process_heap.hpp"
 #include "r1cs/evaluate.hpp"
 #include "porep_cmds.hpp"
 #include "post_cmds.hpp"
@@ -319,6 +320,8 @@ int main(int argc, char** argv) {
   pr.quiet = quiet;
   try {
     if (*prove) {
+      // A one-shot process: its fresh pages are the cost (platform/process_heap.hpp).
+      cuzk::platform::reserve_huge_page_heap();
       if (!zkey.empty() == !params.empty())
         throw CLI::ValidationError("prove: give exactly one of --zkey, --params");
       if (!zkey.empty()) return cmd_prove_zkey(zkey, wtns, proof, pub, parse_check(check), pr);
