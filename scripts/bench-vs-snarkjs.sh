@@ -5,6 +5,8 @@
 # and the ratios snarkjs / cuzk.
 #   usage: scripts/bench-vs-snarkjs.sh [CIRCUIT.zkey CIRCUIT.wtns] [RUNS]
 #          scripts/bench-vs-snarkjs.sh "" "" RUNS       (the default circuit)
+#          scripts/bench-vs-snarkjs.sh chainN "" RUNS   (tests/interop/large/chainN.circom:
+#                                                        2^N constraints, set up on first use)
 # Defaults to the 2^16-constraint circuit of the large interop test
 # ($CUZK_INTEROP_CACHE, default build/tests/interop-cache, chain16/; made by
 # `ctest -R interop_snarkjs_chain16`), else to the
@@ -29,8 +31,13 @@
 # only unloaded runs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-big=${CUZK_INTEROP_CACHE:-$root/build/tests/interop-cache}/chain16/chain16
-if [[ -z ${1:-} && -f $big.zkey ]]; then  # no key given (or ""): the big circuit
+cache=${CUZK_INTEROP_CACHE:-$root/build/tests/interop-cache}
+big=$cache/chain16/chain16
+if [[ ${1:-} =~ ^chain([0-9]+)$ && -f $root/tests/interop/large/$1.circom ]]; then
+  # Domain 2^(N+1): snarkjs adds a row per public signal to the 2^N.
+  bash "$root/tests/interop/setup-large.sh" "$1" $((BASH_REMATCH[1] + 1)) "$root/build/tests/cuzk-ptau-dev" "$cache" >&2
+  zkey=$cache/$1/$1.zkey wtns=$cache/$1/$1.wtns
+elif [[ -z ${1:-} && -f $big.zkey ]]; then  # no key given (or ""): the big circuit
   zkey=$big.zkey wtns=$big.wtns
 else
   zkey=${1:-$root/tests/interop/fixtures/chain.zkey}

@@ -11,7 +11,7 @@
 # that tool against snarkjs: `snarkjs powersoftau prepare phase2` on its
 # unprepared output must give its prepared output byte for byte.
 # Then snarkjs does everything else: circom2 --O2, witness, `groth16 setup`,
-# `zkey beacon`, `groth16 prove`, `groth16 verify`:
+# `zkey beacon` (setup-large.sh), `groth16 prove`, `groth16 verify`:
 #  (a) snarkjs proves; `cuzk verify` accepts, rejects a tampered proof and a
 #      wrong public input;
 #  (b) `cuzk prove` with snarkjs's .zkey and .wtns; `snarkjs groth16 verify`
@@ -27,13 +27,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 name=chain16
 node_dir=$here/node
 snarkjs=$node_dir/node_modules/.bin/snarkjs
-circom=$node_dir/node_modules/.bin/circom2
+circom=$node_dir/node_modules/.bin/circom2  # used by setup-large.sh
 if [[ ! -x $snarkjs || ! -x $circom ]] || ! command -v node >/dev/null; then
   echo "SKIP: snarkjs not installed (run scripts/install-test-peers.sh)"
   exit 77
 fi
 cache=$(realpath -m "${CUZK_INTEROP_CACHE:-interop-cache}")/$name
-mkdir -p "$cache"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export CUZK_KEY_RECORDS="$t/key-records"  # the record of fully checked keys stays in here
@@ -58,31 +57,7 @@ echo "== (0) cuzk-ptau-dev vs snarkjs prepare phase2 (power 6)"
 step "snarkjs powersoftau prepare phase2" "$snarkjs" powersoftau prepare phase2 "$t/u6.ptau" "$t/s6.ptau"
 cmp -s "$t/p6.ptau" "$t/s6.ptau" || fail "cuzk-ptau-dev's prepared sections differ from snarkjs's"
 
-stamp=$( (cat "$here/large/$name.circom" "$here/large/$name.input.json"; sha256sum <"$ptau_dev") | sha256sum | cut -c1-16)
-if [[ ${CUZK_INTEROP_FRESH:-0} == 1 || $(cat "$cache/stamp" 2>/dev/null) != "$stamp" ]]; then
-  echo "== setup (cache: $cache)"
-  rm -f "$cache/stamp"
-  # circom2 (WASM) only sees files below its working directory.
-  w=$(mktemp -d "$node_dir/gen.XXXXXX")
-  trap 'rm -rf "$t" "$w"' EXIT
-  cp "$here/large/$name.circom" "$w/"
-  (
-    cd "$w"
-    step "cuzk-ptau-dev --power 17" "$ptau_dev" --power 17 --out pot.ptau
-    step "circom2 --O2" "$circom" "$name.circom" --r1cs --wasm --O2 --prime bls12381 -o .
-    step "witness (wasm)" node "${name}_js/generate_witness.js" "${name}_js/$name.wasm" \
-      "$here/large/$name.input.json" "$name.wtns"
-    step "snarkjs groth16 setup" "$snarkjs" groth16 setup "$name.r1cs" pot.ptau "${name}_0.zkey"
-    rm pot.ptau
-    step "snarkjs zkey beacon" "$snarkjs" zkey beacon "${name}_0.zkey" "$name.zkey" \
-      0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f 10 -n="cuzk large interop"
-    step "snarkjs zkey export verificationkey" "$snarkjs" zkey export verificationkey "$name.zkey" "$name.vk.json"
-    cp "$name.r1cs" "$name.wtns" "$name.zkey" "$name.vk.json" "$cache/"
-  )
-  echo "$stamp" >"$cache/stamp"
-else
-  echo "== setup: cached in $cache"
-fi
+bash "$here/setup-large.sh" "$name" 17 "$ptau_dev" "$(dirname "$cache")" || fail "setup"
 c=$cache/$name
 rows=$("$cuzk" info "$c.r1cs" | awk -F: '/^constraints/ { gsub(/[ ,]/, "", $2); print $2 }')
 echo "constraints: $rows"

@@ -1,22 +1,7 @@
 pragma circom 2.0.0;
 
-// The interop chain circuit (../circuits/chain.circom) at 2^15 rounds:
-// 2^16 multiplication constraints (compile with --O2, which folds the linear
-// t[i] rows away), domain 2^17 in snarkjs (it adds one row per public signal).
-template Chain(rounds) {
-    signal input seed;
-    signal input key;
-    signal output out;
-    signal t[rounds];
-    signal sq[rounds];
-    signal x[rounds + 1];
-    x[0] <== seed;
-    for (var i = 0; i < rounds; i++) {
-        t[i] <== x[i] + key + i * 7919;
-        sq[i] <== t[i] * t[i];
-        x[i + 1] <== sq[i] * t[i];
-    }
-    out <== x[rounds];
-}
+// 2^15 rounds: 2^16 multiplication constraints, domain 2^17 in snarkjs (it
+// adds one row per public signal).
+include "chain_rounds.circom";
 
 component main {public [seed]} = Chain(32768);
