@@ -123,12 +123,16 @@ struct ZkeyProveTimes {
 struct ZkeyProveOptions {
   // progress(stage, done, total): "h scalars", "msm A", "msm B2", "msm B1"
   // (only when not folded), "msm C+H"; done = 0 at a stage's start, total at its end.
+  // With overlap_stages, called from several threads at once.
   std::function<void(std::string_view stage, size_t done, size_t total)> progress;
   ZkeyProveTimes* times = nullptr;  // filled when set
   // Whether r·B1 joins the C/H MSM: Auto decides by the witness (not when
   // many B1 scalars are 1). The proof is the same either way (tests force both).
   enum class FoldB1 : uint8_t { Auto, Never, Always };
   FoldB1 fold_b1 = FoldB1::Auto;
+  // A and B2 run beside the h scalars and C+H (their times then overlap);
+  // false runs the stages one after the other, so their times add up.
+  bool overlap_stages = true;
 };
 
 // Evaluations on the odd coset of (A·w)(B·w) - (A·w∘B·w interpolated), i.e.

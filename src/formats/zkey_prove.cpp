@@ -6,13 +6,14 @@
 //    of unity): no permutation in or out of another order;
 //  - the QAP step (to the odd coset, a·b − c) is groth16::qap's, shared
 //    with the bellperson-layout prover;
-//  - every MSM gets all threads, one after the other (running the G2 MSM
-//    beside the G1 work measured the same wall time and ~5% more CPU);
 //  - C and H (and r·B1 when the witness is not 0/1-heavy) go into one MSM
 //    (msm_parts: the key's point arrays as they are, no copy): Pippenger's
-//    cost per point falls as n grows. It runs first: A's and B2's smaller
-//    scratch then reuses pages it freed (fresh pages are dear on the
-//    development VM: A + B2 took 150-200 ms after it, 190-230 ms before).
+//    cost per point falls as n grows;
+//  - the A and B2 MSMs, which need only the witness, run beside the h
+//    scalars and the C+H MSM, all in one TBB arena: each MSM's parallel loops
+//    leave gaps (at 2^13 points a G1 MSM runs only 1.4× faster on 2 threads
+//    than on 1) that the others' tasks fill. scripts/ab-prove.sh-style
+//    alternating runs: 2^13 constraints 101.5 → 96.4 ms, 2^16 437 → 430 ms.
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
@@ -134,43 +135,55 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   };
 
   platform::RawArray<Fr> h;
-  stage("h scalars", zk.domain_size, tm.h_scalars_ms, [&] { h = zkey_h_scalars(zk, w); });
   G1Jacobian pa, pch, pb1 = G1Jacobian::identity();
   G2Jacobian pb;
-  // π_B1 only enters π_C, as r·π_B1, so r·w_i·B1_i can join the C/H MSM,
-  // unless many w_i are 1: scalar-1 points are summed almost for free, and
-  // r·1 is a full-size scalar.
-  size_t ones = 0, big = 0;
-  for (size_t i = 0; i < zk.n_vars; i++) {
-    if (zk.b1.is_identity(i) || w[i].is_zero()) continue;
-    (w[i].is_one() ? ones : big)++;
-  }
-  using Fold = ZkeyProveOptions::FoldB1;
-  tm.b1_merged = o.fold_b1 == Fold::Always || (o.fold_b1 == Fold::Auto && ones * 8 <= big);
-  // Every MSM's scratch within 32 MiB: C+H (229k scalars at 2^16) in two
-  // passes over one scratch, whose second pass and A's and B2's MSMs reuse
-  // its pages; a single 64 MB pass of fresh pages took 10-30 ms longer here.
+  // Every MSM's scratch within 32 MiB: C+H (229k scalars at 2^16) runs in
+  // two passes over one scratch; a single 64 MB pass of fresh pages took
+  // 10-30 ms longer here.
   const msm::Options mo{.scratch_bytes = size_t(32) << 20};
-  if (!tm.b1_merged)
-    stage("msm B1", zk.n_vars, tm.msm_b1_ms, [&] { pb1 = msm::msm<ec::G1Curve>(zk.b1, w, mo); });
+  auto h_then_ch = [&] {
+    stage("h scalars", zk.domain_size, tm.h_scalars_ms, [&] { h = zkey_h_scalars(zk, w); });
+    // π_B1 only enters π_C, as r·π_B1, so r·w_i·B1_i can join the C/H MSM,
+    // unless many w_i are 1: scalar-1 points are summed almost for free, and
+    // r·1 is a full-size scalar.
+    size_t ones = 0, big = 0;
+    for (size_t i = 0; i < zk.n_vars; i++) {
+      if (zk.b1.is_identity(i) || w[i].is_zero()) continue;
+      (w[i].is_one() ? ones : big)++;
+    }
+    using Fold = ZkeyProveOptions::FoldB1;
+    tm.b1_merged = o.fold_b1 == Fold::Always || (o.fold_b1 == Fold::Auto && ones * 8 <= big);
+    if (!tm.b1_merged)
+      stage("msm B1", zk.n_vars, tm.msm_b1_ms, [&] { pb1 = msm::msm<ec::G1Curve>(zk.b1, w, mo); });
 
-  // C, H and r·B1 as parts of one MSM (no copy of the points; identity
-  // points and zero scalars are dropped inside).
-  std::vector<Fr> rw;
-  if (tm.b1_merged) {
-    rw.resize(zk.n_vars);
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, zk.n_vars, 8192),
-                      [&](const tbb::blocked_range<size_t>& rg) {
-                        for (size_t i = rg.begin(); i < rg.end(); i++) rw[i] = r * w[i];
-                      });
+    // C, H and r·B1 as parts of one MSM (no copy of the points; identity
+    // points and zero scalars are dropped inside).
+    std::vector<Fr> rw;
+    if (tm.b1_merged) {
+      rw.resize(zk.n_vars);
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, zk.n_vars, 8192),
+                        [&](const tbb::blocked_range<size_t>& rg) {
+                          for (size_t i = rg.begin(); i < rg.end(); i++) rw[i] = r * w[i];
+                        });
+    }
+    std::vector<msm::Part<ec::G1Curve>> parts{{zk.c, w.subspan(zk.n_public + 1)}, {zk.h, h}};
+    if (tm.b1_merged) parts.push_back({zk.b1, rw});
+    const size_t n_ch = zk.c.size() + zk.h.size() + (tm.b1_merged ? ones + big : 0);
+    stage("msm C+H", n_ch, tm.msm_ch_ms, [&] { pch = msm::msm_parts<ec::G1Curve>(parts, mo); });
+  };
+  auto msm_a = [&] {
+    stage("msm A", zk.n_vars, tm.msm_a_ms, [&] { pa = msm::msm<ec::G1Curve>(zk.a, w, mo); });
+  };
+  auto msm_b2 = [&] {
+    stage("msm B2", zk.n_vars, tm.msm_b2_ms, [&] { pb = msm::msm<ec::G2Curve>(zk.b2, w, mo); });
+  };
+  if (o.overlap_stages) {
+    tbb::parallel_invoke(h_then_ch, msm_a, msm_b2);
+  } else {
+    h_then_ch();
+    msm_a();
+    msm_b2();
   }
-  std::vector<msm::Part<ec::G1Curve>> parts{{zk.c, w.subspan(zk.n_public + 1)}, {zk.h, h}};
-  if (tm.b1_merged) parts.push_back({zk.b1, rw});
-  const size_t n_ch = zk.c.size() + zk.h.size() + (tm.b1_merged ? ones + big : 0);
-  stage("msm C+H", n_ch, tm.msm_ch_ms, [&] { pch = msm::msm_parts<ec::G1Curve>(parts, mo); });
-
-  stage("msm A", zk.n_vars, tm.msm_a_ms, [&] { pa = msm::msm<ec::G1Curve>(zk.a, w, mo); });
-  stage("msm B2", zk.n_vars, tm.msm_b2_ms, [&] { pb = msm::msm<ec::G2Curve>(zk.b2, w, mo); });
 
   // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
   // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.

@@ -74,7 +74,7 @@ TEST(ZkeyProve, HScalarsMatchNaiveEvaluationOnTheOddCoset) {
   }
 }
 
-TEST(ZkeyProve, FoldingB1IntoTheCHMsmGivesTheSameProof) {
+TEST(ZkeyProve, FoldingB1AndOverlappingStagesGiveTheSameProof) {
   for (auto c : kCircuits) {
     SCOPED_TRACE(c);
     Zkey zk = parse_zkey(load(std::string(c) + ".zkey"), c);
@@ -83,19 +83,23 @@ TEST(ZkeyProve, FoldingB1IntoTheCHMsmGivesTheSameProof) {
     std::mt19937_64 rng(7);
     Fr r = Fr::random(rng), s = Fr::random(rng);
     using Fold = ZkeyProveOptions::FoldB1;
-    groth16::Proof p[3];
-    ZkeyProveTimes t[3];
+    // Each fold mode with the stages overlapping (the default) and one
+    // after the other.
+    groth16::Proof p[6];
+    ZkeyProveTimes t[6];
     Fold modes[3] = {Fold::Never, Fold::Always, Fold::Auto};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 6; i++) {
       ZkeyProveOptions o;
-      o.fold_b1 = modes[i];
+      o.fold_b1 = modes[i % 3];
+      o.overlap_stages = i < 3;
       o.times = &t[i];
       p[i] = prove_zkey(zk, w, r, s, o);
     }
     EXPECT_FALSE(t[0].b1_merged);
     EXPECT_TRUE(t[1].b1_merged);
-    EXPECT_EQ(p[0], p[1]);
-    EXPECT_EQ(p[0], p[2]);
+    EXPECT_FALSE(t[3].b1_merged);
+    EXPECT_TRUE(t[4].b1_merged);
+    for (int i = 1; i < 6; i++) EXPECT_EQ(p[0], p[i]) << "mode " << i;
     EXPECT_TRUE(groth16::verify_proof(pvk, p[0], zkey_public_signals(zk, w)));
   }
 }
