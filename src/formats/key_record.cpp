@@ -13,6 +13,8 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "groth16/io.hpp"
@@ -68,19 +70,64 @@ bool CheckedKeys::contains(const KeyDigest& d) const {
   return dir_ && fs::is_regular_file(*dir_ / platform::to_hex(d), err);
 }
 
-bool CheckedKeys::add(const KeyDigest& d) const {
-  if (!dir_) return false;
+bool CheckedKeys::write_record(const fs::path& file, const std::string& text) const {
   std::error_code err;
-  fs::create_directories(*dir_, err);
+  fs::create_directories(file.parent_path(), err);
   if (err) return false;
   // Written under a temporary name and renamed: a record exists whole or not at all.
-  const fs::path file = *dir_ / platform::to_hex(d);
   const fs::path tmp = file.string() + ".tmp" + std::to_string(::getpid());
-  { std::ofstream(tmp) << "every point on the curve and in the prime-order subgroup\n"; }
+  { std::ofstream(tmp) << text; }
   fs::rename(tmp, file, err);
   if (!err) return true;
   fs::remove(tmp, err);
   return false;
+}
+
+bool CheckedKeys::add(const KeyDigest& d) const {
+  return dir_ && write_record(*dir_ / platform::to_hex(d),
+                              "every point on the curve and in the prime-order subgroup\n");
+}
+
+std::optional<FileStamp> FileStamp::of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  auto ns = [](const timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; };
+  return FileStamp{uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size), ns(st.st_mtim),
+                   ns(st.st_ctim)};
+}
+
+namespace {
+
+// A stamp's record file: "file-" and the SHA-256 of the stamp's fields.
+std::string stamp_name(const FileStamp& s) {
+  const std::string text = "cuzk file stamp v1 " + std::to_string(s.dev) + " " + std::to_string(s.ino) + " " +
+                           std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " +
+                           std::to_string(s.ctime_ns);
+  return "file-" + platform::to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+}
+
+}  // namespace
+
+std::optional<KeyDigest> CheckedKeys::digest_of(const FileStamp& s) const {
+  if (!dir_) return std::nullopt;
+  std::ifstream in(*dir_ / stamp_name(s));
+  std::string hex;
+  if (!(in >> hex)) return std::nullopt;
+  auto bytes = platform::from_hex(hex);
+  if (!bytes || bytes->size() != KeyDigest{}.size()) return std::nullopt;
+  KeyDigest d{};
+  std::copy(bytes->begin(), bytes->end(), d.begin());
+  if (!contains(d)) return std::nullopt;
+  return d;
+}
+
+bool CheckedKeys::add_stamp(const FileStamp& s, const KeyDigest& d) const {
+  if (!dir_) return false;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  const int64_t now_ns = int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+  if (now_ns - std::max(s.mtime_ns, s.ctime_ns) < settle_ns_) return false;
+  return write_record(*dir_ / stamp_name(s), platform::to_hex(d) + "\n");
 }
 
 const char* key_check_text(KeyCheckDone d) {
@@ -89,6 +136,8 @@ const char* key_check_text(KeyCheckDone d) {
     case KeyCheckDone::FullNow: return "every point checked (curve and subgroup), recorded";
     case KeyCheckDone::FullBefore:
       return "checked in full on an earlier run (same digest); on-curve checks now";
+    case KeyCheckDone::FullBeforeSameFile:
+      return "checked in full on an earlier run (same file, unchanged since); on-curve checks now";
   }
   return "?";
 }
@@ -99,12 +148,26 @@ namespace {
 template <class Parse>
 auto read_checked(const std::string& path, ec::Check check, const CheckedKeys& record, KeyCheckDone* done,
                   bool populate, const Parse& parse) {
+  // The stamp before mapping and after: a file replaced or written in
+  // between matches no record.
+  const std::optional<FileStamp> stamp =
+      check == ec::Check::Full && record.enabled() ? FileStamp::of(path) : std::nullopt;
   // Shared: a parse may keep views of the mapping (a zkey's points).
   const auto f = std::make_shared<const platform::MappedFile>(path, populate);
   const std::span<const uint8_t> bytes = f->bytes();
   if (check != ec::Check::Full || !record.enabled()) {
     if (done) *done = check == ec::Check::Full ? KeyCheckDone::FullNow : KeyCheckDone::CurveOnly;
     return parse(f, check);
+  }
+  if (stamp && stamp == FileStamp::of(path) && record.digest_of(*stamp)) {
+    // The curve checks still run; a key that fails them is parsed again in
+    // full below, so its error is the full check's.
+    try {
+      auto out = parse(f, ec::Check::SkipSubgroup);
+      if (done) *done = KeyCheckDone::FullBeforeSameFile;
+      return out;
+    } catch (const std::exception&) {
+    }
   }
   // The digest (chunks in parallel) is taken beside a parse with the curve
   // checks, which a key on record needs anyway; a key not on record is parsed again with
@@ -120,13 +183,19 @@ auto read_checked(const std::string& path, ec::Check check, const CheckedKeys& r
                          } catch (const std::exception&) {
                          }
                        });
+  // The stamp is recorded only for the bytes that were hashed: the file's
+  // stamp after the hash must still be the one taken before the mapping.
+  auto record_stamp = [&] {
+    if (stamp && stamp == FileStamp::of(path)) record.add_stamp(*stamp, d);
+  };
   if (curve_checked && record.contains(d)) {
+    record_stamp();
     if (done) *done = KeyCheckDone::FullBefore;
     return std::move(*curve_checked);
   }
   curve_checked.reset();
   auto out = parse(f, ec::Check::Full);  // throws for a bad point: nothing recorded
-  record.add(d);
+  if (record.add(d)) record_stamp();
   if (done) *done = KeyCheckDone::FullNow;
   return out;
 }

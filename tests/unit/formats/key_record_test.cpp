@@ -3,9 +3,12 @@
 // any change to the bytes (a point outside the subgroup) is checked again.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 #include <random>
 #include <string>
 #include <vector>
@@ -131,6 +134,76 @@ TEST(KeyRecord, ARecordNeverAdmitsAPointOffTheCurve) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("not on the curve"), std::string::npos) << e.what();
   }
+}
+
+// The file's stamp: a key whose file is unchanged is trusted without
+// hashing; a replaced or rewritten file is hashed again (and checked in full
+// when its bytes differ). settle 0 here: the files were just written.
+TEST(KeyRecord, AnUnchangedFileIsTrustedByItsStamp) {
+  KeyDir d;
+  const auto good = test::load("cubic.zkey");
+  const std::string path = d.file("k.zkey", good);
+  CheckedKeys rec(d.path / "rec", 0);
+  KeyCheckDone done{};
+  read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullNow);
+  EXPECT_EQ(d.records(), 2u);  // the digest and the file's stamp
+  auto stamp = FileStamp::of(path);
+  ASSERT_TRUE(stamp);
+  ASSERT_TRUE(rec.digest_of(*stamp));
+  EXPECT_EQ(*rec.digest_of(*stamp), key_digest(good));
+  Zkey z = read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBeforeSameFile);
+  EXPECT_EQ(z.h.size(), read_zkey_file_checked(path, {ec::Check::SkipSubgroup}, rec).h.size());
+
+  // The same bytes in a new file (written and renamed: a new inode): hashed
+  // again, found by digest, and that file's stamp recorded too.
+  d.file("k.zkey", good);
+  EXPECT_NE(FileStamp::of(path), stamp);
+  read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBefore);
+  EXPECT_EQ(d.records(), 3u);
+  read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBeforeSameFile);
+
+  // A point replaced in place (same inode): the change time moves, so the
+  // stamp no longer matches and the full check finds the point. (The
+  // pause puts the write in a later kernel clock tick than the last one.)
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  {
+    const auto bad = zkey_with_bad_point(good);
+    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+    io.write(reinterpret_cast<const char*>(bad.data()), std::streamsize(bad.size()));
+  }
+  try {
+    read_zkey_file_checked(path, {}, rec, &done);
+    FAIL() << "a point replaced in place was trusted by the old stamp";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("not in the prime-order subgroup"), std::string::npos) << e.what();
+  }
+
+  // Removing a digest's record revokes the stamps that point to it.
+  d.file("k2.zkey", good);
+  read_zkey_file_checked((d.path / "k2.zkey").string(), {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBefore);
+  fs::remove(d.path / "rec" / platform::to_hex(key_digest(good)));
+  EXPECT_FALSE(rec.digest_of(*FileStamp::of((d.path / "k2.zkey").string())));
+  read_zkey_file_checked((d.path / "k2.zkey").string(), {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullNow);
+}
+
+// A stamp is recorded only for a file that has been unchanged for `settle`.
+TEST(KeyRecord, AFreshlyWrittenFileGetsNoStamp) {
+  KeyDir d;
+  const std::string path = d.file("k.zkey", test::load("cubic.zkey"));
+  CheckedKeys rec(d.path / "rec");  // the default settle, 2 s
+  KeyCheckDone done{};
+  read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(d.records(), 1u);
+  read_zkey_file_checked(path, {}, rec, &done);
+  EXPECT_EQ(done, KeyCheckDone::FullBefore);
+  EXPECT_FALSE(rec.add_stamp(*FileStamp::of(path), key_digest(test::load("cubic.zkey"))));
+  EXPECT_FALSE(FileStamp::of((d.path / "missing").string()));
 }
 
 TEST(KeyRecord, DisabledRecordChecksEveryRun) {
