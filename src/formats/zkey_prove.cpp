@@ -170,12 +170,24 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
     if (tm.b1_merged) parts.push_back({zk.b1, rw});
     const size_t n_ch = zk.c.size() + zk.h.size() + (tm.b1_merged ? ones + big : 0);
     stage("msm C+H", n_ch, tm.msm_ch_ms, [&] { pch = msm::msm_parts<ec::G1Curve>(parts, mo); });
+    pch = pch.add(ec::mul_vartime(G1Jacobian::from_affine(zk.vk.beta_g1), r));
+    if (!tm.b1_merged) pch = pch.add(ec::mul_vartime(pb1, r));
   };
+  // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
+  // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.
+  // Each task finishes its own terms (scalar multiplications included), so
+  // only π_C's s·π_A + the C/H part is left for the end.
+  auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
+  G1Jacobian s_pa;
   auto msm_a = [&] {
     stage("msm A", zk.n_vars, tm.msm_a_ms, [&] { pa = msm::msm<ec::G1Curve>(zk.a, w, mo); });
+    pa = pa.add(J1(zk.vk.alpha_g1)).add(ec::mul_vartime(J1(zk.vk.delta_g1), r));
+    s_pa = ec::mul_vartime(pa, s);
   };
   auto msm_b2 = [&] {
     stage("msm B2", zk.n_vars, tm.msm_b2_ms, [&] { pb = msm::msm<ec::G2Curve>(zk.b2, w, mo); });
+    pb = pb.add(G2Jacobian::from_affine(zk.vk.beta_g2))
+             .add(ec::mul_vartime(G2Jacobian::from_affine(zk.vk.delta_g2), s));
   };
   if (o.overlap_stages) {
     tbb::parallel_invoke(h_then_ch, msm_a, msm_b2);
@@ -185,15 +197,7 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
     msm_b2();
   }
 
-  // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
-  // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.
-  auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
-  G1Jacobian delta1 = J1(zk.vk.delta_g1);
-  pa = pa.add(J1(zk.vk.alpha_g1)).add(ec::mul_vartime(delta1, r));
-  pb = pb.add(G2Jacobian::from_affine(zk.vk.beta_g2))
-           .add(ec::mul_vartime(G2Jacobian::from_affine(zk.vk.delta_g2), s));
-  G1Jacobian pc = pch.add(ec::mul_vartime(pa, s)).add(ec::mul_vartime(J1(zk.vk.beta_g1), r));
-  if (!tm.b1_merged) pc = pc.add(ec::mul_vartime(pb1, r));
+  const G1Jacobian pc = pch.add(s_pa);
   tm.total_ms = ms_since(t_start);
   if (o.times) *o.times = tm;
   return {pa.to_affine(), pb.to_affine(), pc.to_affine()};
