@@ -98,12 +98,10 @@ std::optional<FileStamp> FileStamp::of(const std::string& path) {
 
 namespace {
 
-// A stamp's record file: "file-" and the SHA-256 of the stamp's fields.
+// A stamp's record file: its fields in the name, the digest inside.
 std::string stamp_name(const FileStamp& s) {
-  const std::string text = "cuzk file stamp v1 " + std::to_string(s.dev) + " " + std::to_string(s.ino) + " " +
-                           std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " +
-                           std::to_string(s.ctime_ns);
-  return "file-" + platform::to_hex(sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()}));
+  return "file-" + std::to_string(s.dev) + "-" + std::to_string(s.ino) + "-" + std::to_string(s.size) + "-" +
+         std::to_string(s.mtime_ns) + "-" + std::to_string(s.ctime_ns);
 }
 
 }  // namespace

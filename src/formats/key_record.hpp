@@ -17,7 +17,9 @@
 // unchanged for `settle` (2 s), so a write in the same clock tick as the
 // check cannot go unseen on a file system with coarse timestamps.
 //
-// Records: one empty file per digest in $CUZK_KEY_RECORDS, else
+// Records: one file per digest (named by its hex; a line of text inside)
+// and one per file stamp ("file-DEV-INODE-SIZE-MTIME-CTIME", holding the
+// digest's hex) in $CUZK_KEY_RECORDS, else
 // $XDG_CACHE_HOME/cuzk/checked-keys, else $HOME/.cache/cuzk/checked-keys.
 // Whoever can write there can vouch for a key, as whoever can replace the
 // cuzk binary could; CUZK_KEY_RECORDS=off disables the record.

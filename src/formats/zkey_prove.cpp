@@ -141,6 +141,11 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
   // two passes over one scratch; a single 64 MB pass of fresh pages took
   // 10-30 ms longer here.
   const msm::Options mo{.scratch_bytes = size_t(32) << 20};
+  // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
+  // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.
+  // Each task finishes its own terms (scalar multiplications included), so
+  // only π_C's s·π_A + the C/H part is left for the end.
+  auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
   auto h_then_ch = [&] {
     stage("h scalars", zk.domain_size, tm.h_scalars_ms, [&] { h = zkey_h_scalars(zk, w); });
     // π_B1 only enters π_C, as r·π_B1, so r·w_i·B1_i can join the C/H MSM,
@@ -170,14 +175,9 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
     if (tm.b1_merged) parts.push_back({zk.b1, rw});
     const size_t n_ch = zk.c.size() + zk.h.size() + (tm.b1_merged ? ones + big : 0);
     stage("msm C+H", n_ch, tm.msm_ch_ms, [&] { pch = msm::msm_parts<ec::G1Curve>(parts, mo); });
-    pch = pch.add(ec::mul_vartime(G1Jacobian::from_affine(zk.vk.beta_g1), r));
+    pch = pch.add(ec::mul_vartime(J1(zk.vk.beta_g1), r));
     if (!tm.b1_merged) pch = pch.add(ec::mul_vartime(pb1, r));
   };
-  // π_A = α + A·w + r·δ, π_B = β + B·w + s·δ (G2; its G1 twin π_B1 likewise),
-  // π_C = C·w + H·h + s·π_A + r·π_B1 − rs·δ = C·w + H·h + s·π_A + r·(B1·w) + r·β1.
-  // Each task finishes its own terms (scalar multiplications included), so
-  // only π_C's s·π_A + the C/H part is left for the end.
-  auto J1 = [](const G1Affine& p) { return G1Jacobian::from_affine(p); };
   G1Jacobian s_pa;
   auto msm_a = [&] {
     stage("msm A", zk.n_vars, tm.msm_a_ms, [&] { pa = msm::msm<ec::G1Curve>(zk.a, w, mo); });
