@@ -37,14 +37,8 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export CUZK_KEY_RECORDS="$t/key-records"  # the record of fully checked keys stays in here
 fail() { echo "FAIL: $*" >&2; exit 1; }
-step() {  # label command...: runs quietly, prints the wall time
-  local label=$1 s e
-  shift
-  s=$(date +%s%N)
-  "$@" >"$t/step.log" 2>&1 || { cat "$t/step.log" >&2; fail "$label"; }
-  e=$(date +%s%N)
-  printf '%-34s %7.1f s\n' "$label" "$(( (e - s) / 1000000 ))e-3"
-}
+step_log=$t/step.log
+. "$here/step.sh"
 snark_verify() {  # vk public proof
   "$snarkjs" groth16 verify "$1" "$2" "$3" >"$t/v.log" 2>&1 || true
   grep -q "OK!" "$t/v.log"

@@ -29,14 +29,8 @@ rm -f "$cache/stamp"
 # circom2 (WASM) only sees files below its working directory.
 w=$(mktemp -d "$node_dir/gen.XXXXXX")
 trap 'rm -rf "$w"' EXIT
-step() {  # label command...: runs quietly, prints the wall time
-  local label=$1 s e
-  shift
-  s=$(date +%s%N)
-  "$@" >"$w/step.log" 2>&1 || { cat "$w/step.log" >&2; echo "FAIL: $label" >&2; exit 1; }
-  e=$(date +%s%N)
-  printf '%-34s %7.1f s\n' "$label" "$(( (e - s) / 1000000 ))e-3"
-}
+step_log=$w/step.log
+. "$here/step.sh"
 cp "$here/large/$name.circom" "$here/large/chain_rounds.circom" "$w/"
 cd "$w"
 step "cuzk-ptau-dev --power $power" "$ptau_dev" --power "$power" --out pot.ptau
