@@ -1,10 +1,11 @@
 #pragma once
-// Operating-system CSPRNG (OpenSSL RAND_bytes) with the uint64_t-returning
-// call interface Fr::random expects; for the prover's r and s.
-#include <openssl/rand.h>
-
+// The operating system's CSPRNG (platform::os_random) with the
+// uint64_t-returning call interface Fr::random expects; for the prover's r
+// and s.
 #include <cstdint>
-#include <stdexcept>
+#include <span>
+
+#include "platform/os_random.hpp"
 
 namespace cuzk::groth16 {
 
@@ -15,8 +16,7 @@ class SecureRng {
   static constexpr uint64_t max() { return ~uint64_t(0); }
   uint64_t operator()() {
     uint64_t x;
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(&x), sizeof x) != 1)
-      throw std::runtime_error("RAND_bytes failed");
+    platform::os_random(std::span(reinterpret_cast<uint8_t*>(&x), sizeof x));
     return x;
   }
 };

@@ -2,7 +2,9 @@
 // API against the one-call API, and setup -> prove -> verify round trips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
@@ -145,4 +147,17 @@ TEST(Prover, RejectsParametersOfAnotherCircuit) {
   Assignment raw;
   chain(10, 1).synthesize(raw);
   EXPECT_THROW(prove_start(std::move(raw), p, rng), std::invalid_argument);
+}
+
+// r and s come from the kernel CSPRNG: 64 draws, all distinct, every bit set
+// in at least one (a stuck bit would survive 64 draws with p = 2^-64).
+TEST(SecureRng, GivesDistinctWordsWithEveryBitUsed) {
+  SecureRng rng;
+  std::vector<uint64_t> w(64);
+  for (auto& x : w) x = rng();
+  std::sort(w.begin(), w.end());
+  EXPECT_EQ(std::adjacent_find(w.begin(), w.end()), w.end());
+  uint64_t ored = 0;
+  for (uint64_t x : w) ored |= x;
+  EXPECT_EQ(ored, ~uint64_t(0));
 }
