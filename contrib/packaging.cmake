@@ -54,6 +54,14 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # abseil, libstdc++ ...); the maintainer scripts need adduser.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser")
+# libcrypto is opened at run time (src/platform/libcrypto.hpp), where
+# dpkg-shlibdeps cannot see it: its package (libssl3 on Debian 12) is named here.
+get_filename_component(cuzk_libcrypto_file "${OPENSSL_CRYPTO_LIBRARY}" REALPATH)
+execute_process(COMMAND dpkg-query -S "${cuzk_libcrypto_file}" OUTPUT_VARIABLE cuzk_libcrypto_owner
+                ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(cuzk_libcrypto_owner MATCHES "^([^:,]+)")
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${CMAKE_MATCH_1}")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "systemd")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${CMAKE_CURRENT_LIST_DIR}/debian/postinst ${CMAKE_CURRENT_LIST_DIR}/debian/prerm

@@ -1,11 +1,10 @@
 #include "engine/pce_store.hpp"
 
-#include <openssl/evp.h>
-
 #include <filesystem>
 
 #include "circuit_fingerprint.hpp"  // generated: CUZK_CIRCUIT_FINGERPRINT
 #include "groth16/prover.hpp"
+#include "platform/digest.hpp"
 #include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
@@ -33,11 +32,7 @@ const char* state_name(int s) {
 
 r1cs::PceDigest PceStore::circuit_digest(const std::string& circuit_id) {
   const std::string text = "cuzk-pce\n" + circuit_id + "\n" CUZK_CIRCUIT_FINGERPRINT;
-  r1cs::PceDigest d{};
-  unsigned len = 0;
-  if (EVP_Digest(text.data(), text.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 || len != d.size())
-    throw std::runtime_error("SHA-256 failed");
-  return d;
+  return platform::sha256({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
 }
 
 PceStore::PceStore(Options o, MemoryBudget& budget, TimelineEmitter& tl)

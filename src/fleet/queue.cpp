@@ -1,27 +1,17 @@
 #include "fleet/queue.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <limits>
+
+#include "platform/digest.hpp"
+#include "platform/hex.hpp"
 
 namespace cuzk::fleet {
 
 namespace {
 
 std::string sha256_hex(const std::string& data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (EVP_Digest(data.data(), data.size(), md, &n, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("fleet queue: SHA-256 of the payload failed");
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (unsigned i = 0; i < n; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 15];
-  }
-  return out;
+  return platform::to_hex(platform::sha256({reinterpret_cast<const uint8_t*>(data.data()), data.size()}));
 }
 
 Param ms(std::chrono::milliseconds d) { return Param::integer(d.count()); }

@@ -1,6 +1,5 @@
 #include "formats/key_record.hpp"
 
-#include <openssl/evp.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
@@ -18,24 +17,13 @@
 #include <unistd.h>
 
 #include "groth16/io.hpp"
+#include "platform/digest.hpp"
 #include "platform/hex.hpp"
 #include "platform/mapped_file.hpp"
 
 namespace cuzk::formats {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-KeyDigest sha256(std::span<const uint8_t> bytes) {
-  KeyDigest d{};
-  unsigned len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 || len != d.size())
-    throw std::runtime_error("SHA-256 of a key file failed");
-  return d;
-}
-
-}  // namespace
 
 KeyDigest key_digest(std::span<const uint8_t> bytes) {
   // A hash list: the chunks' digests are taken in parallel (one thread
@@ -47,12 +35,12 @@ KeyDigest key_digest(std::span<const uint8_t> bytes) {
   std::vector<KeyDigest> parts(n);
   tbb::parallel_for(size_t(0), n, [&](size_t i) {
     const size_t lo = i * kChunk;
-    parts[i] = sha256(bytes.subspan(lo, std::min(kChunk, bytes.size() - lo)));
+    parts[i] = platform::sha256(bytes.subspan(lo, std::min(kChunk, bytes.size() - lo)));
   });
   std::vector<uint8_t> list(kDigestTag.begin(), kDigestTag.end());
   for (int i = 0; i < 8; i++) list.push_back(uint8_t(uint64_t(bytes.size()) >> (8 * i)));
   for (const KeyDigest& d : parts) list.insert(list.end(), d.begin(), d.end());
-  return sha256(list);
+  return platform::sha256(list);
 }
 
 std::optional<fs::path> CheckedKeys::default_dir() {

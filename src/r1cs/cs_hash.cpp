@@ -1,9 +1,9 @@
 #include "r1cs/cs_hash.hpp"
 
-#include <openssl/evp.h>
-
 #include <array>
-#include <stdexcept>
+
+#include "platform/digest.hpp"
+#include "platform/hex.hpp"
 
 namespace cuzk::r1cs {
 
@@ -14,17 +14,12 @@ void put_u64be(uint8_t* out, uint64_t x) {
 }  // namespace
 
 struct CsHasher::Impl {
-  EVP_MD_CTX* ctx = nullptr;
-  void update(const uint8_t* p, size_t n) {
-    if (EVP_DigestUpdate(ctx, p, n) != 1) throw std::runtime_error("BLAKE2s update failed");
-  }
+  platform::Hasher h{platform::HashKind::Blake2s256};
+  void update(const uint8_t* p, size_t n) { h.update(p, n); }
 };
 
 CsHasher::CsHasher(uint64_t num_inputs, uint64_t num_aux, uint64_t num_constraints)
     : impl_(std::make_unique<Impl>()) {
-  impl_->ctx = EVP_MD_CTX_new();
-  if (!impl_->ctx || EVP_DigestInit_ex(impl_->ctx, EVP_blake2s256(), nullptr) != 1)
-    throw std::runtime_error("OpenSSL BLAKE2s-256 is unavailable");
   uint8_t hdr[24];
   put_u64be(hdr, num_inputs);
   put_u64be(hdr + 8, num_aux);
@@ -32,9 +27,7 @@ CsHasher::CsHasher(uint64_t num_inputs, uint64_t num_aux, uint64_t num_constrain
   impl_->update(hdr, sizeof hdr);
 }
 
-CsHasher::~CsHasher() {
-  if (impl_ && impl_->ctx) EVP_MD_CTX_free(impl_->ctx);
-}
+CsHasher::~CsHasher() = default;
 
 void CsHasher::begin_lc(uint64_t num_terms) {
   uint8_t b[8];
@@ -50,18 +43,6 @@ void CsHasher::term(bool is_input, uint64_t index, const ff::Fr& coeff) {
   impl_->update(b, sizeof b);
 }
 
-std::string CsHasher::finish() {
-  std::array<uint8_t, 32> d{};
-  unsigned len = 0;
-  if (EVP_DigestFinal_ex(impl_->ctx, d.data(), &len) != 1 || len != 32)
-    throw std::runtime_error("BLAKE2s final failed");
-  static const char* hex = "0123456789abcdef";
-  std::string s;
-  for (uint8_t x : d) {
-    s += hex[x >> 4];
-    s += hex[x & 15];
-  }
-  return s;
-}
+std::string CsHasher::finish() { return platform::to_hex(impl_->h.finish()); }
 
 }  // namespace cuzk::r1cs

@@ -1,6 +1,5 @@
 #include "r1cs/pce_file.hpp"
 
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <bit>
@@ -11,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "platform/digest.hpp"
+
 namespace cuzk::r1cs {
 
 namespace {
@@ -19,24 +20,6 @@ constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'P', 'C', 'E', '\n'};
 constexpr uint32_t kVersion = 2;
 constexpr size_t kFrBytes = 32;
 static_assert(std::endian::native == std::endian::little, ".pce files are written in host order");
-
-struct Sha256 {
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx{EVP_MD_CTX_new(), EVP_MD_CTX_free};
-  Sha256() {
-    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-      throw std::runtime_error("SHA-256 init failed");
-  }
-  void update(const void* p, size_t n) {
-    if (n && EVP_DigestUpdate(ctx.get(), p, n) != 1) throw std::runtime_error("SHA-256 update failed");
-  }
-  PceDigest final() {
-    PceDigest d{};
-    unsigned len = 0;
-    if (EVP_DigestFinal_ex(ctx.get(), d.data(), &len) != 1 || len != d.size())
-      throw std::runtime_error("SHA-256 final failed");
-    return d;
-  }
-};
 
 using File = std::unique_ptr<FILE, int (*)(FILE*)>;
 
@@ -51,7 +34,7 @@ class Writer {
   void u32(uint32_t v) { bytes(&v, 4); }
   void u64(uint64_t v) { bytes(&v, 8); }
   void trailer() {
-    const PceDigest d = sha_.final();
+    const PceDigest d = sha_.finish();
     if (std::fwrite(d.data(), 1, d.size(), f_) != d.size())
       throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
   }
@@ -59,7 +42,7 @@ class Writer {
  private:
   FILE* f_;
   const std::string& path_;
-  Sha256 sha_;
+  platform::Sha256 sha_;
 };
 
 class Reader {
@@ -90,7 +73,7 @@ class Reader {
     return n;
   }
   void check_trailer() {
-    const PceDigest want = sha_.final();
+    const PceDigest want = sha_.finish();
     PceDigest got{};
     if (left_ != got.size() || std::fread(got.data(), 1, got.size(), f_) != got.size())
       corrupt(left_ < got.size() ? "truncated" : "trailing bytes");
@@ -101,7 +84,7 @@ class Reader {
   FILE* f_;
   const std::string& path_;
   uint64_t left_;
-  Sha256 sha_;
+  platform::Sha256 sha_;
 };
 
 template <class T>

@@ -1,34 +1,18 @@
 #pragma once
-// Native SHA-256 (OpenSSL) and Filecoin's 254-bit trim (docs/FILECOIN.md §4.3):
+// Native SHA-256 (OpenSSL, platform/digest.hpp) and Filecoin's 254-bit trim (docs/FILECOIN.md §4.3):
 // a Sha256Domain is the digest with the top two bits of byte 31 cleared, so
 // that its little-endian value is < 2^254 and always a valid Fr.
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <span>
+
+#include "platform/digest.hpp"
 
 namespace cuzk::filecoin {
 
-using Digest32 = std::array<uint8_t, 32>;
-
-Digest32 sha256(std::span<const uint8_t> data);
-
-// Incremental SHA-256; reusable after finish() via reset().
-class Sha256 {
- public:
-  Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-
-  Sha256& update(std::span<const uint8_t> data);
-  Digest32 finish();
-  void reset();
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
+using Digest32 = platform::Digest32;
+using platform::Sha256;  // incremental; starts over after finish()
+using platform::sha256;
 
 // bytes[31] &= 0x3f (rust-fil-proofs trim_to_fr32).
 inline void trim_to_fr32(Digest32& d) { d[31] &= 0x3f; }

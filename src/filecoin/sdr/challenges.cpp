@@ -1,9 +1,5 @@
 #include "filecoin/sdr/challenges.hpp"
 
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
-
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -11,6 +7,7 @@
 #include <string_view>
 
 #include "filecoin/sdr/chacha.hpp"
+#include "platform/libcrypto.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -83,18 +80,20 @@ std::array<uint8_t, 32> blake2b256_mac(std::span<const uint8_t> key, std::span<c
   if (key.empty() || key.size() > 64)
     throw std::invalid_argument("blake2b256_mac: key of " + std::to_string(key.size()) +
                                 " bytes, need 1..64");
-  std::unique_ptr<EVP_MAC, decltype(&EVP_MAC_free)> mac(EVP_MAC_fetch(nullptr, "BLAKE2BMAC", nullptr),
-                                                        &EVP_MAC_free);
+  const platform::Libcrypto& c = platform::libcrypto();
+  std::unique_ptr<EVP_MAC, decltype(c.EVP_MAC_free)> mac(c.EVP_MAC_fetch(nullptr, "BLAKE2BMAC", nullptr),
+                                                         c.EVP_MAC_free);
   if (!mac) throw std::runtime_error("blake2b256_mac: OpenSSL has no BLAKE2BMAC");
-  std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(EVP_MAC_CTX_new(mac.get()),
-                                                                &EVP_MAC_CTX_free);
+  std::unique_ptr<EVP_MAC_CTX, decltype(c.EVP_MAC_CTX_free)> ctx(c.EVP_MAC_CTX_new(mac.get()),
+                                                                 c.EVP_MAC_CTX_free);
   size_t size = 32;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size), OSSL_PARAM_construct_end()};
+  OSSL_PARAM params[] = {c.OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                         c.OSSL_PARAM_construct_end()};
   std::array<uint8_t, 32> out{};
   size_t len = 0;
-  if (!ctx || EVP_MAC_init(ctx.get(), key.data(), key.size(), params) != 1 ||
-      EVP_MAC_update(ctx.get(), data.data(), data.size()) != 1 ||
-      EVP_MAC_final(ctx.get(), out.data(), &len, out.size()) != 1 || len != 32)
+  if (!ctx || c.EVP_MAC_init(ctx.get(), key.data(), key.size(), params) != 1 ||
+      c.EVP_MAC_update(ctx.get(), data.data(), data.size()) != 1 ||
+      c.EVP_MAC_final(ctx.get(), out.data(), &len, out.size()) != 1 || len != 32)
     throw std::runtime_error("blake2b256_mac: OpenSSL BLAKE2BMAC failed");
   return out;
 }

@@ -1,7 +1,5 @@
 #include "filecoin/sdr/labels.hpp"
 
-#include <openssl/evp.h>
-
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -17,34 +15,17 @@ void write_prefix(uint8_t* p, const Domain& replica_id, uint32_t layer, uint64_t
   std::memset(p + 44, 0, 20);
 }
 
-// One explicitly fetched SHA-256 and a reused context: OpenSSL 3 otherwise
-// re-fetches the implementation on every init, which costs as much as the
-// 20 compression blocks of a label.
+// A reused SHA-256 (platform::Hasher: fetched once), trimmed to Fr.
 class LabelHasher {
  public:
-  LabelHasher() : md_(EVP_MD_fetch(nullptr, "SHA256", nullptr)), ctx_(EVP_MD_CTX_new()) {
-    if (!md_ || !ctx_) throw std::runtime_error("labels: OpenSSL SHA-256 unavailable");
-  }
-  ~LabelHasher() {
-    EVP_MD_CTX_free(ctx_);
-    EVP_MD_free(md_);
-  }
-  LabelHasher(const LabelHasher&) = delete;
-  LabelHasher& operator=(const LabelHasher&) = delete;
-
   Domain hash(const uint8_t* msg, size_t len) {
-    Domain d;
-    unsigned out = 0;
-    if (EVP_DigestInit_ex2(ctx_, md_, nullptr) != 1 || EVP_DigestUpdate(ctx_, msg, len) != 1 ||
-        EVP_DigestFinal_ex(ctx_, d.data(), &out) != 1)
-      throw std::runtime_error("labels: SHA-256 failed");
+    Domain d = sha_.hash({msg, len});
     trim_to_fr32(d);
     return d;
   }
 
  private:
-  EVP_MD* md_;
-  EVP_MD_CTX* ctx_;
+  Sha256 sha_;
 };
 
 // Gathers the 37 parent labels of `node` into dst (32 bytes each).
