@@ -6,7 +6,8 @@
 #   usage: scripts/bench-vs-snarkjs.sh [CIRCUIT.zkey CIRCUIT.wtns] [RUNS]
 #          scripts/bench-vs-snarkjs.sh "" "" RUNS       (the default circuit)
 #          scripts/bench-vs-snarkjs.sh chainN "" RUNS   (tests/interop/large/chainN.circom:
-#                                                        2^N constraints, set up on first use)
+#                                                        2^N constraints, set up on first use;
+#                                                        chain5k: 5,000 constraints)
 # Defaults to the 2^16-constraint circuit of the large interop test
 # ($CUZK_INTEROP_CACHE, default build/tests/interop-cache, chain16/; made by
 # `ctest -R interop_snarkjs_chain16`), else to the
@@ -33,9 +34,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CUZK_INTEROP_CACHE:-$root/build/tests/interop-cache}
 big=$cache/chain16/chain16
-if [[ ${1:-} =~ ^chain([0-9]+)$ && -f $root/tests/interop/large/$1.circom ]]; then
-  # Domain 2^(N+1): snarkjs adds a row per public signal to the 2^N.
-  bash "$root/tests/interop/setup-large.sh" "$1" $((BASH_REMATCH[1] + 1)) "$root/build/tests/cuzk-ptau-dev" "$cache" >&2
+if [[ ${1:-} =~ ^chain[0-9]+k?$ && -f $root/tests/interop/large/$1.circom ]]; then
+  # The .ptau's power: a "// ptau power: P" line of the circuit, else for
+  # chainN 2^(N+1) (snarkjs adds a row per public signal to the 2^N).
+  power=$(sed -n 's|^// ptau power: \([0-9][0-9]*\)$|\1|p' "$root/tests/interop/large/$1.circom")
+  [[ -n $power ]] || power=$((${1#chain} + 1))
+  bash "$root/tests/interop/setup-large.sh" "$1" "$power" "$root/build/tests/cuzk-ptau-dev" "$cache" >&2
   zkey=$cache/$1/$1.zkey wtns=$cache/$1/$1.wtns
 elif [[ -z ${1:-} && -f $big.zkey ]]; then  # no key given (or ""): the big circuit
   zkey=$big.zkey wtns=$big.wtns
