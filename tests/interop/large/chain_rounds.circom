@@ -2,7 +2,8 @@ pragma circom 2.0.0;
 
 // The interop chain circuit (../circuits/chain.circom) with a round count:
 // 2·rounds multiplication constraints (compile with --O2, which folds the
-// linear t[i] rows away). chain5k, chain13 and chain16.circom instantiate it.
+// linear t[i] rows away). chain5k, chain13, chain15 and chain16.circom
+// instantiate it.
 template Chain(rounds) {
     signal input seed;
     signal input key;
