@@ -39,6 +39,7 @@
 #include <fstream>
 #include <iostream>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "formats/circom.hpp"
@@ -79,8 +80,16 @@ std::string_view subcommand_of(int argc, char** argv) {
 // and the first real loop finds the workers running (0.3 ms).
 class TbbWarmup {
  public:
-  TbbWarmup() : thread_([] { tbb::parallel_for(0, 2, [](int) {}); }) {}
-  ~TbbWarmup() { thread_.join(); }
+  TbbWarmup() {
+    try {
+      thread_ = std::thread([] { tbb::parallel_for(0, 2, [](int) {}); });
+    } catch (const std::system_error&) {
+      // No thread to spare: TBB starts on its first use instead.
+    }
+  }
+  ~TbbWarmup() {
+    if (thread_.joinable()) thread_.join();
+  }
   TbbWarmup(const TbbWarmup&) = delete;
   TbbWarmup& operator=(const TbbWarmup&) = delete;
 
