@@ -6,13 +6,12 @@
 
 namespace cuzk::platform {
 
-Hasher::Hasher(HashKind kind) {
-  const Libcrypto& c = libcrypto();
-  md_ = c.EVP_MD_fetch(nullptr, kind == HashKind::Sha256 ? "SHA256" : "BLAKE2S-256", nullptr);
-  ctx_ = c.EVP_MD_CTX_new();
+Hasher::Hasher(HashKind kind) : c_(libcrypto()) {
+  md_ = c_.EVP_MD_fetch(nullptr, kind == HashKind::Sha256 ? "SHA256" : "BLAKE2S-256", nullptr);
+  ctx_ = c_.EVP_MD_CTX_new();
   if (!md_ || !ctx_) {
-    c.EVP_MD_CTX_free(ctx_);
-    c.EVP_MD_free(md_);
+    c_.EVP_MD_CTX_free(ctx_);
+    c_.EVP_MD_free(md_);
     throw std::runtime_error(kind == HashKind::Sha256 ? "OpenSSL SHA-256 is unavailable"
                                                       : "OpenSSL BLAKE2s-256 is unavailable");
   }
@@ -20,18 +19,17 @@ Hasher::Hasher(HashKind kind) {
 }
 
 Hasher::~Hasher() {
-  const Libcrypto& c = libcrypto();
-  c.EVP_MD_CTX_free(ctx_);
-  c.EVP_MD_free(md_);
+  c_.EVP_MD_CTX_free(ctx_);
+  c_.EVP_MD_free(md_);
 }
 
 void Hasher::reset() {
-  if (libcrypto().EVP_DigestInit_ex2(ctx_, md_, nullptr) != 1) throw std::runtime_error("digest init failed");
+  if (c_.EVP_DigestInit_ex2(ctx_, md_, nullptr) != 1) throw std::runtime_error("digest init failed");
   pending_ = false;
 }
 
 Hasher& Hasher::update(std::span<const uint8_t> data) {
-  if (!data.empty() && libcrypto().EVP_DigestUpdate(ctx_, data.data(), data.size()) != 1)
+  if (!data.empty() && c_.EVP_DigestUpdate(ctx_, data.data(), data.size()) != 1)
     throw std::runtime_error("digest update failed");
   pending_ = true;
   return *this;
@@ -40,7 +38,7 @@ Hasher& Hasher::update(std::span<const uint8_t> data) {
 Digest32 Hasher::finish() {
   Digest32 d{};
   unsigned len = 0;
-  if (libcrypto().EVP_DigestFinal_ex(ctx_, d.data(), &len) != 1 || len != d.size())
+  if (c_.EVP_DigestFinal_ex(ctx_, d.data(), &len) != 1 || len != d.size())
     throw std::runtime_error("digest final failed");
   reset();
   return d;

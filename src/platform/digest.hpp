@@ -15,6 +15,8 @@ struct evp_md_ctx_st;
 
 namespace cuzk::platform {
 
+struct Libcrypto;
+
 using Digest32 = std::array<uint8_t, 32>;
 
 enum class HashKind { Sha256, Blake2s256 };
@@ -36,6 +38,7 @@ class Hasher {
   Digest32 hash(std::span<const uint8_t> data);
 
  private:
+  const Libcrypto& c_;  // looked up once: labels call update/finish per 1,248 bytes
   evp_md_st* md_;
   evp_md_ctx_st* ctx_;
   bool pending_ = false;  // update() since the last init

@@ -1,7 +1,8 @@
 #pragma once
-// Native SHA-256 (OpenSSL, platform/digest.hpp) and Filecoin's 254-bit trim (docs/FILECOIN.md §4.3):
-// a Sha256Domain is the digest with the top two bits of byte 31 cleared, so
-// that its little-endian value is < 2^254 and always a valid Fr.
+// Native SHA-256 (OpenSSL, platform/digest.hpp) and Filecoin's 254-bit trim
+// (docs/FILECOIN.md §4.3): a Sha256Domain is the digest with the top two bits
+// of byte 31 cleared, so that its little-endian value is < 2^254 and always a
+// valid Fr.
 #include <array>
 #include <cstdint>
 #include <span>
