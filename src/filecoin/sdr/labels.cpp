@@ -15,19 +15,6 @@ void write_prefix(uint8_t* p, const Domain& replica_id, uint32_t layer, uint64_t
   std::memset(p + 44, 0, 20);
 }
 
-// A reused SHA-256 (platform::Hasher: fetched once), trimmed to Fr.
-class LabelHasher {
- public:
-  Domain hash(const uint8_t* msg, size_t len) {
-    Domain d = sha_.hash({msg, len});
-    trim_to_fr32(d);
-    return d;
-  }
-
- private:
-  Sha256 sha_;
-};
-
 // Gathers the 37 parent labels of `node` into dst (32 bytes each).
 void gather_parents(uint32_t layer, uint64_t node, const ParentCache& cache, const Domain* cur,
                     const Domain* prev, uint8_t* dst) {
@@ -62,18 +49,17 @@ void check_layer_args(uint32_t layer, const ParentCache& cache, std::span<const 
 void generate_layer(uint32_t layer, const ParentCache& cache, const Domain& replica_id,
                     std::span<const Domain> prev, std::span<Domain> out) {
   check_layer_args(layer, cache, out, prev);
-  LabelHasher hasher;
   uint8_t msg[64 + 32 * kLabelParents];
   const uint64_t n = cache.nodes();
   for (uint64_t node = 0; node < n; node++) {
     write_prefix(msg, replica_id, layer, node);
     if (node == 0) {
-      out[0] = hasher.hash(msg, 64);
+      out[0] = sha256_trimmed({msg, 64});
       continue;
     }
     // Parents precede node (DRG) or lie in the finished previous layer.
     gather_parents(layer, node, cache, out.data(), prev.data(), msg + 64);
-    out[node] = hasher.hash(msg, sizeof msg);
+    out[node] = sha256_trimmed(msg);  // a reused per-thread hasher (platform::sha256)
   }
 }
 
