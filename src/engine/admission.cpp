@@ -126,30 +126,34 @@ std::string Engine::assigned_device() const {
   return devices_.size() == 1 ? devices_.front()->device->name() : std::string();
 }
 
+std::string job_id_for(const std::string& request_id, uint64_t seq) {
+  return request_id + "#" + std::to_string(seq);
+}
+
 std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, const PayloadDigest& d) {
-  auto it = jobs_.find(req.request_id);
-  if (it == jobs_.end()) return std::nullopt;
-  const Job& j = *it->second;
-  const bool same = j.digest == d;
-  if (!j.ended) {
-    if (same) return SubmitResult{j.id, 0, assigned_device()};
-    throw ServiceError(Code::AlreadyExists, "request_id " + req.request_id +
-                                                " is in use by a running job with a different payload");
+  auto it = by_request_.find(req.request_id);
+  if (it == by_request_.end()) return std::nullopt;
+  // Newest first: a retry of a FAILED job is the one that answers.
+  for (auto j = it->second.rbegin(); j != it->second.rend(); ++j) {
+    const Job& job = **j;
+    if (job.digest == d && (!job.ended || job.status == JobStatus::Completed))
+      return SubmitResult{job.id, 0, assigned_device()};
   }
-  if (j.status == JobStatus::Completed) {
-    if (same) return SubmitResult{j.id, 0, assigned_device()};
-    throw ServiceError(Code::AlreadyExists,
-                       "request_id " + req.request_id +
-                           " already completed with a different payload; its result is kept for "
-                           "daemon.result_retention, after which the id may be reused");
-  }
-  return std::nullopt;  // FAILED or CANCELLED: a retry starts a new job under the same id
+  return std::nullopt;
+}
+
+std::shared_ptr<Job> Engine::resolve_locked(const std::string& id) const {
+  if (auto it = jobs_.find(id); it != jobs_.end()) return it->second;
+  if (auto it = by_request_.find(id); it != by_request_.end() && !it->second.empty()) return it->second.back();
+  throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
 }
 
 SubmitResult Engine::submit(ProofRequest req) {
   check_request(req);
   KindHandler* h = handler_for(req.kind);
   const PayloadDigest digest = payload_digest(req);
+  std::string id;
+  uint64_t seq = 0;
   {
     std::lock_guard lk(mu_);
     if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
@@ -160,8 +164,11 @@ SubmitResult Engine::submit(ProofRequest req) {
       throw ServiceError(Code::ResourceExhausted,
                          "queue full: " + std::to_string(live_jobs_) +
                              " jobs admitted and not finished (limits.max_queued_jobs)");
+    // The number is taken now, in submission order, so that the parse events
+    // carry the job's id; a refused request leaves a gap in the numbering.
+    seq = next_seq_++;
+    id = req.request_id.empty() ? new_job_id() : job_id_for(req.request_id, seq);
   }
-  const std::string id = req.request_id.empty() ? new_job_id() : req.request_id;
   const ProofKind kind = req.kind;
   const Priority priority = req.priority;
   tl_.emit(timeline::events::kParseStart, id, std::string("kind=") + kind_name(kind));
@@ -197,6 +204,7 @@ SubmitResult Engine::submit(ProofRequest req) {
                                                     " held by admitted jobs, this one needs " + mib(held) +
                                                     " (limits.payload_budget); retry when jobs finish");
   job->id = id;
+  job->request_id = req.request_id;
   job->kind = kind;
   job->priority = priority == Priority::Unspecified ? default_priority(kind) : priority;
   job->digest = digest;
@@ -214,16 +222,19 @@ SubmitResult Engine::submit(ProofRequest req) {
   {
     std::lock_guard lk(mu_);
     if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
-    if (!req.request_id.empty())  // lost a race with an identical submit
-      if (auto r = existing_locked(req, digest)) return *r;
-    job->seq = next_seq_++;
-    jobs_[id] = job;  // replaces an ended FAILED/CANCELLED job of the same id
+    if (!req.request_id.empty()) {
+      if (auto r = existing_locked(req, digest)) return *r;  // lost a race with an identical submit
+      by_request_[req.request_id].push_back(job);
+    }
+    job->seq = seq;
+    jobs_[id] = job;
     live_jobs_++;
     uint32_t ahead = 0;
     job_queue_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
     res = SubmitResult{id, ahead, assigned_device()};
+    job_queue_.push(job->key(0), job);
   }
-  job_queue_.push(job->key(0), job);
+  job_cv_.notify_all();  // a dispatcher holding a lower-priority job gives it back (dispatcher.cpp)
   return res;
 }
 
@@ -257,8 +268,14 @@ void Engine::prune_locked() {
   while (!ended_order_.empty()) {
     const Ended& e = ended_order_.front();
     if (ended_order_.size() <= cfg_.result_retention_count && now - e.at <= cfg_.result_retention) break;
-    auto it = jobs_.find(e.id);
-    if (it != jobs_.end() && it->second->seq == e.seq) jobs_.erase(it);  // not if a retry took the id
+    if (auto it = jobs_.find(e.id); it != jobs_.end()) {
+      const std::string& rid = it->second->request_id;
+      if (auto r = by_request_.find(rid); r != by_request_.end()) {
+        std::erase(r->second, it->second);
+        if (r->second.empty()) by_request_.erase(r);
+      }
+      jobs_.erase(it);
+    }
     ended_order_.pop_front();
   }
 }

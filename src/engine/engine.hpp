@@ -52,6 +52,9 @@ struct PartitionItem;  // a partition moving through the queues
 void validate_request_id(const std::string& id);
 // A fresh job id (a random UUID) for a request without request_id.
 std::string new_job_id();
+// The id of job number `seq` submitted under `request_id` (non-empty):
+// "<request_id>#<seq>", unique for the engine's life (docs/PROTOCOL.md §1).
+std::string job_id_for(const std::string& request_id, uint64_t seq);
 
 class Engine final : public ProvingService {
  public:
@@ -103,9 +106,13 @@ class Engine final : public ProvingService {
   KindHandler* handler_for_circuit(const std::string& circuit_id) const;
   // admission.cpp
   void check_request(const ProofRequest& req) const;
-  // An existing job for req's id that answers it, or nullopt (none, or an
-  // ended FAILED/CANCELLED one that a resubmission replaces). Under mu_.
+  // The job that answers req: one of its request id with the same payload
+  // digest that is live or COMPLETED; nullopt when a new job must start (none,
+  // a different payload, or only FAILED/CANCELLED ones). Under mu_.
   std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d);
+  // The job a job id names, else the newest job of a request id; throws
+  // ServiceError(NotFound). Under mu_.
+  std::shared_ptr<Job> resolve_locked(const std::string& id) const;
   std::string assigned_device() const;
   // dispatcher.cpp
   void dispatcher_loop();
@@ -113,8 +120,13 @@ class Engine final : public ProvingService {
   // True when the job holds its parameters (HOT); false when it went to a
   // loader thread (it comes back through job_queue_) or has ended.
   bool pin_parameters(const std::shared_ptr<Job>& job);
-  // Starts a job's partitions once fewer than synthesis_concurrency jobs are preparing.
+  // Starts a job's partitions once fewer than synthesis_concurrency jobs are
+  // preparing, or at once above every preparing job's priority; gives it
+  // back to the job queue when a better job arrives while it waits.
   void dispatch(const std::shared_ptr<Job>& job);
+  bool may_start_locked(const Job& job) const;
+  // The job has started all its partitions (or ended): no longer preparing.
+  void end_preparing_locked(Job& job);
   void synthesis_loop();
   void device_loop(DeviceSlot& dev, uint32_t worker_id);
   void finalizer_loop(DeviceSlot& dev);
@@ -140,14 +152,15 @@ class Engine final : public ProvingService {
 
   mutable std::mutex mu_;
   std::condition_variable job_cv_;  // job state changes (await, pipeline-off dispatch)
-  std::map<std::string, std::shared_ptr<Job>> jobs_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;  // by job id
+  // Jobs kept in jobs_ by request id, oldest first: several jobs may share
+  // one (Curio sends every partition of a WindowPoSt deadline under one id).
+  std::map<std::string, std::vector<std::shared_ptr<Job>>> by_request_;
   uint32_t live_jobs_ = 0;                            // admitted, not ended
   std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
-  // Ended jobs in the order they ended, for retention (prune_locked): id,
-  // the job's unique seq (a retry may hold the id by now) and its end.
+  // Ended jobs in the order they ended, for retention (prune_locked).
   struct Ended {
     std::string id;
-    uint64_t seq;
     std::chrono::steady_clock::time_point at;
   };
   std::deque<Ended> ended_order_;
@@ -160,6 +173,7 @@ class Engine final : public ProvingService {
   double duration_sum_s_ = 0;
   bool accepting_ = true;
   uint32_t preparing_jobs_ = 0;  // dispatched jobs with partitions not yet started
+  std::map<int, uint32_t> preparing_by_priority_;  // the same jobs, counted by priority
   std::atomic<uint32_t> synthesizing_{0};
   std::atomic<uint32_t> tails_running_{0};
 

@@ -32,7 +32,8 @@ using PayloadDigest = std::array<uint8_t, 32>;
 // only its result: `prepared`, `srs` and `admission` are dropped by
 // Engine::finish_locked (work still in flight holds its own references).
 struct Job {
-  std::string id;
+  std::string id;          // names this job alone (engine.hpp: job_id_for)
+  std::string request_id;  // as the client sent it; shared by resubmissions
   uint64_t seq = 0;
   ProofKind kind = ProofKind::Unspecified;
   Priority priority = Priority::Normal;

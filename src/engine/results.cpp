@@ -70,10 +70,7 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   job.ended = true;
   for (auto& s : job.states)
     if (s != PartState::Done) s = PartState::Failed;
-  if (job.preparing) {
-    job.preparing = false;
-    preparing_jobs_--;
-  }
+  end_preparing_locked(job);
   const std::string kind = kind_name(job.kind);
   if (st == JobStatus::Completed) {
     completed_++;
@@ -95,8 +92,9 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   job.srs.reset();
   job.admission.release();
   live_jobs_--;
-  ended_order_.push_back({job.id, job.seq, job.finished_at});
+  ended_order_.push_back({job.id, job.finished_at});
   job_cv_.notify_all();
+  budget_.poke();  // its partitions waiting for memory give up
 }
 
 void Engine::drop_queued_work(const Job& job) {
@@ -117,9 +115,7 @@ void Engine::drop_queued_work(const Job& job) {
 
 ProofResult Engine::await(const std::string& id, std::optional<std::chrono::milliseconds> timeout) {
   std::unique_lock lk(mu_);
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
-  std::shared_ptr<Job> job = it->second;
+  std::shared_ptr<Job> job = resolve_locked(id);
   auto done = [&] { return job->ended.load(); };
   if (timeout && *timeout < kForever) {
     job_cv_.wait_for(lk, std::max(*timeout, std::chrono::milliseconds(0)), done);
@@ -147,19 +143,27 @@ ProofResult Engine::await(const std::string& id, std::optional<std::chrono::mill
 }
 
 bool Engine::cancel(const std::string& id) {
+  // A job id cancels its job; a request id, every live job submitted under it
+  // (docs/PROTOCOL.md §1: a client that cancels a request wants none of it).
+  std::vector<std::pair<std::shared_ptr<Job>, bool>> cancelled;  // with "had started"
   bool was_running = false;
-  std::shared_ptr<Job> job;
   {
     std::lock_guard lk(mu_);
-    auto it = jobs_.find(id);
-    if (it == jobs_.end()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
-    job = it->second;
-    if (job->ended) return false;
-    was_running = job->has_started;  // any partition began synthesis
-    finish_locked(*job, JobStatus::Cancelled, "cancelled by request");
+    std::vector<std::shared_ptr<Job>> named;
+    if (auto it = jobs_.find(id); it != jobs_.end()) named.push_back(it->second);
+    else if (auto r = by_request_.find(id); r != by_request_.end()) named = r->second;
+    if (named.empty()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
+    for (auto& job : named) {
+      if (job->ended) continue;
+      was_running |= job->has_started;  // any partition began synthesis
+      cancelled.emplace_back(job, job->has_started);
+      finish_locked(*job, JobStatus::Cancelled, "cancelled by request");
+    }
   }
-  tl_.emit(timeline::events::kCancel, id, was_running ? "was_running=1" : "was_running=0");
-  drop_queued_work(*job);
+  for (auto& [job, started] : cancelled) {
+    tl_.emit(timeline::events::kCancel, job->id, started ? "was_running=1" : "was_running=0");
+    drop_queued_work(*job);
+  }
   return was_running;
 }
 

@@ -58,16 +58,57 @@ TEST(Admission, LiveAndCompletedJobsAreDeduplicatedByPayloadNotPriority) {
   // A retry while running, at another priority: the same job.
   auto b = f.engine->submit(req({"100,1"}, "porep-1-1", Priority::High));
   EXPECT_EQ(a.job_id, b.job_id);
-  auto [code, msg] = refusal(*f.engine, req({"100,2"}, "porep-1-1"));
-  EXPECT_EQ(code, Code::AlreadyExists);
-  EXPECT_NE(msg.find("running job with a different payload"), std::string::npos) << msg;
   EXPECT_EQ(f.engine->await("porep-1-1", std::nullopt).status, JobStatus::Completed);
   // Completed: the same payload returns the kept proof without proving again.
-  EXPECT_EQ(f.engine->submit(req({"100,1"}, "porep-1-1", Priority::Low)).job_id, "porep-1-1");
+  EXPECT_EQ(f.engine->submit(req({"100,1"}, "porep-1-1", Priority::Low)).job_id, a.job_id);
   EXPECT_EQ(f.events.of("GPU_END").size(), 1u);
-  std::tie(code, msg) = refusal(*f.engine, req({"100,2"}, "porep-1-1"));
-  EXPECT_EQ(code, Code::AlreadyExists);
-  EXPECT_NE(msg.find("already completed"), std::string::npos) << msg;
+}
+
+// Curio sends every partition of a WindowPoSt deadline under one request id
+// (its partition index is always 0), and re-proofs reuse ids: the same id
+// with another payload is another job, at once or later.
+TEST(Admission, OneRequestIdWithDifferentPayloadsIsSeveralJobs) {
+  Fixture f(small_config());
+  const std::string id = "wdpost-1000-0-[204 110 44 217 152 219 151 34]";
+  auto p0 = f.engine->submit(req({"100,1"}, id, Priority::High));
+  auto p1 = f.engine->submit(req({"100,2"}, id, Priority::High));  // concurrently
+  ASSERT_NE(p0.job_id, p1.job_id);
+  EXPECT_EQ(f.engine->await(p0.job_id, std::nullopt).proof, fake_proof("100,1", 0));
+  EXPECT_EQ(f.engine->await(p1.job_id, std::nullopt).proof, fake_proof("100,2", 0));
+  // Later, within the retention: a re-proof with one sector fewer.
+  auto p2 = f.engine->submit(req({"1,3"}, id, Priority::High));
+  EXPECT_NE(p2.job_id, p0.job_id);
+  EXPECT_NE(p2.job_id, p1.job_id);
+  EXPECT_EQ(f.engine->await(id, std::nullopt).proof, fake_proof("1,3", 0));  // the newest
+  // Each job's events carry its own id.
+  EXPECT_EQ(f.events.of("GPU_END").size(), 3u);
+  for (const auto& j : {p0, p1, p2}) {
+    size_t n = 0;
+    for (const auto& l : f.events.of("GPU_END")) n += l.find("," + j.job_id + ",") != std::string::npos;
+    EXPECT_EQ(n, 1u) << j.job_id;
+  }
+  // Results stay apart: the first partition's proof is still its own.
+  EXPECT_EQ(f.engine->await(p0.job_id, std::nullopt).proof, fake_proof("100,1", 0));
+}
+
+TEST(Admission, CancelByRequestIdCancelsEveryLiveJobOfItByJobIdOnlyThatOne) {
+  Fixture f(small_config());
+  auto a = f.engine->submit(req({"300,1"}, "snap-1-9"));
+  auto b = f.engine->submit(req({"300,2"}, "snap-1-9"));
+  auto c = f.engine->submit(req({"300,3"}, "snap-1-9"));
+  f.engine->cancel(a.job_id);
+  EXPECT_EQ(f.engine->await(a.job_id, std::nullopt).status, JobStatus::Cancelled);
+  f.engine->cancel("snap-1-9");
+  EXPECT_EQ(f.engine->await(b.job_id, std::nullopt).status, JobStatus::Cancelled);
+  EXPECT_EQ(f.engine->await(c.job_id, std::nullopt).status, JobStatus::Cancelled);
+  EXPECT_EQ(f.events.of("CANCEL").size(), 3u);
+  EXPECT_FALSE(f.engine->cancel("snap-1-9"));  // nothing live is left
+  try {
+    f.engine->cancel("snap-1-10");
+    ADD_FAILURE() << "cancel of an unknown id succeeded";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), Code::NotFound);
+  }
 }
 
 TEST(Admission, ExpiredResultsFreeTheirId) {

@@ -25,7 +25,7 @@ using cuzk::engine::test::small_config;
 TEST(Engine, ProvesAllPartitionsInOrderWithTimelineEvents) {
   Fixture f(small_config());
   auto sub = f.engine->submit(req({"5,5", "5,5", "5,5"}, "job-a"));
-  EXPECT_EQ(sub.job_id, "job-a");
+  EXPECT_EQ(sub.job_id.rfind("job-a#", 0), 0u) << sub.job_id;  // "<request_id>#<n>"
   auto r = f.engine->await("job-a", std::nullopt);
   ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
   ASSERT_EQ(r.proof.size(), 3u * 192);
@@ -39,7 +39,7 @@ TEST(Engine, ProvesAllPartitionsInOrderWithTimelineEvents) {
   EXPECT_NE(f.events.of("ASSEMBLE_END")[0].find("verified=1"), std::string::npos);
   EXPECT_EQ(f.events.of("SRS_LOAD_END").size(), 1u);
   // Detail formats of docs/PROTOCOL.md §3.
-  EXPECT_NE(f.events.of("SYNTH_END")[0].find(",job-a,partition="), std::string::npos);
+  EXPECT_NE(f.events.of("SYNTH_END")[0].find("," + sub.job_id + ",partition="), std::string::npos);
   EXPECT_NE(f.events.of("GPU_END")[0].find(",gpu_ms="), std::string::npos);
   EXPECT_EQ(f.engine->status().total_proofs_completed, 1u);
 }
@@ -51,22 +51,22 @@ TEST(Engine, InterlockSerializesTheDevicePhase) {
   EXPECT_EQ(f.handler->max_active.load(), 1);  // two workers, one device: never both inside
 }
 
-TEST(Engine, IdempotentRequestIds) {
+TEST(Engine, AJobIsItsRequestIdAndPayload) {
   Fixture f(small_config());
   auto a = f.engine->submit(req({"1,1"}, "dup"));
   auto b = f.engine->submit(req({"1,1"}, "dup"));
   EXPECT_EQ(a.job_id, b.job_id);
-  try {
-    f.engine->submit(req({"2,2"}, "dup"));
-    FAIL() << "different payload under the same id must be refused";
-  } catch (const ServiceError& e) {
-    EXPECT_EQ(e.code(), ServiceError::Code::AlreadyExists);
-  }
-  EXPECT_EQ(f.engine->await("dup", std::nullopt).status, JobStatus::Completed);
-  EXPECT_EQ(f.events.of("GPU_END").size(), 1u);  // proved once
-  // Still idempotent after completion.
-  EXPECT_EQ(f.engine->submit(req({"1,1"}, "dup")).job_id, "dup");
-  EXPECT_EQ(f.engine->status().total_proofs_completed, 1u);
+  EXPECT_EQ(a.job_id.rfind("dup#", 0), 0u) << a.job_id;
+  // Another payload under the same id is another job, not a refusal.
+  auto c = f.engine->submit(req({"2,2"}, "dup"));
+  EXPECT_NE(c.job_id, a.job_id);
+  EXPECT_EQ(f.engine->await(a.job_id, std::nullopt).proof, fake_proof("1,1", 0));
+  EXPECT_EQ(f.engine->await(c.job_id, std::nullopt).proof, fake_proof("2,2", 0));
+  EXPECT_EQ(f.events.of("GPU_END").size(), 2u);  // each proved once
+  // Still deduplicated after completion; the bare id names the newest job.
+  EXPECT_EQ(f.engine->submit(req({"1,1"}, "dup")).job_id, a.job_id);
+  EXPECT_EQ(f.engine->await("dup", std::nullopt).job_id, c.job_id);
+  EXPECT_EQ(f.engine->status().total_proofs_completed, 2u);
 }
 
 TEST(Engine, AwaitTimeoutLeavesJobRunning) {
@@ -138,7 +138,7 @@ TEST(Engine, CancelPendingAndRunning) {
   EXPECT_EQ(f.engine->await("blocker", std::nullopt).status, JobStatus::Completed);
   // Cancelled partitions of "running" never reached the device after the cancel.
   size_t running_ends = 0;
-  for (auto& l : f.events.of("GPU_END")) running_ends += l.find(",running,") != std::string::npos;
+  for (auto& l : f.events.of("GPU_END")) running_ends += l.find(",running#") != std::string::npos;
   EXPECT_LE(running_ends, 1u);
 }
 
@@ -269,9 +269,9 @@ TEST(Engine, PipelineDisabledRunsOneJobAtATime) {
   auto ts = [](const std::string& l) -> uint64_t { return std::stoull(l.substr(9, l.find(',', 9) - 9)); };
   uint64_t last_p1 = 0, first_p2 = UINT64_MAX;
   for (auto& l : ends)
-    if (l.find(",p1,") != std::string::npos) last_p1 = std::max(last_p1, ts(l));
+    if (l.find(",p1#") != std::string::npos) last_p1 = std::max(last_p1, ts(l));
   for (auto& l : lines)
-    if (l.find(",p2,") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
+    if (l.find(",p2#") != std::string::npos) first_p2 = std::min(first_p2, ts(l));
   EXPECT_LE(last_p1, first_p2);
 }
 

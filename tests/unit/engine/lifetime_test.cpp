@@ -4,6 +4,8 @@
 // job is not held up by another job's load; the budget follows cgroups.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -79,7 +81,7 @@ TEST(Lifetime, CriticalJobIsDispatchedWhileAnotherJobsParametersLoad) {
   // The critical job was assembled before the normal job's load ended.
   auto assembled = f.events.of("ASSEMBLE_END");
   ASSERT_FALSE(assembled.empty());
-  EXPECT_NE(assembled[0].find(",crit,"), std::string::npos) << "first assembled: " << assembled[0];
+  EXPECT_NE(assembled[0].find(",crit#"), std::string::npos) << "first assembled: " << assembled[0];
   for (auto& l : f.events.of("SRS_LOAD_END")) {
     if (l.find("circuit=fake,") != std::string::npos) {
       EXPECT_LE(event_ms(assembled[0]), event_ms(l));
@@ -132,6 +134,42 @@ TEST(Lifetime, CriticalPartitionIsNextOnTheDevice) {
   ASSERT_EQ(f.engine->await("normal", std::nullopt).status, JobStatus::Completed);
   auto locks = f.events.of("GPU_LOCK");
   ASSERT_EQ(locks.size(), 4u);
-  EXPECT_NE(locks[0].find(",normal,"), std::string::npos) << locks[0];
-  EXPECT_NE(locks[1].find(",crit,"), std::string::npos) << "second on the device: " << locks[1];
+  EXPECT_NE(locks[0].find(",normal#"), std::string::npos) << locks[0];
+  EXPECT_NE(locks[1].find(",crit#"), std::string::npos) << "second on the device: " << locks[1];
+}
+
+// Memory pressure: the budget holds one partition, a NORMAL job of three
+// partitions spends 2 s on the device each, and a CRITICAL job arrives while
+// the NORMAL job's second partition waits for memory (its job still
+// "preparing", which held the dispatcher before). The CRITICAL partition
+// takes the next bytes: it starts before the NORMAL job's second partition.
+TEST(Lifetime, CriticalTakesTheNextMemoryBeforeANormalPartitionThatHasNotStarted) {
+  EngineConfig c = small_config();
+  c.synthesis_concurrency = 1;
+  constexpr uint64_t MiB = 1 << 20;
+  c.payload_budget_bytes = 16 * MiB;
+  c.total_budget_bytes = 16 * MiB + 4 * MiB + 8 * MiB + 2 * MiB;  // payloads, parameters, one partition
+  Fixture f(c, 8 * MiB);
+  auto normal = f.engine->submit(req({"10,2000", "10,2000", "10,2000"}, "porep-1000-1", Priority::Normal));
+  for (int i = 0; i < 500 && f.events.of("GPU_LOCK").empty(); i++) std::this_thread::sleep_for(2ms);
+  ASSERT_FALSE(f.events.of("GPU_LOCK").empty());
+  const auto submitted = std::chrono::steady_clock::now();
+  auto crit = f.engine->submit(req({"10,10"}, "winpost-1000-ab", Priority::Critical));
+  ASSERT_EQ(f.engine->await(crit.job_id, std::nullopt).status, JobStatus::Completed);
+  const auto crit_done = std::chrono::steady_clock::now();
+  ASSERT_EQ(f.engine->await(normal.job_id, std::nullopt).status, JobStatus::Completed);
+  uint64_t crit_start = 0, normal_p1_start = 0;
+  for (const auto& l : f.events.of("SYNTH_START")) {
+    if (l.find("," + crit.job_id + ",") != std::string::npos) crit_start = event_ms(l);
+    if (l.find("," + normal.job_id + ",partition=1") != std::string::npos) normal_p1_start = event_ms(l);
+  }
+  ASSERT_GT(crit_start, 0u);
+  ASSERT_GT(normal_p1_start, 0u);
+  EXPECT_LT(crit_start, normal_p1_start);
+  // It waited for the running partition's memory, about one device phase.
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(crit_done - submitted).count();
+  EXPECT_LT(waited, 3500) << "the CRITICAL job waited for more than the running partition";
+  std::printf("CRITICAL job under memory pressure: done %lld ms after submission (SYNTH_START at %llu ms, "
+              "the NORMAL job's second partition at %llu ms)\n",
+              (long long)waited, (unsigned long long)crit_start, (unsigned long long)normal_p1_start);
 }
