@@ -46,7 +46,7 @@ void Engine::loader_loop() {
     std::string error;
     if (!job->ended) {
       try {
-        handle = srs_.acquire(job->circuit_id, *job->handler, job->id);
+        handle = srs_.acquire(job->circuit_id, *job->handler, job->id, int(job->priority));
       } catch (const std::exception& e) {
         error = e.what();
       }
@@ -59,6 +59,7 @@ void Engine::loader_loop() {
         job->srs_load_ms = handle.load_ms();
         job->srs = std::move(handle);
         job_queue_.push(job->key(0), job);
+        job_cv_.notify_all();
       }
       loading_circuits_[job->circuit_id]--;
     }
@@ -85,7 +86,7 @@ bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
   if (!handle && !cfg_.pipeline_enabled) {
     // One job at a time: nothing else could run meanwhile anyway.
     try {
-      handle = srs_.acquire(job->circuit_id, *job->handler, job->id);
+      handle = srs_.acquire(job->circuit_id, *job->handler, job->id, int(job->priority));
     } catch (const std::exception& e) {
       fail_job(job, "loading parameters for circuit " + job->circuit_id + ": " + e.what());
       return false;
@@ -104,18 +105,46 @@ bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
   return true;
 }
 
+bool Engine::may_start_locked(const Job& job) const {
+  if (preparing_jobs_ < std::max<uint32_t>(1, cfg_.synthesis_concurrency)) return true;
+  // Over the limit only above every job still starting its partitions: a
+  // CRITICAL job is never held behind a NORMAL one whose partitions wait for
+  // memory (its own partitions then go first in the budget's line).
+  return preparing_by_priority_.empty() || int(job.priority) > preparing_by_priority_.rbegin()->first;
+}
+
+void Engine::end_preparing_locked(Job& job) {
+  if (!job.preparing) return;
+  job.preparing = false;
+  preparing_jobs_--;
+  if (auto it = preparing_by_priority_.find(int(job.priority)); it != preparing_by_priority_.end() && !--it->second)
+    preparing_by_priority_.erase(it);
+  job_cv_.notify_all();
+}
+
 void Engine::dispatch(const std::shared_ptr<Job>& job) {
   std::vector<std::unique_ptr<PartitionItem>> items;
   {
     std::unique_lock lk(mu_);
+    // Waits for a slot; gives the job back to the queue when a better one
+    // arrives meanwhile (submit and the loaders notify job_cv_), so the
+    // dispatcher is never held by one job while a higher-priority job waits.
+    bool overtaken = false;
     job_cv_.wait(lk, [&] {
-      return stopping_ || job->ended || !accepting_ ||
-             preparing_jobs_ < std::max<uint32_t>(1, cfg_.synthesis_concurrency);
+      if (stopping_ || job->ended || !accepting_ || may_start_locked(*job)) return true;
+      auto top = job_queue_.top_key();
+      overtaken = top && *top < job->key(0);
+      return overtaken;
     });
     if (job->ended || stopping_ || !accepting_) return;
+    if (overtaken && !may_start_locked(*job)) {
+      job_queue_.push(job->key(0), job);  // it keeps its parameters pinned
+      return;
+    }
     job->dispatched = true;
     job->preparing = true;
     preparing_jobs_++;
+    preparing_by_priority_[int(job->priority)]++;
     // Each partition pins what its stages read; the job's own pin goes now.
     for (uint32_t p = 0; p < job->partitions; p++) {
       auto item = std::make_unique<PartitionItem>();
@@ -128,6 +157,9 @@ void Engine::dispatch(const std::shared_ptr<Job>& job) {
     job->srs.reset();
   }
   for (uint32_t p = 0; p < items.size(); p++) synth_queue_.push(job->key(p), std::move(items[p]));
+  // Synthesis workers waiting for memory with worse partitions give them
+  // back for these (pipeline.cpp).
+  budget_.poke();
   if (!cfg_.pipeline_enabled) {
     // One job at a time, whole proof: wait for it before dispatching the next.
     std::unique_lock lk(mu_);

@@ -25,32 +25,68 @@ void Reservation::release_part(uint64_t bytes) {
   budget_->give_back(bytes);
 }
 
-Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& give_up) {
+Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& give_up, WorkKey key) {
   std::unique_lock lk(mu_);
+  if (waiting_.empty() && fits(bytes)) {
+    used_ += bytes;
+    peak_ = std::max(peak_, used_);
+    return Reservation(this, bytes);
+  }
+  Waiter me;
+  me.bytes = bytes;
+  key.tiebreak = next_tiebreak_++;
+  auto pos = waiting_.emplace(key, &me);
   bool reclaimed = false;
-  while (!fits(bytes)) {
-    if (give_up && give_up()) return {};
-    if (reclaimer_ && !reclaimed) {
-      // Reclaim outside the lock: it releases reservations, which lock mu_.
+  for (;;) {
+    grant_locked();
+    if (me.granted) return Reservation(this, bytes);
+    if (give_up && give_up()) break;
+    const bool first = waiting_.begin() == pos;
+    if (first && reclaimer_ && !reclaimed) {
+      // First in line and still short: let the owner free idle memory, outside
+      // the lock (it releases reservations, which lock mu_).
       reclaimed = true;
-      uint64_t need = used_ + bytes - limit_;
+      const uint64_t need = used_ + bytes > limit_ ? used_ + bytes - limit_ : 0;
       lk.unlock();
       reclaimer_(need);
       lk.lock();
       continue;
     }
-    cv_.wait_for(lk, std::chrono::milliseconds(50));
+    // Others wait to be granted or poked. The first waiter also retries the
+    // reclaimer now and then: parameters become evictable by growing idle
+    // (memory.eviction_min_idle), which no release announces.
+    if (first && reclaimer_) me.cv.wait_for(lk, kReclaimRetry);
+    else me.cv.wait(lk);
     reclaimed = false;
   }
-  used_ += bytes;
-  peak_ = std::max(peak_, used_);
-  return Reservation(this, bytes);
+  waiting_.erase(pos);
+  // Leaving may let the next waiter in (it was held behind this one).
+  grant_locked();
+  wake_first_locked();
+  return {};
+}
+
+void MemoryBudget::wake_first_locked() {
+  if (!waiting_.empty()) waiting_.begin()->second->cv.notify_one();
+}
+
+void MemoryBudget::grant_locked() {
+  while (!waiting_.empty()) {
+    auto first = waiting_.begin();
+    Waiter* w = first->second;
+    if (!fits(w->bytes)) return;
+    used_ += w->bytes;
+    peak_ = std::max(peak_, used_);
+    w->granted = true;
+    waiting_.erase(first);
+    w->cv.notify_one();
+  }
 }
 
 bool MemoryBudget::try_acquire(uint64_t bytes, Reservation& out) {
   out.release();  // before locking: releasing locks mu_ too
   std::lock_guard lk(mu_);
-  if (!fits(bytes)) return false;
+  if (!waiting_.empty() || !fits(bytes)) return false;
   used_ += bytes;
   peak_ = std::max(peak_, used_);
   out = Reservation(this, bytes);
@@ -58,11 +94,20 @@ bool MemoryBudget::try_acquire(uint64_t bytes, Reservation& out) {
 }
 
 void MemoryBudget::give_back(uint64_t bytes) {
-  {
-    std::lock_guard lk(mu_);
-    used_ -= std::min(bytes, used_);
-  }
-  cv_.notify_all();
+  std::lock_guard lk(mu_);
+  used_ -= std::min(bytes, used_);
+  grant_locked();
+  wake_first_locked();  // still short: it may reclaim what this release made idle
+}
+
+void MemoryBudget::poke() {
+  std::lock_guard lk(mu_);
+  for (auto& [key, w] : waiting_) w->cv.notify_one();
+}
+
+size_t MemoryBudget::waiters() const {
+  std::lock_guard lk(mu_);
+  return waiting_.size();
 }
 
 uint64_t MemoryBudget::used() const {

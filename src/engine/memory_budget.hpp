@@ -1,12 +1,19 @@
 #pragma once
 // Byte budget shared by resident parameters and the synthesis working set.
 // Work acquires a reservation before it allocates and waits (back-pressure)
-// instead of running the machine out of memory.
+// instead of running the machine out of memory. Waiters are served in the
+// pipeline's order (WorkKey: priority, then age, then partition), woken when
+// bytes are released: a CRITICAL partition takes the next bytes before a
+// NORMAL one that has not started yet, and nobody overtakes the first waiter.
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
+
+#include "engine/work_queue.hpp"
 
 namespace cuzk::engine {
 
@@ -43,16 +50,21 @@ class MemoryBudget {
  public:
   explicit MemoryBudget(uint64_t limit_bytes) : limit_(limit_bytes) {}
 
-  // Blocks until `bytes` fit. A request larger than the whole budget is
-  // granted alone (when nothing else is reserved) rather than deadlocking.
-  // `give_up` is polled while waiting; when it returns true the call returns
+  // Blocks until `bytes` fit and every waiter ahead of `key` was served. A
+  // request larger than the whole budget is granted alone (when nothing else
+  // is reserved) rather than deadlocking. `give_up` is checked when the
+  // waiter is woken (releases, poke()); when it returns true the call returns
   // an empty reservation (e.g. the job was cancelled).
-  Reservation acquire(uint64_t bytes, const std::function<bool()>& give_up = {});
-  // Non-blocking; empty optional-like reservation (bytes()==0) on failure.
+  Reservation acquire(uint64_t bytes, const std::function<bool()>& give_up = {}, WorkKey key = {});
+  // Non-blocking; fails (bytes()==0) when the bytes do not fit or someone is
+  // waiting (it never overtakes a waiter).
   bool try_acquire(uint64_t bytes, Reservation& out);
 
-  // Asks the budget to wake waiters (e.g. after an external state change).
-  void poke() { cv_.notify_all(); }
+  // Wakes waiters so they re-check `give_up` (e.g. after a job ended).
+  void poke();
+
+  // Waiting acquires (for status and tests).
+  size_t waiters() const;
 
   uint64_t limit() const { return limit_; }
   uint64_t used() const;
@@ -64,12 +76,22 @@ class MemoryBudget {
 
  private:
   friend class Reservation;
+  struct Waiter {
+    uint64_t bytes = 0;
+    bool granted = false;
+    std::condition_variable cv;
+  };
   void give_back(uint64_t bytes);
   bool fits(uint64_t bytes) const { return used_ + bytes <= limit_ || used_ == 0; }
+  // Grants waiters in order while the first one fits. Under mu_.
+  void grant_locked();
+  void wake_first_locked();
+  static constexpr std::chrono::milliseconds kReclaimRetry{500};
 
   const uint64_t limit_;
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::multimap<WorkKey, Waiter*> waiting_;
+  uint64_t next_tiebreak_ = 0;
   uint64_t used_ = 0;
   uint64_t peak_ = 0;
   std::function<void(uint64_t)> reclaimer_;

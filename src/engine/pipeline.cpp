@@ -44,9 +44,25 @@ void Engine::synthesis_loop() {
     auto job = item->job;
     const uint32_t p = item->partition;
     if (job->ended) continue;
-    item->reservation = budget_.acquire(item->prepared->partition_bytes(),
-                                        [&] { return stopping_.load() || job->ended.load(); });
+    // Memory in the pipeline's order. While this worker waits, a better
+    // partition may be queued (a CRITICAL job dispatched meanwhile): the
+    // worker then gives this one back and takes that one, so that a higher
+    // priority is never stuck behind the workers' held partitions.
+    const WorkKey key = job->key(p);
+    bool overtaken = false;
+    item->reservation = budget_.acquire(
+        item->prepared->partition_bytes(),
+        [&] {
+          if (stopping_.load() || job->ended.load()) return true;
+          auto top = synth_queue_.top_key();
+          return overtaken = top && *top < key;
+        },
+        key);
     if (job->ended || stopping_) continue;
+    if (!item->reservation.bytes() && overtaken) {
+      synth_queue_.push(key, std::move(item));
+      continue;
+    }
     {
       std::lock_guard lk(mu_);
       if (job->ended) continue;
@@ -55,11 +71,7 @@ void Engine::synthesis_loop() {
         job->has_started = true;
         job->first_start = Clock::now();
       }
-      if (++job->started == job->partitions && job->preparing) {
-        job->preparing = false;
-        preparing_jobs_--;
-        job_cv_.notify_all();
-      }
+      if (++job->started == job->partitions) end_preparing_locked(*job);
     }
     tl_.emit(timeline::events::kSynthStart, job->id, part_detail(p));
     auto t0 = Clock::now();
@@ -94,6 +106,12 @@ void Engine::synthesis_loop() {
 
 std::unique_ptr<PartitionItem> Engine::take_live(std::unique_ptr<PartitionItem> item) {
   if (!item->job->ended) return item;
+  // Past the device phase: close its interval, so the device time it took
+  // is seen (the analysis marks the job cancelled).
+  if (item->gpu_start != Clock::time_point{})
+    tl_.emit(timeline::events::kGpuEnd, item->job->id,
+             worker_detail(item->worker, item->partition) +
+                 ",gpu_ms=" + std::to_string(ms_between(item->gpu_start, Clock::now())) + ",dropped=1");
   dealloc_.defer(std::move(item->work));  // freed off the hot path
   return nullptr;
 }

@@ -36,7 +36,7 @@ SrsManager::SrsManager(MemoryBudget& budget, std::chrono::milliseconds min_idle,
     : budget_(budget), min_idle_(min_idle), tl_(tl) {}
 
 uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::string& id, Entry& e,
-                                 const std::string& job_id) {
+                                 const std::string& job_id, int priority) {
   e.loading = true;
   KindHandler* h = e.handler;
   auto t0 = Clock::now();
@@ -50,14 +50,15 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
     std::string path = h->param_path(id);
     mapped = platform::MappedFile(path);
     // Charge the budget before decoding; reclaim may evict other idle circuits.
-    rsv = budget_.acquire(std::max<uint64_t>(h->estimate_size(id), 1));
+    const WorkKey key{priority, 0, 0, 0};
+    rsv = budget_.acquire(std::max<uint64_t>(h->estimate_size(id), 1), {}, key);
     res = h->load(id, mapped.bytes());
     // Correct the estimate to the real size.
     uint64_t real = res->size_bytes();
     if (real < rsv.bytes()) {
       rsv.release_part(rsv.bytes() - real);
     } else if (real > rsv.bytes()) {
-      rsv.merge(budget_.acquire(real - rsv.bytes()));
+      rsv.merge(budget_.acquire(real - rsv.bytes(), {}, key));
     }
   } catch (...) {
     err = std::current_exception();
@@ -80,7 +81,7 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
 }
 
 SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handler,
-                                       const std::string& job_id) {
+                                       const std::string& job_id, int priority) {
   std::unique_lock lk(mu_);
   Entry& e = entries_[id];
   e.handler = &handler;
@@ -95,7 +96,7 @@ SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handl
     // Pin before loading so a concurrent reclaim can't pick this entry.
     e.refs++;
     try {
-      load_locked(lk, id, e, job_id);
+      load_locked(lk, id, e, job_id, priority);
     } catch (...) {
       e.refs--;
       throw;
@@ -139,7 +140,7 @@ PreloadResult SrsManager::preload(const std::string& id, KindHandler& handler) {
   e.refs++;
   uint64_t ms = 0;
   try {
-    ms = load_locked(lk, id, e, "preload");
+    ms = load_locked(lk, id, e, "preload", kDefaultLoadPriority);
   } catch (...) {
     e.refs--;
     throw;

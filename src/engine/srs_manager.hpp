@@ -51,7 +51,11 @@ class SrsManager {
   SrsManager(MemoryBudget& budget, std::chrono::milliseconds min_idle, TimelineEmitter& tl);
 
   // Blocks while another thread loads the same circuit. Throws on load errors.
-  Handle acquire(const std::string& circuit_id, KindHandler& handler, const std::string& job_id);
+  // A load waits for budget at `priority` (the job's), ahead of that
+  // priority's partitions.
+  Handle acquire(const std::string& circuit_id, KindHandler& handler, const std::string& job_id,
+                 int priority = kDefaultLoadPriority);
+  static constexpr int kDefaultLoadPriority = 2;  // NORMAL
   // A pin when the circuit is HOT now, else an empty handle; never loads.
   Handle acquire_if_hot(const std::string& circuit_id);
   PreloadResult preload(const std::string& circuit_id, KindHandler& handler);
@@ -80,7 +84,7 @@ class SrsManager {
   void release(const std::string& id);
   // Loads under the entry's loading flag; returns load time in ms.
   uint64_t load_locked(std::unique_lock<std::mutex>& lk, const std::string& id, Entry& e,
-                       const std::string& job_id);
+                       const std::string& job_id, int priority);
 
   MemoryBudget& budget_;
   std::chrono::milliseconds min_idle_;

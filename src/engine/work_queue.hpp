@@ -89,6 +89,13 @@ class WorkQueue {
     for (const auto& [k, v] : items_) fn(k, v);
   }
 
+  // The key popped next, if any.
+  std::optional<WorkKey> top_key() const {
+    std::lock_guard lk(mu_);
+    if (items_.empty()) return std::nullopt;
+    return items_.begin()->first;
+  }
+
   size_t size() const {
     std::lock_guard lk(mu_);
     return items_.size();
