@@ -213,6 +213,7 @@ void job_rows(const Log& log, const Model& m, const std::vector<int>& job_run, A
       continue;
     }
     const std::string& n = log.name(e);
+    if (n == events::kCancel) rows[e.job].cancelled = true;
     const char* why = n == events::kSrsLoadStart      ? "srs_load"
                       : n == events::kPceLoadStart    ? "pce_load"
                       : n == events::kPceExtractStart ? "pce_extract"

@@ -113,6 +113,7 @@ struct JobRow {
   int64_t device_busy_ms = 0;
   std::optional<int64_t> idle_gap_ms;  // before its device work; none for a run's first job
   bool complete = false;               // device work seen and no START left open
+  bool cancelled = false;              // a CANCEL event under its id
   // Why the job was a cold start, from events under its id: srs_load,
   // pce_load, pce_extract; "gadgets" when it was synthesized without
   // pre-compiled constraints before the log's first partition through them

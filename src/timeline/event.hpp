@@ -73,6 +73,9 @@ class Warnings {
 };
 
 struct JobInfo {
+  // As logged; a job id that comes back after its CANCEL (logs from before
+  // job ids were numbered, when a retry reused the request id) gets " (2)",
+  // " (3)", ...: another job.
   std::string id;
   uint16_t epoch = 0;
   std::string kind;  // kind= of a whole-job SYNTH_START, when given
@@ -102,7 +105,18 @@ struct Log {
 };
 
 // Job ids are UUIDs in practice; tables show their first 8 characters.
+// A job id short enough for a table column. The daemon's ids are
+// "<request_id>#<n>" (several jobs may share a request id): the number stays,
+// the request id is cut to 12 characters; other ids (UUIDs) to 8.
 inline std::string short_id(std::string_view id) {
+  const size_t hash = id.rfind('#');
+  const bool numbered = hash != std::string_view::npos && hash > 0 && hash + 1 < id.size() &&
+                        id.find_first_not_of("0123456789", hash + 1) == std::string_view::npos;
+  if (numbered) {
+    std::string_view req = id.substr(0, hash);
+    return (req.size() > 14 ? std::string(req.substr(0, 12)) + ".." : std::string(req)) +
+           std::string(id.substr(hash));
+  }
   return std::string(id.size() > 12 ? id.substr(0, 8) : id);
 }
 

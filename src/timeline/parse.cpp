@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "timeline/event_names.hpp"
+
 namespace cuzk::timeline {
 namespace {
 
@@ -200,11 +202,21 @@ void Parser::record(std::string_view rec, bool cut_short) {
   e.kind = name_kinds_[ni];
 
   auto jit = jobs_.find(job);
+  auto add_job = [&](std::string id, uint16_t appearance) {
+    log_.jobs.push_back(JobInfo{std::move(id), epoch_, {}});
+    cancelled_.push_back(0);
+    appearance_.push_back(appearance);
+    return uint32_t(log_.jobs.size() - 1);
+  };
   if (jit == jobs_.end()) {
-    jit = jobs_.emplace(std::string(job), uint32_t(log_.jobs.size())).first;
-    log_.jobs.push_back(JobInfo{std::string(job), epoch_, {}});
+    jit = jobs_.emplace(std::string(job), add_job(std::string(job), 1)).first;
+  } else if (cancelled_[jit->second] && name == events::kParseStart) {
+    // The id is admitted again after its CANCEL: a new job.
+    const uint16_t n = uint16_t(std::min<int>(appearance_[jit->second] + 1, 65535));
+    jit->second = add_job(std::string(job) + " (" + std::to_string(n) + ")", n);
   }
   e.job = jit->second;
+  if (name == events::kCancel) cancelled_[e.job] = 1;
 
   e.detail_pos = uint32_t(std::min<size_t>(log_.details.size(), UINT32_MAX));
   e.detail_len = uint32_t(std::min<size_t>(detail.size(), UINT32_MAX - e.detail_pos));

@@ -52,6 +52,10 @@ class Parser {
   Log log_;
   std::string partial_;
   InternMap jobs_;                     // ids of the current epoch
+  // Per Log::jobs entry: whether it was cancelled, and which appearance of
+  // its id it is (1 = the first).
+  std::vector<uint8_t> cancelled_;
+  std::vector<uint16_t> appearance_;
   std::vector<EventKind> name_kinds_;  // kind of each Log::names entry
   std::vector<uint64_t> seen_;         // open-addressing set of line hashes
   size_t seen_count_ = 0;

@@ -29,6 +29,7 @@ json job_row_json(const Log& log, const JobRow& r) {
               {"device_busy_ms", r.device_busy_ms},
               {"idle_gap_ms", opt_value(r.idle_gap_ms)},
               {"complete", r.complete},
+              {"cancelled", r.cancelled},
               {"cold_start", r.cold_start.empty() ? json(nullptr) : json(r.cold_start)},
               {"pce_partitions", r.pce_partitions}};
 }

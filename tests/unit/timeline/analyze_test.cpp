@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "timeline/analyze.hpp"
+#include "timeline/report.hpp"
 #include "unit/timeline/log_builder.hpp"
 
 namespace cuzk::timeline {
@@ -400,6 +401,55 @@ TEST(TimelineAnalyze, ColdStartJobsAreMarked) {
   ASSERT_TRUE(s.cold_synth_ms_per_partition && s.steady_synth_ms_per_partition);
   EXPECT_DOUBLE_EQ(*s.cold_synth_ms_per_partition, 4000.0 / 3);
   EXPECT_DOUBLE_EQ(*s.steady_synth_ms_per_partition, 400.0);
+}
+
+}  // namespace
+}  // namespace cuzk::timeline
+
+namespace cuzk::timeline {
+namespace {
+
+// A job cancelled while its first partition was on the device, then sent
+// again under the same id. The daemon numbers its job ids now
+// ("<request_id>#<n>"), so the two are apart by name; a log from before,
+// where both carried the request id, is split at the re-admission after
+// the CANCEL. Either way: two rows, the first cancelled, the second complete.
+TEST(TimelineAnalyze, ACancelledJobAndItsResubmissionAreTwoJobs) {
+  for (bool numbered : {true, false}) {
+    const std::string first = numbered ? "porep-1000-7#3" : "porep-1000-7";
+    const std::string second = numbered ? "porep-1000-7#4" : "porep-1000-7";
+    LogBuilder b;
+    b.ev(0, "PARSE_START", first, "kind=porep-c2").ev(5, "PARSE_END", first, "partitions=2");
+    b.ev(10, "SYNTH_START", first, "partition=0").ev(100, "SYNTH_END", first, "partition=0,synth_ms=90");
+    b.ev(110, "GPU_START", first, "worker=0,partition=0");
+    b.ev(150, "CANCEL", first, "was_running=1");
+    b.ev(200, "GPU_END", first, "worker=0,partition=0,gpu_ms=90");
+    b.ev(300, "PARSE_START", second, "kind=porep-c2").ev(305, "PARSE_END", second, "partitions=1");
+    b.device(second, 0, 0, 400, 500);
+    auto t = b.build();
+    ASSERT_EQ(t.log.jobs.size(), 2u) << numbered;
+    ASSERT_EQ(t.analysis.jobs.size(), 2u) << numbered;
+    const JobRow& a = t.analysis.jobs[0];
+    const JobRow& r = t.analysis.jobs[1];
+    EXPECT_TRUE(a.cancelled);
+    EXPECT_FALSE(r.cancelled);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(*r.device_start, 400);
+    EXPECT_NE(t.log.jobs[a.job].id, t.log.jobs[r.job].id);
+    if (!numbered) {
+      EXPECT_EQ(t.log.jobs[r.job].id, "porep-1000-7 (2)");
+    }
+    const std::string table = format_jobs(t, false);
+    EXPECT_NE(table.find("(cancelled)"), std::string::npos) << table;
+  }
+}
+
+TEST(TimelineAnalyze, ShortIdsKeepTheJobNumber) {
+  EXPECT_EQ(short_id("wdpost-1000-0-[204 110 44 217 152 219 151 34]#12"), "wdpost-1000-..#12");
+  EXPECT_EQ(short_id("porep-1000-5#7"), "porep-1000-5#7");
+  EXPECT_NE(short_id("wdpost-1000-0-[1 2 3 4 5 6 7 8]#1"), short_id("wdpost-1000-0-[1 2 3 4 5 6 7 8]#2"));
+  EXPECT_EQ(short_id("5d2c7a4e-0000-4000-8000-000000000000"), "5d2c7a4e");
+  EXPECT_EQ(short_id("a-b#c"), "a-b#c");
 }
 
 }  // namespace
