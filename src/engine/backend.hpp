@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "device/backend.hpp"
 #include "engine/service.hpp"
 #include "r1cs/constraint_system.hpp"
 #include "r1cs/proving_assignment.hpp"
@@ -32,18 +33,30 @@ class CircuitResources {
   virtual uint64_t size_bytes() const = 0;
 };
 
-// A compute device. The CPU backend is one; a CUDA backend implements the same.
+// One device of the engine: a device backend (device/backend.hpp: the CPU,
+// a CUDA GPU, the emulated CUDA device) with the thread arena for the CPU
+// work around it (gpus.gpu_threads). Adding a kind of device means writing a
+// device::Backend and creating it in engine/devices.cpp.
 class Device {
  public:
-  virtual ~Device() = default;
-  virtual uint32_t ordinal() const = 0;
-  virtual std::string name() const = 0;
-  virtual uint64_t memory_total_bytes() const = 0;
-  virtual uint64_t memory_free_bytes() const = 0;
-  // True when memory_* describe host RAM (a CPU backend) rather than VRAM.
-  virtual bool host_memory() const { return false; }
-  // Thread pool for device-side CPU work and the CPU tail (gpus.gpu_threads).
-  virtual tbb::task_arena& arena() = 0;
+  // host_threads 0: every CPU.
+  Device(uint32_t ordinal, std::unique_ptr<device::Backend> backend, unsigned host_threads);
+  ~Device();
+  uint32_t ordinal() const { return ordinal_; }
+  std::string name() const { return backend_->name(); }
+  // Device memory; for a backend that computes in host memory, this
+  // process's usable RAM and the free RAM.
+  uint64_t memory_total_bytes() const;
+  uint64_t memory_free_bytes() const;
+  bool host_memory() const { return backend_->host_memory(); }
+  tbb::task_arena& arena() { return arena_; }
+  // The NTTs and MSMs of a partition; called from inside arena().
+  device::Backend& backend() { return *backend_; }
+
+ private:
+  uint32_t ordinal_;
+  std::unique_ptr<device::Backend> backend_;
+  tbb::task_arena arena_;
 };
 
 // How a job turns one partition's circuit into the prover's assignment

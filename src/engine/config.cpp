@@ -246,6 +246,12 @@ class Parser {
       cfg_.gpu_workers_per_device = u32(k, n, 1);
     };
     g["gpu_threads"] = [this](const std::string& k, const toml::node& n) { cfg_.gpu_threads = u32(k, n, 0); };
+    g["backend"] = [this](const std::string& k, const toml::node& n) {
+      const std::string v = str(k, n);
+      if (v != "auto" && v != "cpu" && v != "cuda" && v != "cuda-emulated")
+        fail(k, "expected \"auto\", \"cpu\", \"cuda\" or \"cuda-emulated\", got \"" + v + "\"");
+      cfg_.device_backend = v;
+    };
 
     sections_["synthesis"]["threads"] = [this](const std::string& k, const toml::node& n) {
       cfg_.synthesis_threads = u32(k, n, 0);

@@ -29,6 +29,10 @@ struct EngineConfig {
   std::chrono::milliseconds eviction_min_idle{5 * 60 * 1000};
   // [gpus]
   std::vector<uint32_t> devices;  // empty = all detected (the CPU backend is one device)
+  // What proves: "auto" (the CUDA GPUs when this build has CUDA and finds
+  // one, else the CPU), "cpu", "cuda", or "cuda-emulated" (the CUDA code on
+  // the CPU, under the SIMT emulator: for tests, slow).
+  std::string device_backend = "auto";
   uint32_t gpu_workers_per_device = 2;
   uint32_t gpu_threads = 0;  // 0 = all CPUs
   // [synthesis]

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "engine/cpu_device.hpp"
+#include "engine/devices.hpp"
 #include "engine/job.hpp"
 #include "platform/large_vector.hpp"
 
@@ -64,11 +64,7 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
     const uint64_t got = pce_.reclaim(need);
     if (got < need) srs_.reclaim(need - got);
   });
-  if (devices.empty()) {
-    std::vector<uint32_t> ords = cfg_.devices;
-    if (ords.empty()) ords.push_back(0);
-    for (uint32_t o : ords) devices.push_back(std::make_unique<CpuDevice>(o, cfg_.gpu_threads));
-  }
+  if (devices.empty()) devices = make_devices(cfg_);
   const uint32_t k = std::max<uint32_t>(1, cfg_.gpu_workers_per_device);
   for (size_t d = 0; d < devices.size(); d++) {
     auto slot = std::make_unique<DeviceSlot>();

@@ -58,8 +58,8 @@ std::string job_id_for(const std::string& request_id, uint64_t seq);
 
 class Engine final : public ProvingService {
  public:
-  // Handlers serve the proof kinds; devices default to one CPU device per
-  // entry of config.devices (or one when empty). `timeline_sink` replaces
+  // Handlers serve the proof kinds; devices default to those of the
+  // configuration (engine/devices.hpp: gpus.backend, gpus.devices). `timeline_sink` replaces
   // stderr for TIMELINE lines (tests).
   Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handlers,
          TimelineEmitter::Sink timeline_sink = {}, std::vector<std::unique_ptr<Device>> devices = {});

@@ -71,7 +71,7 @@ class GenericJob final : public PreparedJob {
     groth16::add_input_constraints(a);
     witnesses_[p].clear();
     witnesses_[p].shrink_to_fit();
-    return std::make_unique<Groth16Work>(std::move(a), r.params);
+    return std::make_unique<Groth16Work>(std::move(a), r);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     return verify_partitions(static_cast<GenericResources&>(res).pvk, proof, public_inputs_);

@@ -14,6 +14,23 @@ void Groth16Resources::load_params(std::span<const uint8_t> mapped, const std::s
   pvk = groth16::prepare_verifying_key(params.vk);
 }
 
+const groth16::DeviceKey& Groth16Resources::key_for(device::Backend& backend) {
+  std::lock_guard lk(keys_mu_);
+  for (const auto& k : keys_)
+    if (k->backend == &backend) return *k;
+  // Under the lock: two workers of one device must not upload twice (a GPU
+  // copies gigabytes); other devices wait for this upload meanwhile.
+  keys_.push_back(std::make_unique<groth16::DeviceKey>(groth16::upload(params, backend)));
+  return *keys_.back();
+}
+
+uint64_t Groth16Resources::device_bytes() const {
+  std::lock_guard lk(keys_mu_);
+  uint64_t n = 0;
+  for (const auto& k : keys_) n += k->device_bytes();
+  return n;
+}
+
 uint64_t Groth16Resources::size_bytes() const {
   const auto& p = params;
   return extra_bytes + sizeof(ec::G1Affine) * (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
@@ -45,14 +62,14 @@ groth16::ProverOptions arena_prover_options() {
   return o;
 }
 
-Groth16Work::Groth16Work(groth16::Assignment a, const groth16::Parameters& params, bool via_pce)
-    : assignment_(std::move(a)), params_(params), via_pce_(via_pce) {
+Groth16Work::Groth16Work(groth16::Assignment a, Groth16Resources& res, bool via_pce)
+    : assignment_(std::move(a)), res_(res), via_pce_(via_pce) {
   abc_bytes_ = 3 * assignment_.a.size() * sizeof(ff::Fr);
 }
 
-void Groth16Work::device_phase(Device&) {
+void Groth16Work::device_phase(Device& dev) {
   groth16::SecureRng rng;
-  pending_ = groth16::prove_start(std::move(assignment_), params_, rng, arena_prover_options());
+  pending_ = groth16::prove_start(std::move(assignment_), res_.key_for(dev.backend()), rng, arena_prover_options());
   assignment_ = {};
 }
 

@@ -3,6 +3,7 @@
 // whose synthesis ends in a groth16::Assignment: the NTTs and G1 MSMs under
 // the device interlock, the B-in-G2 tail afterwards.
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace cuzk::engine {
 
 // Decoded Groth16 parameters kept resident by the SrsManager, with the
 // prepared verifying key; kinds derive from it to keep more (a circuit).
+// The query points are uploaded to each device that proves with them, once
+// (key_for); the uploads go with the resources when they are evicted.
 struct Groth16Resources : CircuitResources {
   groth16::Parameters params;
   groth16::PreparedVerifyingKey pvk;
@@ -25,6 +28,14 @@ struct Groth16Resources : CircuitResources {
   // bellperson maps them) and prepares the verifying key; errors name `path`.
   void load_params(std::span<const uint8_t> mapped, const std::string& path);
   uint64_t size_bytes() const override;  // decoded points + extra_bytes
+  // The parameters as `backend` holds them, uploaded on first use.
+  const groth16::DeviceKey& key_for(device::Backend& backend);
+  // Device memory the uploads hold, over all devices.
+  uint64_t device_bytes() const;
+
+ private:
+  mutable std::mutex keys_mu_;
+  std::vector<std::unique_ptr<groth16::DeviceKey>> keys_;
 };
 
 // Decodes the parameters of circuit `id` from `path` and checks that its
@@ -43,8 +54,8 @@ groth16::ProverOptions arena_prover_options();
 
 class Groth16Work final : public PartitionWork {
  public:
-  // `params` must outlive the work (the SrsManager pins it while in use).
-  Groth16Work(groth16::Assignment a, const groth16::Parameters& params, bool via_pce = false);
+  // `res` must outlive the work (the SrsManager pins it while in use).
+  Groth16Work(groth16::Assignment a, Groth16Resources& res, bool via_pce = false);
   void device_phase(Device&) override;
   std::string finish(Device&) override;  // the 192-byte proof
   uint64_t bytes_freed_after_device() const override { return abc_bytes_; }
@@ -52,7 +63,7 @@ class Groth16Work final : public PartitionWork {
 
  private:
   groth16::Assignment assignment_;
-  const groth16::Parameters& params_;
+  Groth16Resources& res_;
   groth16::Pending pending_;
   uint64_t abc_bytes_ = 0;
   bool via_pce_;

@@ -77,7 +77,7 @@ class PorepJob final : public PreparedJob {
     auto s = synth.synthesize(id_, filecoin::porep_partition_circuit(c1_, cfg_, p), blank);
     // Drop this partition's vanilla proofs: they are in the witness now.
     std::vector<filecoin::StackedProof>().swap(c1_.vanilla_proofs[p]);
-    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;

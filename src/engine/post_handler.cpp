@@ -48,7 +48,7 @@ class PostJob final : public PreparedJob {
     auto& r = static_cast<Groth16Resources&>(res);
     auto blank = [cfg = cfg_] { return std::make_unique<filecoin::FallbackPostCircuit>(cfg); };
     auto s = synth.synthesize(circuit_id(), filecoin::FallbackPostCircuit(cfg_, proofs_), blank);
-    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs{

@@ -49,7 +49,7 @@ class SnapJob final : public PreparedJob {
     auto s =
         synth.synthesize(circuit_id(), filecoin::EmptySectorUpdateCircuit(cfg_, p, pub_, proofs_[p]), blank);
     proofs_[p] = {};  // in the witness now; only this partition's entry is touched
-    return std::make_unique<Groth16Work>(std::move(s.assignment), r.params, s.via_pce);
+    return std::make_unique<Groth16Work>(std::move(s.assignment), r, s.via_pce);
   }
   std::string verify(const std::string& proof, CircuitResources& res) override {
     std::vector<std::vector<ff::Fr>> inputs;

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "device/backend.hpp"
 #include "ec/encoding.hpp"
 #include "ec/packed_affine.hpp"
 #include "formats/binfile.hpp"
@@ -133,10 +134,14 @@ struct ZkeyProveOptions {
   // A and B2 run beside the h scalars and C+H (their times then overlap);
   // false runs the stages one after the other, so their times add up.
   bool overlap_stages = true;
+  // The device of the NTTs and MSMs (device/backend.hpp); null: the CPU,
+  // with 32 MiB of MSM scratch per pass.
+  device::Backend* backend = nullptr;
 };
 
 // Evaluations on the odd coset of (A·w)(B·w) - (A·w∘B·w interpolated), i.e.
-// the scalars of the H multiexp, canonical. Exposed for tests.
+// the scalars of the H multiexp, in Montgomery form (on the CPU backend).
+// Exposed for tests.
 platform::RawArray<ff::Fr> zkey_h_scalars(const Zkey& zk, std::span<const ff::Fr> witness);
 
 // Throws std::invalid_argument if the witness length does not match nVars or

@@ -12,9 +12,16 @@
 //
 // The A/B queries are multiexp'ed only over the variables of the densities
 // recorded at synthesis, matching the filtered parameter queries.
+//
+// The NTTs and MSMs go through a device (device/backend.hpp): prove_start
+// takes the parameters as that device holds them (a DeviceKey: uploaded
+// once per circuit and device); the overloads taking Parameters prove on the
+// CPU backend.
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "device/backend.hpp"
 #include "groth16/params.hpp"
 #include "msm/msm.hpp"
 #include "ntt/ntt.hpp"
@@ -48,10 +55,24 @@ struct PhaseTimes {
 };
 
 struct ProverOptions {
-  msm::Options msm;
+  msm::Options msm;  // threads and scratch of the CPU backend
   ntt::Options ntt;
   PhaseTimes* times = nullptr;  // optional per-phase timing
 };
+
+// The parameters' query points as one device holds them, with the host
+// parameters (the verifying key's points enter the proof on the host).
+// Copies share the handles.
+struct DeviceKey {
+  const Parameters* params = nullptr;
+  device::Backend* backend = nullptr;
+  std::shared_ptr<device::Backend> owned;  // when the key made its own (the CPU overloads)
+  std::shared_ptr<const device::G1Bases> h, l, a, b_g1;
+  std::shared_ptr<const device::G2Bases> b_g2;
+  uint64_t device_bytes() const;  // held in device memory (0 on the CPU)
+};
+// Uploads the query points of `params` (which must outlive the key) to `backend`.
+DeviceKey upload(const Parameters& params, device::Backend& backend);
 
 // Appends input·0 = 0 for every input (bellperson's synthesize_circuits_batch
 // and generator); an assignment built another way (e.g. r1cs::evaluate on an
@@ -63,25 +84,34 @@ Assignment synthesize(const r1cs::Circuit& circuit);
 std::vector<Assignment> synthesize_batch(std::span<const r1cs::Circuit* const> circuits);
 
 // Coefficients h_0..h_{m-2} of (a·b - c)/Z, canonical; consumes pa.a/b/c.
-// The QAP step is groth16::qap's (bellperson's coset g = 7), shared with
-// the .zkey prover (formats/zkey_prove.cpp).
+// The QAP step is device::qap's (bellperson's coset g = 7), shared with
+// the .zkey prover (formats/zkey_prove.cpp). On the CPU backend.
 std::vector<Scalar> compute_h(Assignment& pa, const ProverOptions& opts = {});
 
-// State between prove_start and prove_finish. `params` must outlive it.
+// State between prove_start and prove_finish: the key (whose parameters must
+// outlive it) and the B query's scalars, held by the device for the G2 tail.
 struct Pending {
-  const Parameters* params = nullptr;
+  DeviceKey key;
   Fr r, s;
-  std::vector<Scalar> b_scalars;  // scalars of the B query (inputs, aux in B)
-  ec::G1Jacobian g_a, g_c;        // final A and C (only B is missing)
+  std::unique_ptr<device::Scalars> b_scalars;  // inputs and aux in B
+  ec::G1Jacobian g_a, g_c;                     // final A and C (only B is missing)
 };
 
 // Throws std::invalid_argument if the parameters do not fit the assignment or
 // the assignment does not end with the input constraints.
-Pending prove_start(Assignment&& pa, const Parameters& params, const Fr& r, const Fr& s,
+Pending prove_start(Assignment&& pa, const DeviceKey& key, const Fr& r, const Fr& s,
                     const ProverOptions& opts = {});
 Proof prove_finish(Pending&& pending, const ProverOptions& opts = {});
+// On the CPU backend (with opts' threads).
+Pending prove_start(Assignment&& pa, const Parameters& params, const Fr& r, const Fr& s,
+                    const ProverOptions& opts = {});
 
 // r and s drawn from `rng` (use SecureRng in production), then the above.
+template <class Rng>
+Pending prove_start(Assignment&& pa, const DeviceKey& key, Rng& rng, const ProverOptions& opts = {}) {
+  Fr r = Fr::random(rng), s = Fr::random(rng);
+  return prove_start(std::move(pa), key, r, s, opts);
+}
 template <class Rng>
 Pending prove_start(Assignment&& pa, const Parameters& params, Rng& rng, const ProverOptions& opts = {}) {
   Fr r = Fr::random(rng), s = Fr::random(rng);

@@ -65,6 +65,25 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt) {
                                   nullptr);
 }
 
+template <class C>
+ec::Jacobian<C> msm_parts_canonical(std::span<const CanonicalPart<C>> parts, const Options& opt) {
+  if (parts.size() > kMaxParts) throw std::invalid_argument("msm_parts_canonical: more than kMaxParts parts");
+  detail::PointSeq<C> points;
+  detail::Concat<arith::Limbs<4>> scalars;
+  for (const CanonicalPart<C>& p : parts) {
+    if (p.points.size() != p.scalars.size())
+      throw std::invalid_argument("msm: points and scalars differ in length");
+    points.add(p.points);
+    scalars.add(p.scalars);
+  }
+  return detail::run_pippenger<C>(points, scalars.size(), detail::CanonicalPartsScalars{scalars}, opt,
+                                  detail::Tuning{}, nullptr);
+}
+
+template ec::Jacobian<ec::G1Curve> msm_parts_canonical<ec::G1Curve>(std::span<const CanonicalPart<ec::G1Curve>>,
+                                                                    const Options&);
+template ec::Jacobian<ec::G2Curve> msm_parts_canonical<ec::G2Curve>(std::span<const CanonicalPart<ec::G2Curve>>,
+                                                                    const Options&);
 template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(Points<ec::G1Curve>, std::span<const ff::Fr>,
                                                     const Options&);
 template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(Points<ec::G2Curve>, std::span<const ff::Fr>,

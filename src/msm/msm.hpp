@@ -87,6 +87,14 @@ ec::Jacobian<C> msm_parts(std::span<const Part<C>> parts, const Options& opt = {
 template <class C>
 ec::Jacobian<C> msm_canonical(std::span<const ec::Affine<C>> points, std::span<const arith::Limbs<4>> scalars,
                               const Options& opt = {});
+// msm_parts with canonical scalars.
+template <class C>
+struct CanonicalPart {
+  Points<C> points;
+  std::span<const arith::Limbs<4>> scalars;
+};
+template <class C>
+ec::Jacobian<C> msm_parts_canonical(std::span<const CanonicalPart<C>> parts, const Options& opt = {});
 
 // ---- knobs for tests and benchmarks (not needed by callers) ----
 namespace detail {

@@ -118,6 +118,17 @@ struct CanonicalScalars {
   int quick(size_t) const { return -1; }
 };
 
+// Canonical integers of several parts, as one sequence.
+struct CanonicalPartsScalars {
+  Concat<Limbs<4>> s;
+  Limbs<4> operator()(size_t i) const {
+    Limbs<4> k = s[i];
+    reduce_mod_r(k);
+    return k;
+  }
+  int quick(size_t) const { return -1; }
+};
+
 // Stage 0's answer: which points go to the ones sum, which to the windows.
 struct ScalarClasses {
   std::vector<uint32_t> ones;  // indices of the points with scalar 1

@@ -4,7 +4,7 @@
 // untimed proof pays no clock reads.
 #include <chrono>
 
-namespace cuzk::groth16 {
+namespace cuzk::platform {
 
 template <class Times>
 class Lap {
@@ -23,4 +23,4 @@ class Lap {
   Clock::time_point last_;
 };
 
-}  // namespace cuzk::groth16
+}  // namespace cuzk::platform

@@ -20,7 +20,7 @@
 #include "ff/bls12_381.hpp"
 #include "ntt/ntt.hpp"
 
-namespace cuzk::groth16::qap {
+namespace cuzk::device::qap {
 
 using ff::Fr;
 
@@ -59,4 +59,4 @@ struct Options {
 void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ntt::Domain& d, const Coset& coset,
                const Options& o = {});
 
-}  // namespace cuzk::groth16::qap
+}  // namespace cuzk::device::qap

@@ -1,6 +1,6 @@
-// groth16::qap (the QAP step both provers share) on random inputs:
+// device::qap (the QAP step both provers share) on random inputs:
 //  - against O(n²) evaluations that use no NTT: interpolation by the plain
-//    inverse DFT on the roots of groth16/domain.hpp, Horner evaluation on the
+//    inverse DFT on the domain's roots (7^t squared down), Horner evaluation on the
 //    coset, schoolbook polynomial division by X^n − 1; for both conventions
 //    (bellperson's g = 7 / coefficients, snarkjs's odd coset / values) and
 //    the two crossed ones;
@@ -14,12 +14,11 @@
 
 #include <tbb/parallel_invoke.h>
 
-#include "groth16/domain.hpp"
-#include "groth16/qap.hpp"
+#include "device/qap.hpp"
 #include "ntt/ntt.hpp"
 
 using namespace cuzk;
-using namespace cuzk::groth16;
+using namespace cuzk::device;
 using ff::Fr;
 using Output = qap::Coset::Output;
 
@@ -49,6 +48,13 @@ Fr horner(const std::vector<Fr>& co, const Fr& x) {
   Fr acc = Fr::zero();
   for (size_t k = co.size(); k-- > 0;) acc = acc * x + co[k];
   return acc;
+}
+
+// Primitive 2^log_n-th root of unity: 7^t (t = (r-1)/2^32) squared 32 - log_n times.
+Fr domain_root_of_unity(unsigned log_n) {
+  Fr w = Fr::from_u64(7).pow_vartime(Fr::T_ODD);
+  for (unsigned i = log_n; i < Fr::S; i++) w = w.square();
+  return w;
 }
 
 // snarkjs's odd-coset shift, from ffjavascript's 2^32-th root 5^t.
@@ -120,7 +126,7 @@ TEST(Qap, MatchesNaiveEvaluationOnBothCosets) {
   }
 }
 
-// The two provers' H steps as they were before groth16::qap (prover.cpp's
+// The two provers' H steps as they were before device::qap (prover.cpp's
 // compute_h and zkey_prove.cpp's zkey_h_scalars, NTT part), on the same inputs.
 TEST(Qap, BitIdenticalToThePreviousProverFormulas) {
   std::mt19937_64 rng(182);

@@ -1,4 +1,4 @@
-#include "groth16/qap.hpp"
+#include "device/qap.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -8,9 +8,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "groth16/lap.hpp"
+#include "platform/lap.hpp"
 
-namespace cuzk::groth16::qap {
+namespace cuzk::device::qap {
 
 namespace {
 
@@ -56,7 +56,7 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ntt::Dom
                                 " elements");
   const Fr z = coset.shift.pow_vartime(uint64_t(n)) - Fr::one();  // Z(x) = x^n - 1 on the coset
   if (z.is_zero()) throw std::invalid_argument("qap::compute_h: the coset shift lies in the domain");
-  Lap lap(o.times);
+  platform::Lap lap(o.times);
   // One transform after the other, each on every thread: three concurrent
   // ones (each NTT runs in its own arena, which a thread waiting in
   // parallel_invoke cannot join) left the third alone on one core of two.
@@ -76,4 +76,4 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ntt::Dom
   lap(&Times::from_coset);
 }
 
-}  // namespace cuzk::groth16::qap
+}  // namespace cuzk::device::qap
