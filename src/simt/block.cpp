@@ -18,6 +18,7 @@
 // unwound.
 #include "simt/block.hpp"
 
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "simt/control.hpp"
 #include "simt/fiber.hpp"
 #include "simt/state.hpp"
 
@@ -41,7 +43,7 @@ constexpr unsigned kWarpSize = 32;
 // the mask): undefined on a GPU, a recognisable pattern here.
 constexpr uint64_t kPoison = 0xdeadbeefdeadbeefull;
 
-enum class State : uint8_t { running, at_barrier, at_warp_op, exited };
+enum class State : uint8_t { running, at_barrier, at_warp_op, at_activemask, exited };
 
 struct Fiber {
   Context ctx;
@@ -55,7 +57,8 @@ struct Slot {  // one GPU thread of the running block
   State state;
   WarpOp op;
   uint32_t mask;
-  int src;  // shuffles: the lane read from
+  int src;        // shuffles: the lane read from
+  uint64_t site;  // __activemask: where it was called
   uint64_t value, result;
 };
 
@@ -65,7 +68,9 @@ struct Block {
   unsigned nthreads = 0, next_unstarted = 0, exited = 0;
   unsigned at_barrier = 0, barrier_true = 0, released_true = 0;
   std::vector<Slot> slots;
-  std::vector<uint32_t> warp_arrived, warp_alive;  // lane bit masks per warp
+  // Lane bit masks per warp: arrived at a warp operation, not exited, parked
+  // (waiting anywhere), waiting at __activemask.
+  std::vector<uint32_t> warp_arrived, warp_alive, warp_parked, warp_at_active;
   std::vector<unsigned> barrier_waiters;
   std::vector<Fiber*> ready;  // FIFO from ready_head
   size_t ready_head = 0;
@@ -81,6 +86,7 @@ struct HostThread {
   std::vector<Fiber*> idle;
   Fiber* current = nullptr;
   bool in_block = false;
+  uint64_t switches = 0;  // of the running block
   Block block;
   unsigned char* shared = nullptr;  // dynamic shared memory
   size_t shared_capacity = 0;
@@ -91,6 +97,7 @@ struct HostThread {
 };
 
 thread_local std::unique_ptr<HostThread> tl_host;
+std::atomic<uint64_t> g_switches{0};
 
 HostThread& host() {
   if (!tl_host) tl_host = std::make_unique<HostThread>();
@@ -190,17 +197,47 @@ void switch_away(HostThread& h, Fiber* self) {
     to->idle = false;
     cuda_api::threadIdx = thread_idx(h.block, to->thread);
   }
+  h.switches++;
   switch_context(h.kind, self->ctx, to ? to->ctx : h.main);
 }
 
 void wake(Block& b, unsigned t) {
   b.slots[t].state = State::running;
+  b.warp_parked[t / kWarpSize] &= ~(1u << (t % kWarpSize));
   b.ready.push_back(b.slots[t].fiber);
+}
+
+// Answers the lanes of `warp` waiting at __activemask once no live lane of
+// the warp is running or unstarted; `self` (or -1) is a lane arriving there
+// now. Returns whether self was answered (it is not woken).
+bool try_resolve_activemask(Block& b, unsigned warp, int self) {
+  const uint32_t waiting = b.warp_at_active[warp];
+  if (!waiting) return false;
+  const uint32_t self_bit = self >= 0 ? 1u << (unsigned(self) % kWarpSize) : 0;
+  if (b.warp_alive[warp] & ~(b.warp_parked[warp] | self_bit)) return false;
+  Slot* s = &b.slots[warp * kWarpSize];
+  for (uint32_t m = waiting; m; m &= m - 1) {
+    const unsigned i = unsigned(std::countr_zero(m));
+    uint32_t same = 0;
+    for (uint32_t k = waiting; k; k &= k - 1) {
+      const unsigned j = unsigned(std::countr_zero(k));
+      if (s[j].site == s[i].site) same |= 1u << j;
+    }
+    s[i].result = same;
+  }
+  b.warp_at_active[warp] = 0;
+  for (uint32_t m = waiting & ~self_bit; m; m &= m - 1)
+    wake(b, warp * kWarpSize + unsigned(std::countr_zero(m)));
+  return (waiting & self_bit) != 0;
 }
 
 void park(HostThread& h, State s) {
   Fiber* self = h.current;
-  h.block.slots[self->thread].state = s;
+  Block& b = h.block;
+  const unsigned t = self->thread;
+  b.slots[t].state = s;
+  b.warp_parked[t / kWarpSize] |= 1u << (t % kWarpSize);
+  try_resolve_activemask(b, t / kWarpSize, -1);
   switch_away(h, self);
 }
 
@@ -324,6 +361,7 @@ void thread_exited(Block& b, unsigned t) {
   b.warp_alive[w] &= ~(1u << (t % kWarpSize));
   // Lanes waiting for this one at a warp operation no longer need it.
   if (b.warp_arrived[w]) try_complete_warp(b, w, -1);
+  try_resolve_activemask(b, w, -1);
 }
 
 void fiber_main(void* arg) {
@@ -409,6 +447,14 @@ void configure(HostThread& h) {
 
 bool in_block() { return tl_host && tl_host->in_block; }
 
+}  // namespace cuzk::simt::detail
+
+namespace cuzk::simt {
+uint64_t fiber_switch_count() { return detail::g_switches.load(std::memory_order_relaxed); }
+}  // namespace cuzk::simt
+
+namespace cuzk::simt::detail {
+
 bool run_block(const BlockLaunch& launch, uint3 block_idx, std::string* failure) {
   HostThread& h = host();
   configure(h);
@@ -421,6 +467,8 @@ bool run_block(const BlockLaunch& launch, uint3 block_idx, std::string* failure)
   const unsigned nwarps = (b.nthreads + kWarpSize - 1) / kWarpSize;
   b.warp_arrived.assign(nwarps, 0);
   b.warp_alive.assign(nwarps, ~0u);
+  b.warp_parked.assign(nwarps, 0);
+  b.warp_at_active.assign(nwarps, 0);
   if (b.nthreads % kWarpSize) b.warp_alive.back() = (1u << (b.nthreads % kWarpSize)) - 1;
   b.barrier_waiters.clear();
   b.ready.clear();
@@ -443,9 +491,11 @@ bool run_block(const BlockLaunch& launch, uint3 block_idx, std::string* failure)
   Fiber* first = take_idle_fiber(h);
   first->idle = false;
   h.current = first;
+  h.switches = 1;
   switch_context(h.kind, h.main, first->ctx);
   h.in_block = false;
   h.current = nullptr;
+  g_switches.fetch_add(h.switches, std::memory_order_relaxed);
 
   bool ok = true;
   if (b.failed) {
@@ -541,9 +591,14 @@ uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, unsigned arg, unsigne
   return s.result;
 }
 
-unsigned active_mask() {
+unsigned active_mask(uint64_t site) {
   HostThread& h = kernel_host("__activemask");
-  return h.block.warp_alive[h.current->thread / kWarpSize];
+  Block& b = h.block;
+  const unsigned t = h.current->thread;
+  b.slots[t].site = site;
+  b.warp_at_active[t / kWarpSize] |= 1u << (t % kWarpSize);
+  if (!try_resolve_activemask(b, t / kWarpSize, int(t))) park(h, State::at_activemask);
+  return unsigned(b.slots[t].result);
 }
 
 void kernel_trap(const char* why) {

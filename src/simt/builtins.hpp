@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <source_location>
 #include <type_traits>
 
 namespace cuzk::simt::cuda_api {
@@ -91,8 +92,10 @@ enum class WarpOp : uint8_t {
 // result for this lane (the value read, the ballot, ...). `arg` is the source
 // lane, delta or lane mask of a shuffle, `width` its segment width.
 uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, unsigned arg, unsigned width);
-// Lanes of the caller's warp that have not exited (no divergence is modelled).
-unsigned active_mask();
+// The lanes of the caller's warp that call __activemask at the same place
+// (`site`), once every live lane of the warp waits somewhere or has exited:
+// what a GPU reports for code where lanes diverge and reconverge.
+unsigned active_mask(uint64_t site);
 // Ends the kernel with a launch failure (the fiber is abandoned, not unwound).
 [[noreturn]] void kernel_trap(const char* why);
 
@@ -143,7 +146,10 @@ inline int __syncthreads_or(int p) { return detail::block_barrier(detail::Barrie
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
   (void)detail::warp_op(detail::WarpOp::sync, mask, 0, 0, 32);
 }
-inline unsigned __activemask() { return detail::active_mask(); }
+inline unsigned __activemask(std::source_location at = std::source_location::current()) {
+  return detail::active_mask(reinterpret_cast<uintptr_t>(at.file_name()) ^ (uint64_t(at.line()) << 32) ^
+                             at.column());
+}
 
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {

@@ -39,6 +39,10 @@ enum class FiberSwitch { assembly, ucontext };
 bool set_fiber_switch(FiberSwitch s);
 FiberSwitch fiber_switch();
 
+// Fiber switches made by all blocks so far (a block whose threads never wait
+// makes two: into its one fiber and back).
+uint64_t fiber_switch_count();
+
 // The reason of the latest kernel failure ("kernel 'k' block (1,0,0) thread
 // (5,0,0): ..."), "" if none since the start or the last cudaDeviceReset.
 std::string last_failure();

@@ -2,6 +2,8 @@
 #include "simt/launch.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
@@ -22,12 +24,20 @@ using namespace cuda_api;
 
 namespace {
 
-// The arena that runs blocks, rebuilt when the number of host threads changes.
+// The arena that runs blocks, rebuilt when the number of host threads
+// changes. More threads than oneTBB's default (the cores) need its global
+// limit raised too, or the arena would get fewer workers than it has slots.
 std::shared_ptr<tbb::task_arena> arena(unsigned threads) {
   static std::mutex m;
   static std::shared_ptr<tbb::task_arena> a;
+  static std::unique_ptr<tbb::global_control> limit;
   std::lock_guard lock(m);
-  if (!a || unsigned(a->max_concurrency()) != threads) a = std::make_shared<tbb::task_arena>(int(threads));
+  if (!a || unsigned(a->max_concurrency()) != threads) {
+    if (threads > unsigned(tbb::info::default_concurrency()))
+      limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+    else limit.reset();
+    a = std::make_shared<tbb::task_arena>(int(threads));
+  }
   return a;
 }
 
