@@ -98,6 +98,10 @@ if(cuzk_with_cuda_emu)
   add_library(cuzk_simt STATIC ${cuzk_simt_srcs})
   target_include_directories(cuzk_simt PUBLIC ${CMAKE_SOURCE_DIR}/src)
   target_link_libraries(cuzk_simt PUBLIC TBB::tbb Threads::Threads)
+  # Code that runs on fibers probes each page of a large stack frame in turn,
+  # so that an overflow hits the fiber stack's guard region (and is reported)
+  # rather than jumping past it.
+  target_compile_options(cuzk_simt PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-fstack-clash-protection>)
 
   # CMake gives a source file one language, so each .cu is compiled as C++
   # through a generated one-line wrapper that #includes it (the wrapper's

@@ -30,6 +30,7 @@
 
 #include "simt/control.hpp"
 #include "simt/fiber.hpp"
+#include "simt/overflow.hpp"
 #include "simt/state.hpp"
 
 namespace cuzk::simt::detail {
@@ -100,7 +101,10 @@ thread_local std::unique_ptr<HostThread> tl_host;
 std::atomic<uint64_t> g_switches{0};
 
 HostThread& host() {
-  if (!tl_host) tl_host = std::make_unique<HostThread>();
+  if (!tl_host) {
+    tl_host = std::make_unique<HostThread>();
+    watch_stack_overflows();
+  }
   return *tl_host;
 }
 
@@ -446,6 +450,26 @@ void configure(HostThread& h) {
 }  // namespace
 
 bool in_block() { return tl_host && tl_host->in_block; }
+
+bool describe_overflow(const void* addr, char* buf, size_t n) {
+  const HostThread* h = tl_host.get();
+  if (!h) return false;
+  for (const auto& f : h->fibers) {
+    if (!f->stack->in_guard(addr)) continue;
+    const Block& b = h->block;
+    if (h->in_block && b.launch && f->thread < b.nthreads) {
+      const uint3 t = thread_idx(b, f->thread);
+      std::snprintf(buf, n,
+                    "simt: kernel '%s' block (%u,%u,%u) thread (%u,%u,%u) overflowed its %zu KiB stack; "
+                    "raise CUZK_SIMT_STACK_KIB or cudaDeviceSetLimit(cudaLimitStackSize)\n",
+                    b.launch->name, b.idx.x, b.idx.y, b.idx.z, t.x, t.y, t.z, f->stack->bytes() / 1024);
+    } else {
+      std::snprintf(buf, n, "simt: a fiber overflowed its %zu KiB stack\n", f->stack->bytes() / 1024);
+    }
+    return true;
+  }
+  return false;
+}
 
 }  // namespace cuzk::simt::detail
 

@@ -27,13 +27,13 @@ size_t page_size() {
 
 FiberStack::FiberStack(size_t bytes) {
   const size_t page = page_size();
-  guard_ = page;
+  guard_ = (kGuardBytes + page - 1) / page * page;
   mapped_ = guard_ + (bytes + page - 1) / page * page;
   void* p =
       mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   base_ = static_cast<char*>(p);
-  // Stacks grow down: the lowest page is the guard.
+  // Stacks grow down: the guard is at the lowest addresses.
   if (mprotect(base_, guard_, PROT_NONE) != 0) die("mprotect of a fiber stack's guard page");
 }
 

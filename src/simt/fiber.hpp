@@ -23,10 +23,13 @@ enum class SwitchKind { assembly, ucontext };
 // True when this build has the assembly switch (x86-64 ELF).
 bool assembly_switch_available();
 
-// A stack of `bytes` usable bytes below an inaccessible guard page (an
-// overflow faults instead of writing over another fiber's stack).
+// A stack of `bytes` usable bytes above an inaccessible guard region of
+// 64 KiB (an overflow faults instead of writing over another fiber's stack;
+// the emulated code is built with -fstack-clash-protection, so that a large
+// frame probes its pages in order and cannot jump over the guard).
 class FiberStack {
  public:
+  static constexpr size_t kGuardBytes = 64 * 1024;
   explicit FiberStack(size_t bytes);
   ~FiberStack();
   FiberStack(const FiberStack&) = delete;
@@ -34,6 +37,7 @@ class FiberStack {
   char* top() const { return base_ + mapped_; }
   char* bottom() const { return base_ + guard_; }
   size_t bytes() const { return mapped_ - guard_; }
+  bool in_guard(const void* p) const { return p >= base_ && p < bottom(); }
 
  private:
   char* base_ = nullptr;

@@ -126,5 +126,24 @@ TEST(SimtGrid, ThreadStackSize) {
   EXPECT_EQ(thread_stack_bytes(), before);
 }
 
+// A frame larger than the stack: reported by name, not a bare SIGSEGV.
+__global__ void overflow_stack(unsigned* out) {
+  volatile unsigned big[512 * 1024];  // 2 MiB
+  big[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = big[threadIdx.x];
+}
+
+TEST(SimtGridDeathTest, StackOverflowIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        set_thread_stack_bytes(64 * 1024);
+        unsigned* out = nullptr;
+        (void)cudaMalloc(&out, 64 * sizeof(unsigned));
+        (void)LAUNCH(overflow_stack, 1, 64, 0, nullptr, out);
+      },
+      "kernel 'overflow_stack' block \\(0,0,0\\) thread \\(0,0,0\\) overflowed its 64 KiB stack");
+}
+
 }  // namespace
 }  // namespace cuzk::simt::test
