@@ -13,7 +13,11 @@
 //   CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, args...)
 //       instead of kernel<<<grid, block, shared_bytes, stream>>>(args...).
 //       A template kernel with several arguments goes through an alias or
-//       parentheses (a macro argument cannot hold a bare comma).
+//       parentheses (a macro argument cannot hold a bare comma). Under the
+//       emulator the kernel must not be overloaded and every argument is
+//       given (no default arguments); the arguments are evaluated once and
+//       converted to the parameter types, as CUDA does. The kernel's address
+//       identifies it to cudaFuncSetAttribute in both builds.
 //   CUZK_DYNAMIC_SHARED(T, name);
 //       declares `T* name`, the block's dynamic shared memory (16-byte
 //       aligned), instead of `extern __shared__ T name[]`.

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <source_location>
 #include <type_traits>
 
 namespace cuzk::simt::cuda_api {
@@ -146,9 +145,10 @@ inline int __syncthreads_or(int p) { return detail::block_barrier(detail::Barrie
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
   (void)detail::warp_op(detail::WarpOp::sync, mask, 0, 0, 32);
 }
-inline unsigned __activemask(std::source_location at = std::source_location::current()) {
-  return detail::active_mask(reinterpret_cast<uintptr_t>(at.file_name()) ^ (uint64_t(at.line()) << 32) ^
-                             at.column());
+// The default arguments are the caller's file and line (builtins of GCC and
+// clang; std::source_location is missing from clang 14 with libstdc++).
+inline unsigned __activemask(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+  return detail::active_mask(reinterpret_cast<uintptr_t>(file) ^ (uint64_t(line) << 32));
 }
 
 template <class T>

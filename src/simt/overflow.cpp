@@ -13,7 +13,21 @@ namespace {
 
 struct sigaction g_previous;
 constexpr size_t kAltStackBytes = 64 * 1024;
-thread_local char* tl_alt_stack = nullptr;
+
+// This thread's alternate signal stack, unregistered and freed when the
+// thread ends.
+struct AltStack {
+  char* mem = nullptr;
+  ~AltStack() {
+    if (!mem) return;
+    stack_t off;
+    std::memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+    std::free(mem);
+  }
+};
+thread_local AltStack tl_alt_stack;
 
 void on_segv(int sig, siginfo_t* info, void* uctx) {
   char msg[512];
@@ -47,16 +61,17 @@ void watch_stack_overflows() {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &g_previous);
   });
-  if (tl_alt_stack) return;
+  if (tl_alt_stack.mem) return;
   stack_t current;
   if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return;  // the thread has one
-  tl_alt_stack = static_cast<char*>(std::malloc(kAltStackBytes));  // kept for the thread's lifetime
-  if (!tl_alt_stack) return;
+  char* mem = static_cast<char*>(std::malloc(kAltStackBytes));
+  if (!mem) return;
   stack_t alt;
-  alt.ss_sp = tl_alt_stack;
+  alt.ss_sp = mem;
   alt.ss_size = kAltStackBytes;
   alt.ss_flags = 0;
-  sigaltstack(&alt, nullptr);
+  if (sigaltstack(&alt, nullptr) == 0) tl_alt_stack.mem = mem;
+  else std::free(mem);
 }
 
 }  // namespace cuzk::simt::detail
