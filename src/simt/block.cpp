@@ -408,7 +408,7 @@ std::string deadlock_reason(const Block& b) {
     return "deadlock: " + std::to_string(b.at_barrier) + " of the block's " + std::to_string(b.nthreads) +
            " threads wait at __syncthreads while " + std::to_string(b.exited) + " have exited (thread " +
            coords(thread_idx(b, first_exited)) +
-           " first): a barrier that not every thread of the block reaches";
+           " among them): a barrier that not every thread of the block reaches";
   }
   for (unsigned w = 0; w * kWarpSize < b.nthreads; w++) {
     const uint32_t arrived = b.warp_arrived[w];

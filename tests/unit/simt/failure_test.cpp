@@ -84,7 +84,7 @@ TEST(SimtFailure, KernelFailuresAreReportedAndSticky) {
   const Case cases[] = {
       {"a thread returns before __syncthreads", run_early_return,
        "kernel 'early_return_before_barrier' block (0,0,0): deadlock: 63 of the block's 64 threads wait at "
-       "__syncthreads while 1 have exited (thread (5,0,0) first)"},
+       "__syncthreads while 1 have exited (thread (5,0,0) among them)"},
       {"an exception", run_throws,
        "kernel 'throws_in_block_3' block (3,0,0) thread (7,0,0): exception: boom"},
       {"__trap", run_traps, "kernel 'traps' block (0,0,0) thread (2,0,0): __trap()"},
