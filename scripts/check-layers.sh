@@ -22,8 +22,11 @@ set -euo pipefail
 #
 #   bottom:   platform < arith < ff (the field kernels)
 #   curves:   ec over ff; pairing and msm (siblings) over ec; ntt over ff
-#   R1CS:     r1cs over ff; gadgets and groth16 are siblings over r1cs
-#             (groth16 also over msm, ntt, pairing)
+#   R1CS:     r1cs over ff
+#   device:   the device seam (device/backend.hpp) and the CPU backend, over
+#             msm, ntt and r1cs
+#   gadgets over r1cs; groth16 over device (and r1cs, msm, ntt, pairing);
+#             cuda over device (a backend); the three are siblings
 #   formats, circuits, filecoin: siblings over groth16 (circuits and filecoin
 #             also over gadgets); none of them includes another
 #   engine:   over all of the above; server talks to the engine only
@@ -33,9 +36,9 @@ set -euo pipefail
 #             only; the engine includes it (engine/fleet_bridge.cpp)
 #   simt:     the SIMT emulator (CUDA's execution model on host threads);
 #             over platform only
-#   cuda:     the CUDA kernels and their host wrappers (built by nvcc with
-#             CUZK_CUDA, and on simt with CUZK_CUDA_EMU); over simt, ntt and
-#             ff, under engine (engine/cuda_device.hpp)
+#   cuda:     the CUDA kernels, their host wrappers and the CUDA backend
+#             (built by nvcc with CUZK_CUDA, and on simt with CUZK_CUDA_EMU);
+#             over device and simt, under engine (engine/devices.cpp)
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
 # pairing/ec/ff/arith/timeline, server -> platform/timeline, circuits ->
 # gadgets (scripts/check-layers.sh -v lists the edges in use).
@@ -50,15 +53,16 @@ declare -A ALLOWED=(
   [ntt]="ff arith platform"
   [r1cs]="ff arith platform"
   [gadgets]="r1cs ff arith platform"
-  [groth16]="r1cs msm ntt pairing ec ff arith platform"
-  [formats]="groth16 r1cs msm ntt pairing ec ff arith platform"
-  [circuits]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
-  [filecoin]="groth16 gadgets r1cs msm ntt pairing ec ff arith platform"
-  [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
+  [device]="r1cs msm ntt ec ff arith platform"
+  [groth16]="device r1cs msm ntt pairing ec ff arith platform"
+  [formats]="groth16 device r1cs msm ntt pairing ec ff arith platform"
+  [circuits]="groth16 device gadgets r1cs msm ntt pairing ec ff arith platform"
+  [filecoin]="groth16 device gadgets r1cs msm ntt pairing ec ff arith platform"
+  [engine]="filecoin formats circuits groth16 device gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
   [server]="engine platform timeline"
   [fleet]="platform"
   [simt]="platform"
-  [cuda]="simt ntt ff arith platform"
+  [cuda]="device simt r1cs msm ntt ec ff arith platform"
 )
 
 # --- Known violations ----------------------------------------------------------

@@ -85,8 +85,8 @@ void check_run(const Run& r) {
     throw std::invalid_argument("msm: run [" + std::to_string(r.begin) + ", +" + std::to_string(r.count) +
                                 ") outside " + std::to_string(have) + " scalars");
   if (r.density && r.density->size() != r.count)
-    throw std::invalid_argument("msm: density of " + std::to_string(r.density->size()) + " bits for a run of " +
-                                std::to_string(r.count));
+    throw std::invalid_argument("msm: density of " + std::to_string(r.density->size()) +
+                                " bits for a run of " + std::to_string(r.count));
 }
 
 // Fills `out` with the selected scalars of the runs, in order: canonical
@@ -157,14 +157,17 @@ ec::Jacobian<C> cpu_msm(std::span<const Term<C>> terms, const msm::Options& o) {
   }
   if (all_views) {
     std::vector<msm::Part<C>> parts;
-    for (size_t k = 0; k < terms.size(); k++) parts.push_back({cpu(terms[k].bases).points, ts[k].montgomery_span});
+    for (size_t k = 0; k < terms.size(); k++)
+      parts.push_back({cpu(terms[k].bases).points, ts[k].montgomery_span});
     return msm::msm_parts<C>(parts, o);
   }
   const msm::Points<C>& p0 = cpu(terms[0].bases).points;
   if (terms.size() == 1 && !p0.is_packed())
-    return msm::msm_canonical<C>(std::span<const ec::Affine<C>>(p0.affine(), p0.size()), ts[0].canonical_span, o);
+    return msm::msm_canonical<C>(std::span<const ec::Affine<C>>(p0.affine(), p0.size()), ts[0].canonical_span,
+                                 o);
   std::vector<msm::CanonicalPart<C>> parts;
-  for (size_t k = 0; k < terms.size(); k++) parts.push_back({cpu(terms[k].bases).points, ts[k].canonical_span});
+  for (size_t k = 0; k < terms.size(); k++)
+    parts.push_back({cpu(terms[k].bases).points, ts[k].canonical_span});
   return msm::msm_parts_canonical<C>(parts, o);
 }
 
@@ -246,8 +249,12 @@ std::unique_ptr<Scalars> CpuBackend::compute_h(std::span<ff::Fr> a, std::span<ff
   return canonical_of(a.first(a.size() - 1));
 }
 
-ec::G1Jacobian CpuBackend::msm(std::span<const Term<G1Curve>> terms) { return cpu_msm<G1Curve>(terms, o_.msm); }
-ec::G2Jacobian CpuBackend::msm(std::span<const Term<G2Curve>> terms) { return cpu_msm<G2Curve>(terms, o_.msm); }
+ec::G1Jacobian CpuBackend::msm(std::span<const Term<G1Curve>> terms) {
+  return cpu_msm<G1Curve>(terms, o_.msm);
+}
+ec::G2Jacobian CpuBackend::msm(std::span<const Term<G2Curve>> terms) {
+  return cpu_msm<G2Curve>(terms, o_.msm);
+}
 
 CpuBackend& cpu_backend() {
   static CpuBackend b;

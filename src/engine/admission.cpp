@@ -144,7 +144,8 @@ std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, con
 
 std::shared_ptr<Job> Engine::resolve_locked(const std::string& id) const {
   if (auto it = jobs_.find(id); it != jobs_.end()) return it->second;
-  if (auto it = by_request_.find(id); it != by_request_.end() && !it->second.empty()) return it->second.back();
+  if (auto it = by_request_.find(id); it != by_request_.end() && !it->second.empty())
+    return it->second.back();
   throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
 }
 

@@ -78,7 +78,9 @@ std::vector<std::unique_ptr<Device>> make_devices(const EngineConfig& cfg) {
   opt.host_threads = cfg.gpu_threads;
   if (kind == "cuda") {
     const int n = cuda::gpu_device_count();
-    if (n <= 0) throw std::runtime_error("gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
+    if (n <= 0)
+      throw std::runtime_error(
+          "gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
     for (uint32_t o : ordinals(cfg, uint32_t(n)))
       out.push_back(std::make_unique<Device>(o, cuda::make_gpu_backend(int(o), opt), cfg.gpu_threads));
     return out;
@@ -91,8 +93,9 @@ std::vector<std::unique_ptr<Device>> make_devices(const EngineConfig& cfg) {
 #else
   (void)ordinals;
   if (kind == "cuda" || kind == "cuda-emulated")
-    throw std::runtime_error("gpus.backend = \"" + kind +
-                             "\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires it)");
+    throw std::runtime_error(
+        "gpus.backend = \"" + kind +
+        "\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires it)");
 #endif
   throw std::runtime_error("gpus.backend: unknown backend \"" + kind + "\"");
 }

@@ -117,7 +117,8 @@ void Engine::end_preparing_locked(Job& job) {
   if (!job.preparing) return;
   job.preparing = false;
   preparing_jobs_--;
-  if (auto it = preparing_by_priority_.find(int(job.priority)); it != preparing_by_priority_.end() && !--it->second)
+  if (auto it = preparing_by_priority_.find(int(job.priority));
+      it != preparing_by_priority_.end() && !--it->second)
     preparing_by_priority_.erase(it);
   job_cv_.notify_all();
 }

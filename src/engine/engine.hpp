@@ -151,7 +151,7 @@ class Engine final : public ProvingService {
   std::chrono::steady_clock::time_point started_;
 
   mutable std::mutex mu_;
-  std::condition_variable job_cv_;  // job state changes (await, pipeline-off dispatch)
+  std::condition_variable job_cv_;                    // job state changes (await, pipeline-off dispatch)
   std::map<std::string, std::shared_ptr<Job>> jobs_;  // by job id
   // Jobs kept in jobs_ by request id, oldest first: several jobs may share
   // one (Curio sends every partition of a WindowPoSt deadline under one id).
@@ -172,7 +172,7 @@ class Engine final : public ProvingService {
   std::array<uint64_t, kDurationBounds.size()> duration_buckets_{};
   double duration_sum_s_ = 0;
   bool accepting_ = true;
-  uint32_t preparing_jobs_ = 0;  // dispatched jobs with partitions not yet started
+  uint32_t preparing_jobs_ = 0;                    // dispatched jobs with partitions not yet started
   std::map<int, uint32_t> preparing_by_priority_;  // the same jobs, counted by priority
   std::atomic<uint32_t> synthesizing_{0};
   std::atomic<uint32_t> tails_running_{0};

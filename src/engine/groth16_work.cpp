@@ -69,7 +69,8 @@ Groth16Work::Groth16Work(groth16::Assignment a, Groth16Resources& res, bool via_
 
 void Groth16Work::device_phase(Device& dev) {
   groth16::SecureRng rng;
-  pending_ = groth16::prove_start(std::move(assignment_), res_.key_for(dev.backend()), rng, arena_prover_options());
+  pending_ =
+      groth16::prove_start(std::move(assignment_), res_.key_for(dev.backend()), rng, arena_prover_options());
   assignment_ = {};
 }
 

@@ -80,8 +80,8 @@ uint64_t SrsManager::load_locked(std::unique_lock<std::mutex>& lk, const std::st
   return ms;
 }
 
-SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handler,
-                                       const std::string& job_id, int priority) {
+SrsManager::Handle SrsManager::acquire(const std::string& id, KindHandler& handler, const std::string& job_id,
+                                       int priority) {
   std::unique_lock lk(mu_);
   Entry& e = entries_[id];
   e.handler = &handler;

@@ -183,7 +183,8 @@ groth16::Proof prove_zkey(const Zkey& zk, std::span<const Fr> w, const Fr& r, co
     }
     using Fold = ZkeyProveOptions::FoldB1;
     tm.b1_merged = o.fold_b1 == Fold::Always || (o.fold_b1 == Fold::Auto && ones * 8 <= big);
-    if (!tm.b1_merged) stage("msm B1", zk.n_vars, tm.msm_b1_ms, [&] { pb1 = dev.msm(*bases_b1, all_of(*wd)); });
+    if (!tm.b1_merged)
+      stage("msm B1", zk.n_vars, tm.msm_b1_ms, [&] { pb1 = dev.msm(*bases_b1, all_of(*wd)); });
 
     // C, H and r·B1 as terms of one MSM (identity points and zero scalars
     // are dropped inside).

@@ -48,7 +48,8 @@ void check_params(const Assignment& pa, const Parameters& p) {
 device::CpuBackend::Options cpu_options(const ProverOptions& o) { return {o.msm, o.ntt, "cpu"}; }
 
 // H on the device: the evaluations padded to the domain, bellperson's coset.
-std::unique_ptr<device::Scalars> device_h(Assignment& pa, device::Backend& backend, const ProverOptions& opts) {
+std::unique_ptr<device::Scalars> device_h(Assignment& pa, device::Backend& backend,
+                                          const ProverOptions& opts) {
   const unsigned log_m = domain_log_size(pa.num_constraints());
   const size_t m = size_t(1) << log_m;
   platform::Lap lap(opts.times);
@@ -56,8 +57,8 @@ std::unique_ptr<device::Scalars> device_h(Assignment& pa, device::Backend& backe
   lap(&PhaseTimes::ntt_coset);
   device::qap::Times qt;
   const auto t0 = std::chrono::steady_clock::now();
-  auto h = backend.compute_h(pa.a, pa.b, pa.c,
-                             {log_m, Fr::zero(), device::qap::bellperson_coset(), opts.times ? &qt : nullptr});
+  auto h = backend.compute_h(
+      pa.a, pa.b, pa.c, {log_m, Fr::zero(), device::qap::bellperson_coset(), opts.times ? &qt : nullptr});
   // Freed for reuse by the next synthesis (platform/large_vector.hpp).
   platform::recycle_large(pa.b);
   platform::recycle_large(pa.c);

@@ -80,10 +80,10 @@ ec::Jacobian<C> msm_parts_canonical(std::span<const CanonicalPart<C>> parts, con
                                   detail::Tuning{}, nullptr);
 }
 
-template ec::Jacobian<ec::G1Curve> msm_parts_canonical<ec::G1Curve>(std::span<const CanonicalPart<ec::G1Curve>>,
-                                                                    const Options&);
-template ec::Jacobian<ec::G2Curve> msm_parts_canonical<ec::G2Curve>(std::span<const CanonicalPart<ec::G2Curve>>,
-                                                                    const Options&);
+template ec::Jacobian<ec::G1Curve> msm_parts_canonical<ec::G1Curve>(
+    std::span<const CanonicalPart<ec::G1Curve>>, const Options&);
+template ec::Jacobian<ec::G2Curve> msm_parts_canonical<ec::G2Curve>(
+    std::span<const CanonicalPart<ec::G2Curve>>, const Options&);
 template ec::Jacobian<ec::G1Curve> msm<ec::G1Curve>(Points<ec::G1Curve>, std::span<const ff::Fr>,
                                                     const Options&);
 template ec::Jacobian<ec::G2Curve> msm<ec::G2Curve>(Points<ec::G2Curve>, std::span<const ff::Fr>,

@@ -51,7 +51,7 @@ class Parser {
   ParseOptions opts_;
   Log log_;
   std::string partial_;
-  InternMap jobs_;                     // ids of the current epoch
+  InternMap jobs_;  // ids of the current epoch
   // Per Log::jobs entry: whether it was cancelled, and which appearance of
   // its id it is (1 = the first).
   std::vector<uint8_t> cancelled_;

@@ -82,7 +82,9 @@ std::string format_jobs(const Timeline& t, bool full_ids) {
                 opt_ms(log, r.synth_end).c_str(), opt_len(r.synth_ms()).c_str(),
                 opt_ms(log, r.device_start).c_str(), opt_ms(log, r.device_end).c_str(),
                 opt_len(r.device_ms()).c_str(), opt_len(r.idle_gap_ms).c_str(),
-                r.cancelled ? "  (cancelled)" : r.complete || !r.device_start ? "" : "  (incomplete)");
+                r.cancelled                     ? "  (cancelled)"
+                : r.complete || !r.device_start ? ""
+                                                : "  (incomplete)");
     if (!r.cold_start.empty()) {
       std::string why;
       for (const auto& c : r.cold_start) why += (why.empty() ? "" : ", ") + c;

@@ -63,7 +63,8 @@ int run(const std::string& cmd, std::string* out = nullptr) {
 
 std::string bytes_of_hex(const std::string& hex) {
   std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(char(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(char(std::stoi(hex.substr(i, 2), nullptr, 16)));
   return out;
 }
 
@@ -87,10 +88,11 @@ struct Inputs {
                                       std::tuple{"reproof", 1, 1}}) {
       const fs::path f = vanilla / (std::string(name) + ".json");
       if (fs::exists(f)) continue;
-      const std::string cmd = std::string(CUZK_BENCH_PATH) +
-                              " gen-vanilla window-post --sector-size 2KiB --registered-proof 10 --randomness " +
-                              kRandomness + " --first-sector " + std::to_string(first) + " --sectors " +
-                              std::to_string(count) + " -o " + f.string() + ".tmp";
+      const std::string cmd =
+          std::string(CUZK_BENCH_PATH) +
+          " gen-vanilla window-post --sector-size 2KiB --registered-proof 10 --randomness " + kRandomness +
+          " --first-sector " + std::to_string(first) + " --sectors " + std::to_string(count) + " -o " +
+          f.string() + ".tmp";
       if (run(cmd, &out) != 0) {
         error = "gen-vanilla failed: " + out;
         return;
@@ -124,7 +126,8 @@ struct Daemon {
     fs::remove_all(dir);
   }
   std::unique_ptr<pb::ProvingEngine::Stub> stub() const {
-    return pb::ProvingEngine::NewStub(grpc::CreateChannel("unix://" + sock, grpc::InsecureChannelCredentials()));
+    return pb::ProvingEngine::NewStub(
+        grpc::CreateChannel("unix://" + sock, grpc::InsecureChannelCredentials()));
   }
   size_t count(const std::string& event) const {
     const std::string log = read_file(proc.log());
@@ -163,9 +166,9 @@ bool verifies_for(const std::string& proof, const fs::path& vanilla_file, const 
   const fs::path p = dir / "proof.bin";
   std::ofstream(p, std::ios::binary) << proof;
   std::string out;
-  const int rc = run(std::string(CUZK_CLI_PATH) + " verify-post --registered-proof 10 --randomness " + kRandomness +
-                         " --vanilla " + vanilla_file.string() + " --param-dir " + inputs().params.string() +
-                         " --proof " + p.string(),
+  const int rc = run(std::string(CUZK_CLI_PATH) + " verify-post --registered-proof 10 --randomness " +
+                         kRandomness + " --vanilla " + vanilla_file.string() + " --param-dir " +
+                         inputs().params.string() + " --proof " + p.string(),
                      &out);
   return rc == 0;
 }

@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include "cuda/device.hpp"
-#include "engine/cuda_device.hpp"
 
 using namespace cuzk;
 
@@ -29,17 +28,6 @@ TEST(CudaDevice, InfoAndMemory) {
         d.ordinal, d.name.c_str(), d.sm_major, d.sm_minor, d.multiprocessors,
         double(d.total_bytes) / double(1ull << 30), cuda::driver_version().c_str());
   }
-}
-
-TEST(CudaDevice, EngineAdapter) {
-  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
-  engine::CudaDevice dev(0, 0, 2);
-  EXPECT_EQ(dev.ordinal(), 0u);
-  EXPECT_FALSE(dev.name().empty());
-  EXPECT_FALSE(dev.host_memory());
-  EXPECT_GT(dev.memory_total_bytes(), 0u);
-  EXPECT_LE(dev.memory_free_bytes(), dev.memory_total_bytes());
-  EXPECT_EQ(dev.arena().max_concurrency(), 2);
 }
 
 TEST(CudaDevice, DeviceBufferRoundTrip) {

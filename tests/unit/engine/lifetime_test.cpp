@@ -169,7 +169,8 @@ TEST(Lifetime, CriticalTakesTheNextMemoryBeforeANormalPartitionThatHasNotStarted
   // It waited for the running partition's memory, about one device phase.
   const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(crit_done - submitted).count();
   EXPECT_LT(waited, 3500) << "the CRITICAL job waited for more than the running partition";
-  std::printf("CRITICAL job under memory pressure: done %lld ms after submission (SYNTH_START at %llu ms, "
-              "the NORMAL job's second partition at %llu ms)\n",
-              (long long)waited, (unsigned long long)crit_start, (unsigned long long)normal_p1_start);
+  std::printf(
+      "CRITICAL job under memory pressure: done %lld ms after submission (SYNTH_START at %llu ms, "
+      "the NORMAL job's second partition at %llu ms)\n",
+      (long long)waited, (unsigned long long)crit_start, (unsigned long long)normal_p1_start);
 }

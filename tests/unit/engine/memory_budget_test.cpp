@@ -23,7 +23,9 @@ void wait_for_waiters(const MemoryBudget& b, size_t n) {
   ASSERT_EQ(b.waiters(), n);
 }
 
-WorkKey key(int priority, uint64_t seq, uint32_t partition = 0) { return WorkKey{priority, seq, partition, 0}; }
+WorkKey key(int priority, uint64_t seq, uint32_t partition = 0) {
+  return WorkKey{priority, seq, partition, 0};
+}
 
 }  // namespace
 
@@ -114,7 +116,10 @@ TEST(MemoryBudget, AWaiterGivesUpWhenPokedAndLetsTheNextOneIn) {
   Reservation held = b.acquire(50);
   std::atomic<bool> cancelled{false};
   Reservation first_result;
-  std::thread first([&] { first_result = b.acquire(80, [&] { return cancelled.load(); }, key(4, 1)); });
+  std::thread first([&] {
+    first_result = b.acquire(
+        80, [&] { return cancelled.load(); }, key(4, 1));
+  });
   wait_for_waiters(b, 1);
   std::atomic<bool> second_done{false};
   std::thread second([&] {
