@@ -174,16 +174,22 @@ fs::path prove_and_verify(const PorepDaemon& d, uint64_t registered_proof, uint6
   EXPECT_EQ(v.rc, 0) << v.out;
   EXPECT_NE(v.out.find("OK: seal proof verifies"), std::string::npos) << v.out;
   const fc::SealCommitPhase1Output& p = w.phase1;
-  auto pub = [&](uint64_t miner) {
+  auto pub = [&](uint64_t miner, const fc::Domain& seed) {
     return "--registered-proof " + std::to_string(registered_proof) + " --comm-r " + hex(p.comm_r) +
-           " --comm-d " + hex(p.comm_d) + " --seed " + hex(p.seed) + " --ticket " + hex(p.ticket) +
+           " --comm-d " + hex(p.comm_d) + " --seed " + hex(seed) + " --ticket " + hex(p.ticket) +
            " --miner-id " + std::to_string(miner) + " --sector-num " + std::to_string(sector) + " --proof " +
            proof.string();
   };
-  v = run(d.cli(pub(kMiner)));
+  v = run(d.cli(pub(kMiner, p.seed)));
   EXPECT_EQ(v.rc, 0) << v.out;
-  v = run(d.cli(pub(kMiner + 1)));  // another miner: another replica_id
+  v = run(d.cli(pub(kMiner + 1, p.seed)));  // another miner: another replica_id
   EXPECT_EQ(v.rc, 1) << v.out;
+  // Another seed: other synthetic challenges; NI-PoRep's do not read it.
+  fc::Domain other_seed;
+  other_seed.fill(0x99);
+  const bool non_interactive = fc::porep_config(registered_proof)->mode == fc::ChallengeMode::NonInteractive;
+  v = run(d.cli(pub(kMiner, other_seed)));
+  EXPECT_EQ(v.rc, non_interactive ? 0 : 1) << v.out;
   return proof;
 }
 
