@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"
+#include "filecoin/sdr/challenges.hpp"
 #include "filecoin/post/prove.hpp"
 #include "filecoin/snap/update.hpp"
 #include "filecoin/tree/fr32.hpp"
@@ -48,8 +49,6 @@ void run_gen_vanilla_porep(const VanillaOpts& o) {
   if (cfg->sector_size != *size)
     throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) + " (" +
                              std::string(cfg->name) + ") is not a " + o.sector_size + " proof");
-  if (cfg->mode != fc::ChallengeMode::Interactive)
-    throw std::runtime_error(std::string(cfg->name) + ": only interactive PoRep (ids 0-9) is generated");
   if (cfg->sector_size > (uint64_t(512) << 20))
     throw std::runtime_error("gen-vanilla seals in memory: sectors up to 512MiB");
 
@@ -61,6 +60,9 @@ void run_gen_vanilla_porep(const VanillaOpts& o) {
   in.sector_num = o.sector_num;
   in.ticket = domain_opt(o.ticket, "ticket");
   if (!o.data.empty()) in.padded_data = fc::load_sector_data(*cfg, o.data);
+  const fc::Domain seed = domain_opt(o.seed, "seed");
+  // Upstream's C2 refuses an all-zero seed in every mode (NI-PoRep included).
+  if (seed == fc::Domain{}) throw std::runtime_error("--seed: all zero; C2 refuses such a C1");
   std::fprintf(stderr, "sealing a %s sector (%s, %s data)\n", fc::format_sector_size(*size).c_str(),
                std::string(cfg->name).c_str(), o.data.empty() ? "all-zero" : o.data.c_str());
   fc::SealedSector s = fc::seal_precommit(in);
@@ -68,8 +70,14 @@ void run_gen_vanilla_porep(const VanillaOpts& o) {
   fc::C1Wrapper w;
   w.sector_num = int64_t(o.sector_num);
   w.sector_size = cfg->sector_size;
-  w.phase1 = fc::seal_commit_phase1(s, domain_opt(o.seed, "seed"));
-  std::fprintf(stderr, "  commit phase 1 done in %.2f s\n", lap());
+  w.phase1 = fc::seal_commit_phase1(s, seed);
+  std::string how = cfg->mode == fc::ChallengeMode::Interactive ? "interactive challenges"
+                    : cfg->mode == fc::ChallengeMode::NonInteractive
+                        ? "non-interactive challenges (from comm_r)"
+                        : "synthetic challenges selected by the seed from a set of " +
+                              std::to_string(fc::SyntheticChallenges::default_count(cfg->nodes));
+  std::fprintf(stderr, "  commit phase 1 done in %.2f s: %zu partition(s) of %zu, %s\n", lap(),
+               cfg->partitions, cfg->challenges_per_partition, how.c_str());
   std::string text = o.raw ? fc::write_c1(w.phase1) : fc::write_c1_wrapper(w);
   std::ofstream f(o.out, std::ios::binary);
   if (!f.write(text.data(), std::streamsize(text.size()))) throw std::runtime_error("cannot write " + o.out);
@@ -193,10 +201,13 @@ void register_gen_vanilla(CLI::App& app) {
   auto* p = gv->add_subcommand("porep", "PoRep C1 output (c1.json in the Curio/lotus-bench wrapper)");
   p->add_option("--sector-size", o->sector_size, "2KiB, 8MiB, 512MiB")->capture_default_str();
   p->add_option("--registered-proof", o->registered_proof,
-                "registered seal proof id (default: the size's V1_1)");
+                "registered seal proof id: 0-9 interactive, 10-14 synthetic, 15-19 NI-PoRep (default: the "
+                "size's V1_1)");
   p->add_option("--data", o->data,
                 "sector data: unpadded (size*127/128 bytes) or fr32-padded; default zeros");
-  p->add_option("--seed", o->seed, "interactive seed, 64 hex digits")->capture_default_str();
+  p->add_option("--seed", o->seed,
+                "interactive seed, 64 hex digits, not all zero (NI-PoRep carries it unused)")
+      ->capture_default_str();
   p->add_option("--ticket", o->ticket, "ticket, 64 hex digits")->capture_default_str();
   p->add_option("--sector-num", o->sector_num, "sector number")->capture_default_str();
   p->add_option("--miner-id", o->miner_id, "miner actor id (f0<N>)")->capture_default_str();

@@ -1,5 +1,6 @@
 #include "porep_cmds.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -104,12 +105,41 @@ int porep_prove(const PorepCommands& o, Progress& pr) {
   return 0;
 }
 
+// The registered proof's config, or upstream's lower-level one when
+// --porep-id / --api-version are given (fc::porep_config_with_id).
+fc::PorepConfig with_explicit_id(const fc::PorepConfig& proof, const PorepCommands& o) {
+  if (o.porep_id.empty() && o.api_version.empty()) return proof;
+  fc::PorepId id = proof.porep_id();
+  if (!o.porep_id.empty()) {
+    auto bytes = platform::from_hex(o.porep_id);
+    if (!bytes)
+      throw std::runtime_error("--porep-id: '" + o.porep_id + "' is not hex (64 hex digits, 32 bytes)");
+    if (bytes->size() != id.size())
+      throw std::runtime_error("--porep-id: " + std::to_string(bytes->size()) +
+                               " bytes, a porep_id has 32 (64 hex digits)");
+    std::copy(bytes->begin(), bytes->end(), id.begin());
+  }
+  fc::ApiVersion api = proof.api;
+  if (!o.api_version.empty()) {
+    auto v = fc::parse_api_version(o.api_version);
+    if (!v)
+      throw std::runtime_error("--api-version: '" + o.api_version +
+                               "' is not an API version (1.0, 1.1 or 1.2, optionally with .0)");
+    api = *v;
+  }
+  try {
+    return fc::porep_config_with_id(proof, id, api);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("--porep-id/--api-version: ") + e.what());
+  }
+}
+
 int verify_seal(const PorepCommands& o, Progress& pr) {
   fc::PorepConfig cfg;
   fc::Domain comm_r, comm_d, replica_id, seed;
   if (!o.c1.empty()) {
     fc::C1Wrapper w = fc::load_c1_file(o.c1);
-    cfg = *fc::porep_config(uint64_t(w.phase1.registered_proof));
+    cfg = with_explicit_id(*fc::porep_config(uint64_t(w.phase1.registered_proof)), o);
     comm_r = w.phase1.comm_r, comm_d = w.phase1.comm_d, replica_id = w.phase1.replica_id,
     seed = w.phase1.seed;
   } else {
@@ -117,7 +147,7 @@ int verify_seal(const PorepCommands& o, Progress& pr) {
     if (!c)
       throw std::runtime_error("--registered-proof " + std::to_string(o.registered_proof) +
                                " is not a PoRep id");
-    cfg = *c;
+    cfg = with_explicit_id(*c, o);
     comm_r = domain_arg(o.comm_r, "comm-r");
     comm_d = domain_arg(o.comm_d, "comm-d");
     seed = domain_arg(o.seed, "seed");
@@ -133,7 +163,9 @@ int verify_seal(const PorepCommands& o, Progress& pr) {
   std::vector<uint8_t> proof((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   bool ok = fc::verify_seal(cfg, g16::prepare_verifying_key(vk), comm_r, comm_d, replica_id, seed, proof);
   std::printf("%s\n", ok ? "OK: seal proof verifies" : "INVALID: seal proof does not verify");
-  pr.step(std::string(cfg.name) + ", " + std::to_string(proof.size()) + "-byte proof against " + vk_path);
+  pr.step(std::string(cfg.name) + " (porep_id " + platform::to_hex(cfg.porep_id()) + ", API " +
+          std::string(fc::api_version_text(cfg.api)) + "), " + std::to_string(proof.size()) +
+          "-byte proof against " + vk_path);
   return ok ? 0 : 1;
 }
 
@@ -162,11 +194,17 @@ void PorepCommands::add(CLI::App& app, CLI::App* setup_cmd) {
                      "registered seal proof id (default 5: 2KiB V1_1)");
   verify->add_option("--comm-r", comm_r, "hex");
   verify->add_option("--comm-d", comm_d, "hex");
-  verify->add_option("--seed", seed, "hex");
+  verify->add_option("--seed", seed, "hex (carried but unused by NI-PoRep)");
   verify->add_option("--replica-id", replica_id, "hex (or --miner-id, --sector-num, --ticket)");
   verify->add_option("--miner-id", miner_id, "actor id of f0<N>");
   verify->add_option("--sector-num", sector_num, "sector number");
   verify->add_option("--ticket", ticket, "hex");
+  verify->add_option(
+      "--porep-id", porep_id,
+      "32 bytes hex: verify for this porep_id instead of the registered proof's (test "
+      "networks, other implementations); the proof type still gives size, partitions and mode");
+  verify->add_option("--api-version", api_version,
+                     "1.0, 1.1 or 1.2: the SDR graph's version instead of the registered proof's");
 }
 
 int PorepCommands::run(Progress& pr) {

@@ -15,7 +15,7 @@ struct PorepCommands {
   CLI::App* prove = nullptr;
   CLI::App* verify = nullptr;
   std::string circuit, param_dir = "/var/tmp/filecoin-proof-parameters", c1, proof, vk;
-  std::string comm_r, comm_d, replica_id, seed, ticket;
+  std::string comm_r, comm_d, replica_id, seed, ticket, porep_id, api_version;
   uint64_t registered_proof = 5, miner_id = 0, sector_num = 0;
 
   void add(CLI::App& app, CLI::App* setup_cmd);

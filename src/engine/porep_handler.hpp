@@ -3,7 +3,10 @@
 // wrapper (or a raw c1.json); each partition is the StackedDRG circuit of
 // filecoin/circuit synthesized from its vanilla proofs, proved with the
 // split Groth16 prover, and the assembled proof is checked against public
-// inputs recomputed from (replica_id, comm_d, comm_r, seed).
+// inputs recomputed from (replica_id, comm_d, comm_r, seed). Every registered
+// proof 0-19 is served: interactive, synthetic (challenges selected from the
+// synthetic set by the seed) and NI-PoRep (challenges from comm_r; the 13 /
+// 126 partition proofs are returned, not upstream's SnarkPack aggregate).
 //
 // Circuit ids are porep-2k, porep-8m, porep-512m, porep-32g, porep-64g; the
 // parameters are the files Filecoin names them by (docs/FILECOIN.md §5.2) in the

@@ -44,6 +44,12 @@ std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain&
 }
 
 void check_c1_challenges(const SealCommitPhase1Output& c1, const PorepConfig& config) {
+  // Upstream's C2 (seal_commit_phase2_circuit_proofs) refuses an all-zero seed
+  // for every mode, NI-PoRep included, whose challenges do not read it. It is
+  // also what a synthetic C1 carries when made before the seed was known
+  // (generate_synth_proofs), with no vanilla proofs.
+  if (c1.seed == Domain{})
+    throw std::invalid_argument("seed: all zero (no interactive seed; upstream's C2 refuses it)");
   if (c1.vanilla_proofs.size() != config.partitions)
     throw std::invalid_argument("c1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions, " +
                                 std::string(config.name) + " needs " + std::to_string(config.partitions));
@@ -66,11 +72,20 @@ void check_c1_challenges(const SealCommitPhase1Output& c1, const PorepConfig& co
 std::vector<uint8_t> seal_commit_phase2(const SealCommitPhase1Output& c1, const groth16::Parameters& params) {
   auto config = porep_config(uint64_t(c1.registered_proof));
   if (!config) throw std::invalid_argument("unknown registered proof");
-  check_c1_challenges(c1, *config);
+  return seal_commit_phase2(c1, *config, params);
+}
+
+std::vector<uint8_t> seal_commit_phase2(const SealCommitPhase1Output& c1, const PorepConfig& config,
+                                        const groth16::Parameters& params) {
+  if (c1.registered_proof != config.id)
+    throw std::invalid_argument("c1 is for registered proof " +
+                                std::to_string(uint64_t(c1.registered_proof)) + ", the config for " +
+                                std::string(config.name));
+  check_c1_challenges(c1, config);
   groth16::SecureRng rng;
   std::vector<groth16::Proof> proofs;
-  for (size_t k = 0; k < config->partitions; k++)
-    proofs.push_back(groth16::prove(porep_partition_circuit(c1, *config, k), params, rng));
+  for (size_t k = 0; k < config.partitions; k++)
+    proofs.push_back(groth16::prove(porep_partition_circuit(c1, config, k), params, rng));
   return groth16::encode_proofs(proofs);
 }
 

@@ -30,16 +30,26 @@ std::vector<ff::Fr> porep_public_inputs(const PorepConfig& config, const Domain&
                                         const Domain& comm_d, const Domain& comm_r, const Domain& seed,
                                         size_t k);
 
-// Checks that the challenges c1 proves for partition k are the ones the
-// seed selects (a c1 for another seed or partition order is refused early).
-// Throws std::invalid_argument naming the partition and challenge.
+// Checks that the challenges c1 proves for partition k are the ones its
+// config's mode derives (interactive and synthetic from the seed, NI-PoRep
+// from comm_r), so a c1 for another seed or partition order is refused early,
+// and that the seed is not all zero (upstream's C2 refuses that). Throws
+// std::invalid_argument naming the partition and challenge.
 void check_c1_challenges(const SealCommitPhase1Output& c1, const PorepConfig& config);
 
-// All partitions, proved one after the other: config.partitions × 192 bytes.
+// All partitions, proved one after the other: config.partitions × 192 bytes
+// (for NI-PoRep these are the partition proofs upstream's
+// seal_commit_phase2_circuit_proofs returns, not the SnarkPack aggregate).
 std::vector<uint8_t> seal_commit_phase2(const SealCommitPhase1Output& c1, const groth16::Parameters& params);
+// With an explicit config (porep_config_with_id: another porep_id or API
+// version); c1.registered_proof must be the config's proof.
+std::vector<uint8_t> seal_commit_phase2(const SealCommitPhase1Output& c1, const PorepConfig& config,
+                                        const groth16::Parameters& params);
 
 // Verifies a concatenated multi-partition proof. Returns false for a proof
-// of the wrong length, an undecodable point or a failing partition.
+// of the wrong length, an undecodable point or a failing partition. The
+// config may carry an explicit porep_id and API version
+// (porep_config_with_id), as upstream's PoRepConfig does.
 bool verify_seal(const PorepConfig& config, const groth16::PreparedVerifyingKey& pvk, const Domain& comm_r,
                  const Domain& comm_d, const Domain& replica_id, const Domain& seed,
                  std::span<const uint8_t> proof);

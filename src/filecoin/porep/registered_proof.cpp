@@ -1,6 +1,7 @@
 #include "filecoin/porep/registered_proof.hpp"
 
 #include <bit>
+#include <stdexcept>
 
 namespace cuzk::filecoin {
 namespace {
@@ -51,6 +52,7 @@ constexpr std::string_view kNames[20] = {
 }  // namespace
 
 PorepId PorepConfig::porep_id() const {
+  if (explicit_porep_id) return *explicit_porep_id;
   PorepId p{};
   uint64_t v = uint64_t(id);
   for (size_t i = 0; i < 8; i++) p[i] = uint8_t(v >> (8 * i));
@@ -86,7 +88,10 @@ std::optional<PorepConfig> porep_config(uint64_t id) {
       c.mode = ChallengeMode::Synthetic;
       break;
     default:
-      // NI-PoRep: 2 challenges in 13 partitions (test sizes), 18 in 126 (32/64 GiB).
+      // NI-PoRep (fp constants.rs, parameters.rs select_challenges): at least
+      // 26 challenges in 13 partitions for test sizes, 2253 in 126 for 32/64
+      // GiB; per partition ceil(26/13) = 2 and ceil(2253/126) = 18, the counts
+      // of the interactive circuits, whose parameter files it reuses.
       c.api = ApiVersion::V1_2_0;
       c.mode = ChallengeMode::NonInteractive;
       c.partitions = row.layers == 2 ? 13 : 126;
@@ -99,6 +104,41 @@ std::optional<PorepConfig> porep_config(std::string_view name) {
   for (uint64_t id = 0; id < 20; id++)
     if (kNames[id] == name) return porep_config(id);
   return std::nullopt;
+}
+
+PorepConfig porep_config_with_id(const PorepConfig& proof, const PorepId& porep_id, ApiVersion api) {
+  uint64_t named = 0;
+  for (size_t i = 0; i < 8; i++) named |= uint64_t(porep_id[i]) << (8 * i);
+  // A porep_id that names a registered proof must name one of this size; any
+  // other value (test networks use [127; 32], [128; 32], ...) is taken as is.
+  if (auto other = porep_config(named); other && other->sector_size != proof.sector_size)
+    throw std::invalid_argument("porep_id names registered proof " + std::to_string(named) + " (" +
+                                std::string(other->name) + ", " + format_sector_size(other->sector_size) +
+                                "), the proof is " + std::string(proof.name) + " (" +
+                                format_sector_size(proof.sector_size) + ")");
+  if (proof.mode != ChallengeMode::Interactive && api < ApiVersion::V1_2_0)
+    throw std::invalid_argument(std::string(proof.name) + " needs API version 1.2.0 or later, got " +
+                                std::string(api_version_text(api)));
+  PorepConfig c = proof;
+  c.explicit_porep_id = porep_id;
+  c.api = api;
+  return c;
+}
+
+std::optional<ApiVersion> parse_api_version(std::string_view text) {
+  if (text == "1.0" || text == "1.0.0") return ApiVersion::V1_0_0;
+  if (text == "1.1" || text == "1.1.0") return ApiVersion::V1_1_0;
+  if (text == "1.2" || text == "1.2.0") return ApiVersion::V1_2_0;
+  return std::nullopt;
+}
+
+std::string_view api_version_text(ApiVersion v) {
+  switch (v) {
+    case ApiVersion::V1_0_0: return "1.0.0";
+    case ApiVersion::V1_1_0: return "1.1.0";
+    case ApiVersion::V1_2_0: return "1.2.0";
+  }
+  return "?";
 }
 
 std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size) {

@@ -62,8 +62,11 @@ struct PorepConfig {
   size_t challenges_per_partition = 0;  // interactive / synthetic
   ApiVersion api = ApiVersion::V1_1_0;
   ChallengeMode mode = ChallengeMode::Interactive;
+  // Set by porep_config_with_id: a porep_id other than the registered one.
+  std::optional<PorepId> explicit_porep_id;
 
-  PorepId porep_id() const;  // u64_le(id) ‖ u64_le(nonce 0) ‖ 0^16
+  // u64_le(id) ‖ u64_le(nonce 0) ‖ 0^16, or explicit_porep_id when set.
+  PorepId porep_id() const;
   size_t total_challenges() const { return partitions * challenges_per_partition; }
   // log2(nodes): depth of TreeD.
   size_t tree_d_depth() const;
@@ -73,6 +76,20 @@ struct PorepConfig {
 std::optional<PorepConfig> porep_config(uint64_t registered_proof_id);
 // By serde name ("StackedDrg32GiBV1_1"); nullopt when unknown.
 std::optional<PorepConfig> porep_config(std::string_view name);
+
+// Upstream's lower-level PoRepConfig {sector_size, partitions, porep_id,
+// api_version, api_features}: the geometry, partitions and challenge mode of
+// `proof` with an explicit porep_id and API version, so that proofs of test
+// networks (porep_id [127; 32], ...) and of other implementations can be
+// checked. The porep_id changes the SDR graph's seeds and replica_id; the
+// version changes the graph's parent placement (1.0 against 1.1 and later).
+// Throws std::invalid_argument when the porep_id's first 8 bytes name a
+// registered proof of another sector size, or when the version is below
+// 1.2 for a synthetic or NI-PoRep proof (upstream's ApiFeature minimum).
+PorepConfig porep_config_with_id(const PorepConfig& proof, const PorepId& porep_id, ApiVersion api);
+// "1.0", "1.1", "1.2" or with the patch ".0"; nullopt otherwise.
+std::optional<ApiVersion> parse_api_version(std::string_view text);
+std::string_view api_version_text(ApiVersion v);  // "1.0.0", "1.1.0", "1.2.0"
 // The default (V1_1) proof for a sector size in bytes; nullopt when none.
 std::optional<PorepConfig> porep_config_for_size(uint64_t sector_size);
 

@@ -46,8 +46,18 @@ SealedSector seal_precommit(const SealInputs& in);
 // The vanilla proof of one challenged node.
 StackedProof vanilla_proof(const SealedSector& s, uint64_t challenge);
 
-// Commit phase 1: every partition's challenges (from the config's mode,
-// seed and comm_r) and their vanilla proofs.
+// Commit phase 1 (rust-fil-proofs seal_commit_phase1): every partition's
+// challenges and their vanilla proofs, [partition][challenge], with comm_r,
+// comm_d, replica_id, seed and ticket. The challenges follow the config's mode
+// (docs/FILECOIN.md §7.4):
+// - interactive: from replica_id and the seed;
+// - synthetic: upstream proves all min(nodes, 2^18) synthetic challenges once
+//   after PreCommit (generate_synth_proofs, kept on disk) and commit phase 1
+//   copies out the ones the seed selects; this proves the selected challenges
+//   directly, which gives the same proofs (a vanilla proof depends on its node
+//   only). The C1 carries the real seed;
+// - NI-PoRep: from replica_id and comm_r, 13 / 126 partitions; the seed is
+//   carried but selects nothing.
 SealCommitPhase1Output seal_commit_phase1(const SealedSector& s, const Domain& seed);
 
 // Reads sector data for `config`: a file of sector_size bytes is taken as

@@ -100,9 +100,7 @@ std::array<uint8_t, 32> blake2b256_mac(std::span<const uint8_t> key, std::span<c
 
 SyntheticChallenges::SyntheticChallenges(uint64_t nodes, const Domain& replica_id, const Domain& comm_r,
                                          uint64_t num_synth)
-    : nodes_(nodes),
-      num_synth_(num_synth ? num_synth : std::min(nodes, kDefaultCount)),
-      replica_id_(replica_id) {
+    : nodes_(nodes), num_synth_(num_synth ? num_synth : default_count(nodes)), replica_id_(replica_id) {
   check_nodes(nodes);
   // Upstream seeks ChaCha20 by a u32 byte offset: 32 * count must fit.
   if (num_synth_ > (uint64_t(1) << 27))

@@ -30,6 +30,8 @@ std::vector<uint64_t> ni_challenges(uint64_t nodes, size_t per_partition, const 
 class SyntheticChallenges {
  public:
   static constexpr uint64_t kDefaultCount = uint64_t(1) << 18;
+  // The production set size: min(nodes, 2^18).
+  static uint64_t default_count(uint64_t nodes) { return nodes < kDefaultCount ? nodes : kDefaultCount; }
 
   // num_synth = 0 picks the production size min(nodes, 2^18).
   SyntheticChallenges(uint64_t nodes, const Domain& replica_id, const Domain& comm_r, uint64_t num_synth = 0);

@@ -64,3 +64,67 @@ TEST(ParameterNames, PublishedStems) {
   // Every version of a size shares the file.
   EXPECT_EQ(porep_parameter_stem(*porep_config(0)), porep_parameter_stem(*porep_config(10)));
 }
+
+// Synthetic PoRep proves the interactive partitions (fp registry.rs
+// partitions(), POREP_PARTITIONS); NI-PoRep takes the minimum challenge
+// counts of fp constants.rs (26 test sizes, 2253 production) over 13 / 126
+// partitions, rounded up per partition (parameters.rs select_challenges), and
+// so reaches the interactive circuits' 2 / 18 challenges per partition.
+TEST(RegisteredProof, SyntheticAndNonInteractiveGeometry) {
+  for (uint64_t size = 0; size < 5; size++) {
+    const auto interactive = *porep_config(5 + size), synth = *porep_config(10 + size),
+               ni = *porep_config(15 + size);
+    EXPECT_EQ(synth.partitions, interactive.partitions) << synth.name;
+    EXPECT_EQ(synth.challenges_per_partition, interactive.challenges_per_partition) << synth.name;
+    EXPECT_EQ(synth.api, ApiVersion::V1_2_0);
+    EXPECT_EQ(ni.api, ApiVersion::V1_2_0);
+    EXPECT_EQ(ni.mode, ChallengeMode::NonInteractive);
+    const size_t minimum = interactive.layers == 2 ? 26 : 2253;
+    EXPECT_EQ(ni.challenges_per_partition, (minimum + ni.partitions - 1) / ni.partitions) << ni.name;
+    EXPECT_EQ(ni.challenges_per_partition, interactive.challenges_per_partition) << ni.name;
+    // One parameter file per size.
+    EXPECT_EQ(porep_parameter_stem(ni), porep_parameter_stem(interactive));
+    EXPECT_EQ(porep_parameter_stem(synth), porep_parameter_stem(interactive));
+  }
+}
+
+TEST(RegisteredProof, ApiVersionText) {
+  EXPECT_EQ(parse_api_version("1.0"), ApiVersion::V1_0_0);
+  EXPECT_EQ(parse_api_version("1.1.0"), ApiVersion::V1_1_0);
+  EXPECT_EQ(parse_api_version("1.2"), ApiVersion::V1_2_0);
+  EXPECT_FALSE(parse_api_version("1.3"));
+  EXPECT_FALSE(parse_api_version("2.0"));
+  EXPECT_FALSE(parse_api_version("1.2.1"));
+  EXPECT_FALSE(parse_api_version(""));
+  EXPECT_EQ(api_version_text(ApiVersion::V1_2_0), "1.2.0");
+}
+
+// Upstream's lower-level PoRepConfig {porep_id, api_version, api_features}.
+TEST(RegisteredProof, ExplicitPorepIdAndApiVersion) {
+  PorepId test_id;
+  test_id.fill(127);  // a test network's porep_id (seal regression records)
+  auto c = porep_config_with_id(*porep_config(10), test_id, ApiVersion::V1_2_0);
+  EXPECT_EQ(c.porep_id(), test_id);
+  EXPECT_EQ(c.name, "StackedDrg2KiBV1_1_Feat_SyntheticPoRep");
+  EXPECT_EQ(c.mode, ChallengeMode::Synthetic);
+  EXPECT_EQ(c.partitions, 1u);
+  EXPECT_EQ(porep_parameter_stem(c), porep_parameter_stem(*porep_config(5)));
+  // The seal regression records' "1.2.0 + SyntheticPoRep with porep id 5" and v1.0 ids.
+  auto five = porep_config(5)->porep_id();
+  EXPECT_EQ(porep_config_with_id(*porep_config(10), five, ApiVersion::V1_2_0).porep_id(), five);
+  EXPECT_EQ(porep_config_with_id(*porep_config(5), porep_config(0)->porep_id(), ApiVersion::V1_0_0).api,
+            ApiVersion::V1_0_0);
+  // A porep_id naming a registered proof of another size (8: 32 GiB) is refused, naming both.
+  try {
+    porep_config_with_id(*porep_config(5), porep_config(8)->porep_id(), ApiVersion::V1_1_0);
+    ADD_FAILURE() << "a 32 GiB porep_id accepted for a 2 KiB proof";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("StackedDrg32GiBV1_1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2KiB"), std::string::npos) << e.what();
+  }
+  // Synthetic and NI-PoRep need API 1.2 (upstream ApiFeature::first_supported_version).
+  EXPECT_THROW(porep_config_with_id(*porep_config(10), five, ApiVersion::V1_1_0), std::invalid_argument);
+  EXPECT_THROW(porep_config_with_id(*porep_config(15), five, ApiVersion::V1_0_0), std::invalid_argument);
+  // Without an explicit id the registered one is used.
+  EXPECT_EQ(porep_config(10)->porep_id()[0], 10);
+}

@@ -13,14 +13,14 @@
 #include <random>
 #include <string>
 
+#include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c2.hpp"
 #include "filecoin/porep/seal.hpp"
-#include "dev_params.hpp"
+#include "porep_dev_params.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
-#include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 using namespace cuzk;
@@ -29,14 +29,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Development parameters of `cfg`'s circuit, cached under its counts.
 groth16::Parameters cached_dev_parameters(const PorepConfig& cfg) {
-  r1cs::CountingCS counts;
-  porep_blank_circuit(cfg).synthesize(counts);
-  return cuzk_test_params::cached_dev_parameters("porep-" + std::to_string(cfg.sector_size) + "-" +
-                                                     std::to_string(counts.num_constraints()) + "c-" +
-                                                     std::to_string(counts.num_inputs()) + "i-dev.params",
-                                                 porep_blank_circuit(cfg));
+  return cuzk_test_params::porep_dev_parameters(cfg);
 }
 
 }  // namespace
@@ -83,6 +77,45 @@ TEST(PorepProve, ProveAndVerifySeal2KiB) {
   }
   EXPECT_FALSE(verify_seal(cfg, pvk, a.comm_r, a.comm_d, a.replica_id, seed,
                            std::span<const uint8_t>(pa.data(), 191)));
+}
+
+// Upstream's lower-level PoRepConfig: a sector sealed and proved for a
+// porep_id no registered proof has (test networks use [127; 32]) and API
+// version 1.0 (the other DRG parent placement and Feistel truncation, so
+// other public inputs) verifies only with that porep_id and version.
+TEST(PorepProve, ExplicitPorepIdAndApiVersion2KiB) {
+  PorepId test_id;
+  test_id.fill(127);
+  const PorepConfig registered = *porep_config(5);
+  const PorepConfig cfg = porep_config_with_id(registered, test_id, ApiVersion::V1_0_0);
+  groth16::Parameters params = cached_dev_parameters(cfg);  // the same file as every 2 KiB proof
+  auto pvk = groth16::prepare_verifying_key(params.vk);
+  SealInputs in;
+  in.config = cfg;
+  in.sector_num = 3;
+  in.ticket.fill(3);
+  SealedSector s = seal_precommit(in);
+  Domain seed;
+  seed.fill(5);
+  auto c1 = seal_commit_phase1(s, seed);
+  // The same sector under the registered porep_id has another replica_id.
+  SealInputs reg_in = in;
+  reg_in.config = registered;
+  EXPECT_NE(seal_precommit(reg_in).replica_id, s.replica_id);
+  std::vector<uint8_t> proof = seal_commit_phase2(c1, cfg, params);
+  EXPECT_TRUE(verify_seal(cfg, pvk, s.comm_r, s.comm_d, s.replica_id, seed, proof));
+  EXPECT_TRUE(verify_seal(cfg, pvk, s.comm_r, s.comm_d, 1000, 3, in.ticket, seed, proof));
+  // The registered proof's own porep_id and version: other graph, other replica_id.
+  EXPECT_FALSE(verify_seal(registered, pvk, s.comm_r, s.comm_d, s.replica_id, seed, proof));
+  EXPECT_FALSE(verify_seal(registered, pvk, s.comm_r, s.comm_d, 1000, 3, in.ticket, seed, proof));
+  // The right porep_id with version 1.1: other parents, other public inputs.
+  EXPECT_FALSE(verify_seal(porep_config_with_id(registered, test_id, ApiVersion::V1_1_0), pvk, s.comm_r,
+                           s.comm_d, s.replica_id, seed, proof));
+  // Its c1 checks under its own config only: the registered graph names other parents.
+  EXPECT_NO_THROW(verify_c1_vanilla(c1, cfg));
+  EXPECT_THROW(verify_c1_vanilla(c1, registered), C1ValidationError);
+  // seal_commit_phase2 takes a config of the c1's own registered proof only.
+  EXPECT_THROW(seal_commit_phase2(c1, *porep_config(10), params), std::invalid_argument);
 }
 
 // The 8 MiB circuit (3,844,929 constraints) on a sealed 8 MiB sector of
