@@ -1,0 +1,157 @@
+// Host side of the H step on a device (cuda/h_step.hpp): the pass plan,
+// twiddle and coset tables, the launch sequence.
+#include "cuda/h_step.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/compat.cuh"
+#include "cuda/h_kernels.hpp"
+#include "cuda/kernels.hpp"
+#include "ntt/ntt.hpp"
+
+CUZK_CUDA_NAMESPACE_BEGIN
+namespace {
+
+using ff::Fr;
+
+DevFr to_dev(const Fr& x) {
+  DevFr d;
+  std::memcpy(d.l, x.v.data(), sizeof d.l);
+  return d;
+}
+DevFr* dev(void* p) { return static_cast<DevFr*>(p); }
+DevFr* dev(Fr* p) { return reinterpret_cast<DevFr*>(p); }
+
+steps::PowTable pow_table(const Fr& g) {
+  steps::PowTable t;
+  Fr x = g;
+  for (int b = 0; b < 32; b++) {
+    t.pw[b] = to_dev(x);
+    x = x.square();
+  }
+  return t;
+}
+
+// Passes over stages [lo, lo + k): lo = 0, 8, 16, ...; up to four groups per
+// block where the pass's low bits allow (coalesced loads).
+struct Pass {
+  unsigned lo, k, gb;
+};
+std::vector<Pass> plan(unsigned log_n) {
+  std::vector<Pass> v;
+  for (unsigned lo = 0; lo < log_n; lo += detail::kMaxPassStages) {
+    const unsigned k = std::min(detail::kMaxPassStages, log_n - lo);
+    v.push_back({lo, k, std::min({lo, 2u, detail::kMaxTileLog - k})});
+  }
+  return v;
+}
+
+}  // namespace
+
+DeviceHStep::DeviceHStep(const device::HStep& step, int device)
+    : log_n_(step.log_n),
+      device_(device),
+      root_2_32_(step.root_2_32),
+      shift_(step.coset.shift),
+      output_(step.coset.output) {
+  if (log_n_ > 30) throw std::invalid_argument("cuda H step: domain 2^" + std::to_string(log_n_) + " > 2^30");
+  ntt::DomainConfig cfg;
+  cfg.max_table_bytes = 0;  // only its constants are used
+  cfg.root_2_32 = step.root_2_32;
+  const ntt::Domain host(log_n_, cfg);
+  const Fr z = shift_.pow_vartime(uint64_t(size())) - Fr::one();
+  if (z.is_zero()) throw std::invalid_argument("cuda H step: the coset shift lies in the domain");
+  n_inv_ = host.size_inv();
+  back_scale_ = n_inv_ * z.inverse();
+  set_device(device);
+  if (log_n_ == 0) return;
+  const uint32_t half = uint32_t(1) << (log_n_ - 1);
+  tw_fwd_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
+  tw_inv_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
+  check(detail::launch_powers(dev(tw_fwd_.get()), half, pow_table(host.omega()), DevFr::one(), false, nullptr),
+        "H step: twiddles");
+  check(detail::launch_powers(dev(tw_inv_.get()), half, pow_table(host.omega_inv()), DevFr::one(), false, nullptr),
+        "H step: inverse twiddles");
+  // Coset factors of the first pass's positions: shift^(u·2^(log_n-k0)).
+  k0_ = plan(log_n_).front().k;
+  const uint32_t tab = uint32_t(1) << k0_;
+  const uint64_t stride = uint64_t(1) << (log_n_ - k0_);
+  tab_fwd_ = DeviceBuffer(size_t(tab) * sizeof(DevFr));
+  tab_back_ = DeviceBuffer(size_t(tab) * sizeof(DevFr));
+  check(detail::launch_powers(dev(tab_fwd_.get()), tab, pow_table(shift_.pow_vartime(stride)), DevFr::one(), false,
+                              nullptr),
+        "H step: coset table");
+  check(detail::launch_powers(dev(tab_back_.get()), tab, pow_table(shift_.inverse().pow_vartime(stride)),
+                              DevFr::one(), false, nullptr),
+        "H step: inverse coset table");
+  synchronize();
+}
+
+size_t DeviceHStep::output_size() const {
+  return output_ == device::qap::Coset::Output::coset_values ? size() : size() - 1;
+}
+
+bool DeviceHStep::same_shape(const device::HStep& s) const {
+  return s.log_n == log_n_ && s.root_2_32 == root_2_32_ && s.coset.shift == shift_ && s.coset.output == output_;
+}
+
+void DeviceHStep::to_coset(Fr* v, void* stream) const {
+  const auto passes = plan(log_n_);
+  detail::NttPass p;
+  p.log_n = log_n_;
+  p.tw_dif = dev(tw_inv_.get());
+  p.tw_dit = dev(tw_fwd_.get());
+  // DIF from the top, the first pass turned (DIF, · shift^j / n, DIT), DIT up.
+  for (size_t i = passes.size(); i-- > 1;) {
+    p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
+    p.dif = true, p.scale = false, p.dit = false;
+    check(detail::launch_ntt_pass(dev(v), p, stream), "H step: DIF pass");
+  }
+  p.lo = 0, p.k = passes[0].k, p.gb = 0;
+  p.dif = true, p.scale = true, p.dit = true;
+  p.c = to_dev(n_inv_);
+  p.shift_pw = pow_table(shift_);
+  p.shift_tab = dev(tab_fwd_.get());
+  check(detail::launch_ntt_pass(dev(v), p, stream), "H step: turning pass");
+  p.scale = false;
+  for (size_t i = 1; i < passes.size(); i++) {
+    p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
+    p.dif = false, p.dit = true;
+    check(detail::launch_ntt_pass(dev(v), p, stream), "H step: DIT pass");
+  }
+}
+
+void DeviceHStep::run(Fr* a, Fr* b, Fr* c, arith::Limbs<4>* out, void* stream) const {
+  set_device(device_);
+  const uint64_t n = size();
+  DevFr* o = reinterpret_cast<DevFr*>(out);
+  if (log_n_ > 0)
+    for (Fr* v : {a, b, c}) to_coset(v, stream);
+  check(detail::launch_combine(dev(a), dev(b), dev(c), n, stream), "H step: a·b - c");
+  if (output_ == device::qap::Coset::Output::coset_values) {
+    check(detail::launch_to_canonical(o, dev(a), n, stream), "H step: to canonical");
+    return;
+  }
+  if (log_n_ == 0) return;  // h has n - 1 = 0 coefficients
+  const auto passes = plan(log_n_);
+  detail::NttPass p;
+  p.log_n = log_n_;
+  p.tw_dif = dev(tw_inv_.get());
+  for (size_t i = passes.size(); i-- > 0;) {
+    p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
+    p.dif = true, p.dit = false;
+    p.scale = i == 0;  // the last pass: · shift^-j / (n·Z)
+    if (p.scale) {
+      p.c = to_dev(back_scale_);
+      p.shift_pw = pow_table(shift_.inverse());
+      p.shift_tab = dev(tab_back_.get());
+    }
+    check(detail::launch_ntt_pass(dev(a), p, stream), "H step: inverse DIF pass");
+  }
+  check(detail::launch_gather_bitrev_canonical(o, dev(a), log_n_, n - 1, stream), "H step: bit reversal");
+}
+
+CUZK_CUDA_NAMESPACE_END
