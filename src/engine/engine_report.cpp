@@ -260,11 +260,17 @@ std::string Engine::metrics_text() const {
   {
     std::lock_guard lk(mu_);
     for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
+    // Every kind from the start (0 until its first proof), so rates and alerts see a series.
+    auto by_kind = [&](const char* name, const std::map<std::string, uint64_t>& counts) {
+      for (const char* k : kKinds) {
+        auto it = counts.find(k);
+        o << name << "{proof_kind=\"" << k << "\"} " << (it == counts.end() ? 0 : it->second) << "\n";
+      }
+    };
     counter("cuzk_proofs_completed", "Proofs completed, by kind.", "counter");
-    for (auto& [k, v] : completed_by_kind_)
-      o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << "\n";
+    by_kind("cuzk_proofs_completed", completed_by_kind_);
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
-    for (auto& [k, v] : failed_by_kind_) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << "\n";
+    by_kind("cuzk_proofs_failed", failed_by_kind_);
     buckets = duration_buckets_;
     sum = duration_sum_s_;
     count = completed_;

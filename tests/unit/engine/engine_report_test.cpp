@@ -108,6 +108,12 @@ TEST(EngineReport, RecentJobsNewestFirstWithTheirOutcome) {
   EXPECT_LE(recent[0]["ended_secs_ago"].get<double>(), recent[2]["ended_secs_ago"].get<double>());
   EXPECT_GE(recent[0]["total_secs"].get<double>(), 0.0);
   EXPECT_TRUE(js["queues"].empty());
+  // Counters by kind: every kind has a series, 0 until its first proof.
+  const std::string m = f.engine->metrics_text();
+  EXPECT_EQ(sample(m, "cuzk_proofs_completed{proof_kind=\"generic-r1cs\"}"), 2);
+  EXPECT_EQ(sample(m, "cuzk_proofs_failed{proof_kind=\"generic-r1cs\"}"), 1);
+  EXPECT_EQ(sample(m, "cuzk_proofs_completed{proof_kind=\"porep-c2\"}"), 0);
+  EXPECT_EQ(sample(m, "cuzk_proofs_failed{proof_kind=\"winning-post\"}"), 0);
 }
 
 }  // namespace
