@@ -91,7 +91,7 @@ std::string Dashboard::live_json(int64_t window_s, int width_px) const {
   json j;
   j["now_ms"] = lt.timeline.log.offset_at(lt.now);
   j["window_s"] = window_s;
-  j["events"] = lt.timeline.log.events.size();
+  j["events"] = ring_->size();
   j["dropped"] = ring_->dropped();
   j["open"] = {{"synthesis", lt.open_synthesis}, {"device", lt.open_device}};
   json devices = json::array();

@@ -8,14 +8,14 @@ sideways. Run by tests/integration/dashboard/run.sh.
 
 usage: dashboard_check.py URL OUT_DIR CUZK_BENCH -- BATCH_COMMAND...
 """
-import json
 import os
 import shutil
 import subprocess
 import sys
 import urllib.request
 
-from cdp import Browser, BrowserError
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from cdp import Browser, BrowserError  # noqa: E402
 
 WIDTHS = (1280, 1920)
 
@@ -50,6 +50,8 @@ def main():
         print("dashboard-check: device card: %s" % device)
         if "Device 0" not in device:
             fail("device card reads %r" % device)
+        # "live": /status and /live answered and every part rendered (a script error reads otherwise).
+        b.wait_for("document.getElementById('conn').textContent === 'live'", 10, "the page to go live")
 
         batch = subprocess.Popen(batch_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         job = b.wait_for("""(() => { const r = document.querySelector('#jobs tbody tr[data-job-id]');
@@ -71,10 +73,15 @@ def main():
                                       return e && Number(e.dataset.busy) > 0 && e.textContent; })()""", 20,
                           "a utilization figure above 0")
         verdict = b.wait_for("(document.querySelector('#verdict .badge') || {}).textContent", 20, "a verdict")
-        bars = b.eval("document.querySelectorAll('#waterfall svg rect.bar').length")
+        if b.eval("document.getElementById('conn').textContent") != "live":
+            fail("the page lost the daemon: " + b.eval("document.getElementById('conn').textContent"))
+        # One bar per partition the daemon logged as done on a device (all in the 5-minute window).
+        with urllib.request.urlopen(url.rstrip("/") + "/timeline", timeout=10) as r:
+            timeline = r.read().decode()
+        ended = sum(1 for l in timeline.splitlines() if l.split(",")[2:3] == ["GPU_END"])
+        bars = b.wait_for("(() => { const n = document.querySelectorAll('#waterfall svg rect.bar').length; "
+                          "return n === %d && n; })()" % ended, 10, "%d device bars in the waterfall" % ended)
         print("dashboard-check: utilization %r, verdict %r, %d device bars in the waterfall" % (busy, verdict, bars))
-        if bars < 1:
-            fail("no device bar in the waterfall")
         # The last minute fills the picture (the page opens on five).
         b.eval("(() => { const s = document.getElementById('window'); s.value = '60'; "
                "s.dispatchEvent(new Event('change')); return true; })()")
@@ -90,8 +97,8 @@ def main():
 
         # The report of the same events, read back from the daemon's buffer.
         log = os.path.join(out, "dashboard-timeline.log")
-        with urllib.request.urlopen(url.rstrip("/") + "/timeline", timeout=10) as r, open(log, "wb") as f:
-            f.write(r.read())
+        with open(log, "w") as f:
+            f.write(timeline)
         report = os.path.join(out, "dashboard-report.html")
         subprocess.run([bench, "timeline", "html", log, "-o", report], check=True, stdout=subprocess.DEVNULL)
         b.goto("file://" + os.path.abspath(report))
