@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set up, start the proving daemon on a local socket with the
-# embedded default configuration (config/cuzk-demo.toml), prove a batch of
+# embedded default configuration (config/cuzk-demo.toml; it prints the
+# address of the daemon's live dashboard), prove a batch of
 # real proofs with cuzk-bench (each verified by the daemon's self-check
 # before it is returned), check one of them independently, stop the daemon,
 # and print the batch summary and the TIMELINE analysis. Pictures land in
@@ -101,6 +102,16 @@ daemon=$!
 trap 'kill -TERM $daemon 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || { echo "daemon did not start:"; cat "$log"; exit 1; }
+# status_listen = 127.0.0.1:0: the kernel picks a free port, so nothing can clash.
+status_addr=""
+for _ in $(seq 1 50); do
+  status_addr=$(sed -n 's/.*HTTP status listening on \([0-9.:]*\) .*/\1/p' "$log" | head -1)
+  [ -n "$status_addr" ] && break
+  sleep 0.1
+done
+if [ -n "$status_addr" ]; then
+  echo "dashboard: http://$status_addr/ (live while the daemon runs; /status and /metrics beside it)"
+fi
 
 echo "== batch: $proofs proofs of $circuit, concurrency $concurrency =="
 "$bench" -a "unix://$PWD/$sock" preload -c "$circuit"

@@ -4,32 +4,32 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "../cuzk/progress.hpp"  // the CLI's progress helpers (terminal line, rate, ETA)
 #include "client_common.hpp"
 #include "commands.hpp"
 
 namespace cuzk::bench_cli {
 namespace {
 
+namespace cli = cuzk::cli;
+
 using Clock = std::chrono::steady_clock;
 
-// Periodic progress on stderr (stdout keeps the exact result lines).
+// Calls `tick` every interval_s seconds on its own thread until destroyed.
 class Ticker {
  public:
   template <class F>
-  Ticker(double interval_s, F&& line) {
+  Ticker(double interval_s, F&& tick) {
     if (interval_s <= 0) return;
-    th_ = std::thread([this, interval_s, line = std::forward<F>(line)] {
+    th_ = std::thread([this, interval_s, tick = std::forward<F>(tick)] {
       std::unique_lock<std::mutex> lk(mu_);
-      while (!cv_.wait_for(lk, std::chrono::duration<double>(interval_s), [&] { return stop_; })) {
-        std::string s = line();
-        std::fprintf(stderr, "%s\n", s.c_str());
-        std::fflush(stderr);
-      }
+      while (!cv_.wait_for(lk, std::chrono::duration<double>(interval_s), [&] { return stop_; })) tick();
     });
   }
   ~Ticker() {
@@ -121,6 +121,16 @@ void run_batch(const BatchOpts& o) {
   std::atomic<uint32_t> next{0}, done{0};
   std::mutex print_mu;
   const auto batch_start = Clock::now();
+  // Progress on stderr (stdout keeps the exact result lines): on a terminal
+  // one line kept up to date in place, else a plain line every --progress seconds.
+  const bool live = o.progress_s > 0 && cli::is_live_terminal(stderr);
+  cli::LiveLine live_line(stderr);
+  auto progress_text = [&] {
+    const uint32_t d = done.load(), started = std::min(next.load(), o.count);
+    const double el = secs(Clock::now() - batch_start);
+    return "[batch " + secs1(el) + "s] " + cli::count_text(d, o.count, el, "proof") + " · " +
+           std::to_string(started - d) + " in flight";
+  };
 
   auto worker = [&] {
     for (;;) {
@@ -130,6 +140,7 @@ void run_batch(const BatchOpts& o) {
       req.set_request_id(new_uuid());
       ProofOutcome out = submit_and_await(*stub, req);
       std::lock_guard<std::mutex> lk(print_mu);
+      if (live) live_line.clear();
       uint32_t k = ++done;
       const char* label = out.rpc_ok ? status_label(out.resp.status()) : "ERROR";
       std::printf("  [%u/%u] %s \u2014 %ss (prove=%llu ms, queue=%llu ms)\n", k, o.count, label,
@@ -139,19 +150,25 @@ void run_batch(const BatchOpts& o) {
       else if (out.resp.status() != pb::AwaitProofResponse::COMPLETED)
         std::printf("        error: %s\n", out.resp.error_message().c_str());
       std::fflush(stdout);
+      if (live) live_line.show(progress_text());
       results[i] = std::move(out);
     }
   };
   {
-    Ticker ticker(o.progress_s, [&] {
-      uint32_t d = done.load(), started = std::min(next.load(), o.count);
-      return "[batch " + secs1(secs(Clock::now() - batch_start)) + "s] " + std::to_string(d) + "/" +
-             std::to_string(o.count) + " done, " + std::to_string(started - d) + " in flight";
+    Ticker ticker(live ? 0.25 : o.progress_s, [&] {
+      std::lock_guard<std::mutex> lk(print_mu);
+      if (live) {
+        live_line.show(progress_text());
+      } else {
+        std::fprintf(stderr, "%s\n", progress_text().c_str());
+        std::fflush(stderr);
+      }
     });
     std::vector<std::thread> threads;
     for (uint32_t t = 0; t < conc; t++) threads.emplace_back(worker);
     for (auto& t : threads) t.join();
   }
+  if (live) live_line.clear();
   const double batch_s = secs(Clock::now() - batch_start);
 
   std::vector<double> wall, prove;
@@ -196,48 +213,97 @@ const char* tier_name(int t) {
   }
 }
 
-void run_status() {
-  auto stub = make_stub(connect_daemon(daemon_address()));
+struct StatusOpts {
+  bool watch = false;
+  double interval_s = 2;
+  uint32_t count = 0;  // --watch: stop after this many refreshes (0 = until interrupted)
+};
+
+// The daemon's state as `status` prints it.
+std::string status_text(pb::ProvingEngine::Stub& stub) {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   pb::GetStatusResponse r;
-  auto st = stub->GetStatus(&ctx, pb::GetStatusRequest(), &r);
+  auto st = stub.GetStatus(&ctx, pb::GetStatusRequest(), &r);
   if (!st.ok()) throw std::runtime_error("GetStatus RPC failed: " + describe(st));
-  std::printf("=== cuzk daemon status ===\n");
-  std::printf("uptime:           %llus\n", (unsigned long long)r.uptime_seconds());
-  std::printf("proofs completed: %llu\n", (unsigned long long)r.total_proofs_completed());
-  std::printf("proofs failed:    %llu\n", (unsigned long long)r.total_proofs_failed());
-  std::printf("memory budget:    %llu / %llu MiB used\n",
-              (unsigned long long)(r.memory_budget_used_bytes() >> 20),
-              (unsigned long long)(r.memory_budget_limit_bytes() >> 20));
+  std::string out;
+  auto line = [&out](const char* fmt, auto... args) {
+    char b[1024];
+    std::snprintf(b, sizeof b, fmt, args...);
+    out += b;
+  };
+  line("=== cuzk daemon status ===\n");
+  line("uptime:           %llus\n", (unsigned long long)r.uptime_seconds());
+  line("proofs completed: %llu\n", (unsigned long long)r.total_proofs_completed());
+  line("proofs failed:    %llu\n", (unsigned long long)r.total_proofs_failed());
+  line("memory budget:    %llu / %llu MiB used\n", (unsigned long long)(r.memory_budget_used_bytes() >> 20),
+       (unsigned long long)(r.memory_budget_limit_bytes() >> 20));
   if (r.pinned_memory_limit_bytes() > 0)
-    std::printf("pinned memory:    %llu / %llu MiB used\n",
-                (unsigned long long)(r.pinned_memory_bytes() >> 20),
-                (unsigned long long)(r.pinned_memory_limit_bytes() >> 20));
+    line("pinned memory:    %llu / %llu MiB used\n", (unsigned long long)(r.pinned_memory_bytes() >> 20),
+         (unsigned long long)(r.pinned_memory_limit_bytes() >> 20));
   if (r.gpus_size() > 0) {
-    std::printf("\nDevices:\n");
+    line("\nDevices:\n");
     for (const auto& g : r.gpus()) {
       std::string job = g.current_job_id().empty()
                             ? std::string("idle")
                             : "proving " + g.current_proof_kind() + " (" + g.current_job_id() + ")";
-      std::printf("  [%u] %s \u2014 %llu MiB free of %llu MiB %s \u2014 %u/%u workers busy \u2014 %s\n",
-                  g.ordinal(), g.name().c_str(), (unsigned long long)(g.vram_free_bytes() >> 20),
-                  (unsigned long long)(g.vram_total_bytes() >> 20), g.host_memory() ? "host RAM" : "VRAM",
-                  g.busy_workers(), g.workers(), job.c_str());
+      line("  [%u] %s \u2014 %llu MiB free of %llu MiB %s \u2014 %u/%u workers busy \u2014 %s\n", g.ordinal(),
+           g.name().c_str(), (unsigned long long)(g.vram_free_bytes() >> 20),
+           (unsigned long long)(g.vram_total_bytes() >> 20), g.host_memory() ? "host RAM" : "VRAM",
+           g.busy_workers(), g.workers(), job.c_str());
     }
   }
   if (r.loaded_srs_size() > 0) {
-    std::printf("\nLoaded SRS:\n");
+    line("\nLoaded SRS:\n");
     for (const auto& s : r.loaded_srs())
-      std::printf("  %s (tier=%s, size=%llu bytes, refs=%u)\n", s.circuit_id().c_str(), tier_name(s.tier()),
-                  (unsigned long long)s.size_bytes(), s.ref_count());
+      line("  %s (tier=%s, size=%llu bytes, refs=%u)\n", s.circuit_id().c_str(), tier_name(s.tier()),
+           (unsigned long long)s.size_bytes(), s.ref_count());
   }
   if (r.queues_size() > 0) {
-    std::printf("\nQueues:\n");
+    line("\nQueues:\n");
     for (const auto& q : r.queues())
-      std::printf("  %s: pending=%u, in_progress=%u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
+      line("  %s: pending=%u, in_progress=%u\n", q.proof_kind().c_str(), q.pending(), q.in_progress());
   }
-  std::fflush(stdout);
+  return out;
+}
+
+// `status`, or with --watch the same refreshed every interval: redrawn in
+// place on a terminal, else printed again under a time stamp.
+void run_status(const StatusOpts& o) {
+  auto stub = make_stub(connect_daemon(daemon_address()));
+  if (!o.watch) {
+    std::fputs(status_text(*stub).c_str(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  const bool tty = cli::is_live_terminal(stdout);
+  if (tty) std::fputs("\033[H\033[2J", stdout);
+  for (uint32_t i = 0; o.count == 0 || i < o.count; i++) {
+    if (i) std::this_thread::sleep_for(std::chrono::duration<double>(o.interval_s));
+    std::string text;
+    try {
+      text = status_text(*stub);
+    } catch (const std::exception& e) {
+      text = std::string("(no answer: ") + e.what() + ")\n";
+    }
+    const std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%H:%M:%S", std::localtime(&now));
+    if (tty) {
+      // Home, each line cleared to its end, the rest of the screen cleared.
+      std::string screen = "\033[H";
+      size_t start = 0;
+      for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+        screen += text.substr(start, nl - start) + "\033[K\n";
+      screen +=
+          std::string("\n") + stamp + " · every " + secs1(o.interval_s) + " s · Ctrl-C to stop\033[K\033[J";
+      std::fputs(screen.c_str(), stdout);
+    } else {
+      std::printf("--- %s ---\n%s\n", stamp, text.c_str());
+    }
+    std::fflush(stdout);
+  }
+  if (tty) std::fputc('\n', stdout);
 }
 
 void run_preload(const std::string& circuit) {
@@ -308,9 +374,15 @@ void register_client(CLI::App& app) {
       ->capture_default_str();
   batch->callback([bo] { run_batch(*bo); });
 
+  auto sto = std::make_shared<StatusOpts>();
   auto* status = app.add_subcommand("status", "query daemon status");
   add_addr_option(status);
-  status->callback([] { run_status(); });
+  status->add_flag("-w,--watch", sto->watch, "refresh until interrupted (in place on a terminal)");
+  status->add_option("--interval", sto->interval_s, "seconds between refreshes with --watch")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  status->add_option("--count", sto->count, "with --watch: stop after N refreshes (0 = never)");
+  status->callback([sto] { run_status(*sto); });
 
   auto circuit = std::make_shared<std::string>();
   auto* preload = app.add_subcommand("preload", "load a circuit's parameters into the hot tier");

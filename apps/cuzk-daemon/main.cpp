@@ -1,6 +1,6 @@
 // cuzk-daemon: the proving daemon. Loads cuzk.toml, builds the engine, serves
 // cuzk.v1.ProvingEngine over gRPC (unix socket or TCP) and, optionally, HTTP
-// GET /status and /metrics.
+// GET / (the live dashboard), /status and /metrics.
 //
 // Security: TCP needs [daemon.tls] and/or daemon.token_file, or
 // daemon.allow_insecure_tcp = true (then a warning is logged); the unix
@@ -34,6 +34,7 @@
 #include "server/address.hpp"
 #include "server/grpc_server.hpp"
 #include "server/http_status.hpp"
+#include "server/timeline_ring.hpp"
 
 namespace {
 
@@ -79,7 +80,17 @@ int run(const Cli& cli) {
   spdlog::info("cuzk-daemon starting (config: {}, params: {})",
                cli.config.empty() ? std::string("built-in defaults") : cli.config, cfg.param_cache);
 
-  auto engine = std::make_unique<eng::Engine>(cfg, eng::default_handlers(cfg));
+  // TIMELINE lines go to stderr as always, and the recent ones stay in
+  // memory for the status listener's live views (GET /, /live, /metrics).
+  auto ring = std::make_shared<srv::TimelineRing>();
+  auto sink = [ring](const std::string& line) {
+    std::string l = line + '\n';
+    std::fwrite(l.data(), 1, l.size(), stderr);
+    std::fflush(stderr);
+    ring->add(line);
+  };
+  auto engine = std::make_unique<eng::Engine>(cfg, eng::default_handlers(cfg), sink);
+  ring->set_clock([e = engine.get()] { return int64_t(e->timeline().now_ms()); });
   // Fleet mode ([fleet] database): jobs go through the shared queue; the
   // RPCs are served by the bridge in front of the local engine.
   std::unique_ptr<eng::FleetBridge> fleet;
@@ -108,8 +119,9 @@ int run(const Cli& cli) {
     const bool protected_grpc = gopts.tls.enabled() || !gopts.token_file.empty();
     if (auto a = srv::parse_address(cfg.status_listen);
         protected_grpc && !a.is_unix && a.host != "127.0.0.1" && a.host != "::1" && a.host != "localhost")
-      spdlog::warn("daemon.status_listen {} serves /status and /metrics without TLS or token", a.to_string());
-    http = std::make_unique<srv::HttpStatusServer>(service, cfg.status_listen);
+      spdlog::warn("daemon.status_listen {} serves the dashboard, /status and /metrics without TLS or token",
+                   a.to_string());
+    http = std::make_unique<srv::HttpStatusServer>(service, cfg.status_listen, ring.get());
     http->start();
   }
   spdlog::info("ready: gRPC on {}{}", grpc_server.bound_address(),
@@ -139,6 +151,7 @@ int run(const Cli& cli) {
   else engine->shutdown(grace);       // finishes or cancels work; answers every waiter
   grpc_server.shutdown(5s);           // waiters have their answers; close and remove the socket
   if (http) http->stop();
+  ring->set_clock({});  // the engine's clock goes with it
   fleet.reset();
   engine.reset();
   spdlog::info("cuzk-daemon stopped");
@@ -153,7 +166,8 @@ int main(int argc, char** argv) {
   Cli cli;
   app.add_option("-c,--config", cli.config, "configuration file (cuzk.toml)")->check(CLI::ExistingFile);
   app.add_option("-l,--listen", cli.listen, "gRPC address: unix:///path/to.sock or host:port");
-  app.add_option("--status-listen", cli.status_listen, "HTTP address for GET /status and /metrics");
+  app.add_option("--status-listen", cli.status_listen,
+                 "HTTP address for the dashboard (GET /), /status and /metrics");
   app.add_option("--param-cache", cli.param_cache, "parameter directory (srs.param_cache)");
   app.add_option("--log-level", cli.log_level, "trace, debug, info, warn, error, critical, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));

@@ -1,6 +1,8 @@
 // Engine::status(), status_json() and metrics_text(): read-only views of the
 // engine's state for GetStatus, GET /status and GET /metrics.
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "engine/engine.hpp"
@@ -11,10 +13,36 @@ namespace cuzk::engine {
 
 namespace {
 
+constexpr size_t kRecentJobs = 20;  // "recent" in /status
 const char* kKinds[] = {"porep-c2", "snap-update", "window-post", "winning-post", "generic-r1cs"};
 
 bool in_flight(PartState s) {
   return s == PartState::Synthesizing || s == PartState::SynthDone || s == PartState::Gpu;
+}
+
+constexpr Priority kPriorities[] = {Priority::Critical, Priority::High, Priority::Normal, Priority::Low};
+
+// Live jobs by (kind, priority): admitted jobs that have not started a
+// partition yet (waiting since submission) and jobs with partitions started.
+struct QueueRow {
+  uint32_t queued_jobs = 0, running_jobs = 0, pending_partitions = 0;
+  double oldest_wait_s = 0;  // the longest a queued job has waited so far
+};
+template <class Jobs>
+std::map<std::pair<std::string, Priority>, QueueRow> queue_rows(const Jobs& jobs, Clock::time_point now) {
+  std::map<std::pair<std::string, Priority>, QueueRow> rows;
+  for (const auto& [id, j] : jobs) {
+    if (j->ended) continue;
+    QueueRow& r = rows[{kind_name(j->kind), j->priority}];
+    for (PartState st : j->states) r.pending_partitions += st == PartState::Pending;
+    if (j->has_started) {
+      r.running_jobs++;
+    } else {
+      r.queued_jobs++;
+      r.oldest_wait_s = std::max(r.oldest_wait_s, std::chrono::duration<double>(now - j->submitted).count());
+    }
+  }
+  return rows;
 }
 
 }  // namespace
@@ -164,6 +192,7 @@ std::string Engine::status_json() const {
       pipelines.push_back(
           {{"job_id", id},
            {"proof_kind", kind_name(job->kind)},
+           {"priority", priority_name(job->priority)},
            {"started_secs_ago", std::chrono::duration<double>(Clock::now() - job->submitted).count()},
            {"total_partitions", job->partitions},
            {"partitions_done", done},
@@ -178,6 +207,31 @@ std::string Engine::status_json() const {
     }
     j["counters"] = {
         {"completed", completed_}, {"failed", failed_}, {"by_kind", by_kind}, {"queue_depth", queue_depth}};
+    const auto now = Clock::now();
+    json queues = json::array();
+    for (const auto& [key, r] : queue_rows(jobs_, now))
+      queues.push_back({{"proof_kind", key.first},
+                        {"priority", priority_name(key.second)},
+                        {"queued_jobs", r.queued_jobs},
+                        {"running_jobs", r.running_jobs},
+                        {"pending_partitions", r.pending_partitions},
+                        {"oldest_wait_secs", r.oldest_wait_s}});
+    j["queues"] = queues;
+    // The jobs that ended last (those still retained), newest first.
+    json recent = json::array();
+    for (auto it = ended_order_.rbegin(); it != ended_order_.rend() && recent.size() < kRecentJobs; ++it) {
+      auto f = jobs_.find(it->id);
+      if (f == jobs_.end() || f->second->seq != it->seq) continue;
+      const Job& job = *f->second;
+      recent.push_back(
+          {{"job_id", it->id},
+           {"proof_kind", kind_name(job.kind)},
+           {"priority", priority_name(job.priority)},
+           {"status", job_status_name(job.status)},
+           {"total_secs", std::chrono::duration<double>(job.finished_at - job.submitted).count()},
+           {"ended_secs_ago", std::chrono::duration<double>(now - job.finished_at).count()}});
+    }
+    j["recent"] = recent;
   }
   j["pipelines"] = pipelines;
   return j.dump(2);
@@ -200,18 +254,44 @@ std::string Engine::metrics_text() const {
   std::array<uint64_t, kDurationBounds.size()> buckets{};
   double sum = 0;
   uint64_t count = 0;
+  std::map<Priority, uint64_t> queued;
+  std::map<Priority, double> oldest;
+  std::map<PartState, uint64_t> parts;
   {
     std::lock_guard lk(mu_);
     for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
+    // Every kind from the start (0 until its first proof), so rates and alerts see a series.
+    auto by_kind = [&](const char* name, const std::map<std::string, uint64_t>& counts) {
+      for (const char* k : kKinds) {
+        auto it = counts.find(k);
+        o << name << "{proof_kind=\"" << k << "\"} " << (it == counts.end() ? 0 : it->second) << "\n";
+      }
+    };
     counter("cuzk_proofs_completed", "Proofs completed, by kind.", "counter");
-    for (auto& [k, v] : completed_by_kind_)
-      o << "cuzk_proofs_completed{proof_kind=\"" << k << "\"} " << v << "\n";
+    by_kind("cuzk_proofs_completed", completed_by_kind_);
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
-    for (auto& [k, v] : failed_by_kind_) o << "cuzk_proofs_failed{proof_kind=\"" << k << "\"} " << v << "\n";
+    by_kind("cuzk_proofs_failed", failed_by_kind_);
     buckets = duration_buckets_;
     sum = duration_sum_s_;
     count = completed_;
+    for (const auto& [key, r] : queue_rows(jobs_, Clock::now())) {
+      queued[key.second] += r.queued_jobs;
+      oldest[key.second] = std::max(oldest[key.second], r.oldest_wait_s);
+    }
+    for (auto& [id, j] : jobs_)
+      if (!j->ended)
+        for (PartState st : j->states) parts[st]++;
   }
+  counter("cuzk_queued_jobs", "Admitted jobs that have not started a partition yet, by priority.", "gauge");
+  for (Priority p : kPriorities)
+    o << "cuzk_queued_jobs{priority=\"" << priority_name(p) << "\"} " << queued[p] << "\n";
+  counter("cuzk_queue_oldest_wait_seconds",
+          "How long the oldest job of each priority has waited to start (0: none waiting).", "gauge");
+  for (Priority p : kPriorities)
+    o << "cuzk_queue_oldest_wait_seconds{priority=\"" << priority_name(p) << "\"} " << oldest[p] << "\n";
+  counter("cuzk_partitions", "Partitions of live jobs by state.", "gauge");
+  for (PartState st : {PartState::Pending, PartState::Synthesizing, PartState::SynthDone, PartState::Gpu})
+    o << "cuzk_partitions{state=\"" << part_state_name(st) << "\"} " << parts[st] << "\n";
   counter("cuzk_queue_depth", "Partitions waiting to start.", "gauge");
   o << "cuzk_queue_depth " << pending << "\n";
   counter("cuzk_running_jobs", "Jobs with partitions in flight.", "gauge");

@@ -1,5 +1,5 @@
 // The small part of the service interface that is code, not declarations:
-// kind names and default priorities. It is its own library
+// kind, priority and status names, default priorities. It is its own library
 // (cuzk_engine_service) so the server links what it uses and not the engine.
 #include "engine/service.hpp"
 
@@ -21,6 +21,26 @@ Priority default_priority(ProofKind k) {
     case ProofKind::WinningPost: return Priority::Critical;
     case ProofKind::WindowPostPartition: return Priority::High;
     default: return Priority::Normal;
+  }
+}
+
+const char* priority_name(Priority p) {
+  switch (p) {
+    case Priority::Low: return "low";
+    case Priority::Normal: return "normal";
+    case Priority::High: return "high";
+    case Priority::Critical: return "critical";
+    default: return "unspecified";
+  }
+}
+
+const char* job_status_name(JobStatus s) {
+  switch (s) {
+    case JobStatus::Completed: return "completed";
+    case JobStatus::Failed: return "failed";
+    case JobStatus::Cancelled: return "cancelled";
+    case JobStatus::Timeout: return "timeout";
+    default: return "unknown";
   }
 }
 

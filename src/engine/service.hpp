@@ -27,6 +27,8 @@ enum class Priority : int { Unspecified = 0, Low = 1, Normal = 2, High = 3, Crit
 const char* kind_name(ProofKind k);
 // The kind's default when the request leaves priority unspecified.
 Priority default_priority(ProofKind k);
+// low, normal, high, critical (unspecified): metrics labels and status JSON.
+const char* priority_name(Priority p);
 
 struct ProofRequest {
   std::string request_id;  // idempotency key; empty = a fresh UUID
@@ -45,6 +47,8 @@ struct ProofRequest {
 };
 
 enum class JobStatus : int { Unknown = 0, Completed = 1, Failed = 2, Cancelled = 3, Timeout = 4 };
+// completed, failed, cancelled, timeout (unknown): status JSON.
+const char* job_status_name(JobStatus s);
 
 struct ProofResult {
   std::string job_id;

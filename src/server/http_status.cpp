@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "server/address.hpp"
@@ -100,8 +101,9 @@ bool parse_request_line(const std::string& line, HttpRequestLine& out) {
   return true;
 }
 
-HttpStatusServer::HttpStatusServer(const engine::ProvingService& service, std::string listen)
-    : service_(service), listen_(std::move(listen)) {}
+HttpStatusServer::HttpStatusServer(const engine::ProvingService& service, std::string listen,
+                                   const TimelineRing* ring)
+    : service_(service), dashboard_(service, ring), listen_(std::move(listen)) {}
 
 HttpStatusServer::~HttpStatusServer() { stop(); }
 
@@ -171,7 +173,7 @@ void HttpStatusServer::start() {
   listen_fd_ = fd;
   stop_.store(false);
   thread_ = std::thread([this] { loop(); });
-  spdlog::info("HTTP status listening on {} (GET /status, /metrics)", bound_);
+  spdlog::info("HTTP status listening on {} (GET / for the dashboard, /status, /metrics)", bound_);
 }
 
 void HttpStatusServer::stop() {
@@ -233,11 +235,14 @@ void HttpStatusServer::serve(int fd) {
     send_all(fd, response(400, "text/plain", "malformed request\n", false));
     return;
   }
+  const size_t q = req.target.find('?');
   std::string path = req.target.substr(0, req.target.find_first_of("?#"));
+  std::string query =
+      q == std::string::npos ? std::string() : req.target.substr(q + 1, req.target.find('#', q) - q - 1);
   const bool head = req.method == "HEAD";
-  const bool known = path == "/status" || path == "/metrics";
-  if (!known) {
-    send_all(fd, response(404, "text/plain", "not found; try /status or /metrics\n", head));
+  const bool own = path == "/status" || path == "/metrics";
+  if (!own && !Dashboard::serves(path)) {
+    send_all(fd, response(404, "text/plain", "not found; try /, /status or /metrics\n", head));
     return;
   }
   if (req.method != "GET" && !head) {
@@ -246,11 +251,18 @@ void HttpStatusServer::serve(int fd) {
   }
   std::string body, type;
   try {
+    if (!own) {
+      if (auto page = dashboard_.get(path, query))
+        send_all(fd, response(page->code, page->content_type, page->body, head, page->extra_headers));
+      return;
+    }
     if (path == "/status") {
       body = service_.status_json();
       type = "application/json";
     } else {
       body = service_.metrics_text();
+      if (!body.empty() && body.back() != '\n') body += '\n';
+      body += dashboard_.live_metrics();
       type = "text/plain; version=0.0.4; charset=utf-8";
     }
   } catch (const std::exception& e) {

@@ -2,21 +2,29 @@
 // A deliberately small HTTP/1.1 server (POSIX sockets, one thread) for
 // daemon.status_listen:
 //   GET /status   -> 200 application/json   (ProvingService::status_json)
-//   GET /metrics  -> 200 text/plain (Prometheus exposition, metrics_text)
+//   GET /metrics  -> 200 text/plain (Prometheus exposition, metrics_text,
+//                    plus the live gauges of server/dashboard.hpp)
+//   GET /, /dashboard.js, /dashboard.css, /live, /timeline -> the live
+//                    dashboard (server/dashboard.hpp)
 //   anything else -> 404 (405 for methods other than GET/HEAD, 400 if malformed)
 // Each connection carries one request and is closed after the response.
+// Like /status, every path is served without TLS or token (docs/PROTOCOL.md §6).
 #include <atomic>
 #include <string>
 #include <thread>
 
 #include "engine/service.hpp"
+#include "server/dashboard.hpp"
+#include "server/timeline_ring.hpp"
 
 namespace cuzk::server {
 
 class HttpStatusServer {
  public:
   // `listen`: "host:port" (port 0 = any), "http://host:port" or "unix:///path".
-  HttpStatusServer(const engine::ProvingService& service, std::string listen);
+  // `ring`: the daemon's recent TIMELINE lines for the live views (may be null).
+  HttpStatusServer(const engine::ProvingService& service, std::string listen,
+                   const TimelineRing* ring = nullptr);
   ~HttpStatusServer();  // stop()
   HttpStatusServer(const HttpStatusServer&) = delete;
   HttpStatusServer& operator=(const HttpStatusServer&) = delete;
@@ -31,6 +39,7 @@ class HttpStatusServer {
   void serve(int fd);
 
   const engine::ProvingService& service_;
+  Dashboard dashboard_;
   std::string listen_;
   std::string unix_path_;
   std::string bound_;

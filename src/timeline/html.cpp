@@ -1,5 +1,7 @@
 // A self-contained HTML report: summary cards, the waterfall, and the tables
-// of `analyze` and `jobs`. No script, no external resource.
+// of `analyze` and `jobs`. No script, no external resource. Fits a 1280 px
+// window without scrolling sideways: the picture scales down to the page's
+// width and column headings wrap.
 #include <algorithm>
 
 #include "timeline/format.hpp"
@@ -23,10 +25,11 @@ h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #dde2e8;padding-bott
 .badge{display:inline-block;border-radius:10px;padding:1px 8px;font-size:12px;color:#fff;background:#757575}
 .badge.device{background:#2e7d32}.badge.synthesis{background:#e65100}.badge.contention{background:#6a1b9a}
 figure{margin:16px 0;background:#fff;border:1px solid #dde2e8;border-radius:6px;padding:8px;overflow-x:auto}
-figure svg{display:block;max-width:none}
+figure svg{display:block;max-width:100%;height:auto}
 .tw{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:12px;background:#fff}
-th,td{border:1px solid #dde2e8;padding:3px 8px;text-align:right;white-space:nowrap}
+th,td{border:1px solid #dde2e8;padding:3px 6px;text-align:right;white-space:nowrap}
+th{white-space:normal;vertical-align:bottom}
 th{background:#eef2f7}
 td.l,th.l{text-align:left}
 ul.ev{margin:4px 0 12px;font-size:13px}

@@ -43,6 +43,12 @@ struct SvgOptions {
   std::string title;
   int max_synth_lanes = 24;  // more than this: only the synthesis-in-flight strip
   size_t max_legend_jobs = 24;
+  // A fixed time range on the continuous axis instead of the log's extent
+  // (or the run's): the live view's trailing window. Used when window_end >
+  // window_start; `run` is ignored then.
+  int64_t window_start = 0, window_end = 0;
+  // Ticks read as time before window_end ("-30 s") instead of daemon offsets.
+  bool ticks_before_end = false;
 };
 std::string render_svg(const Timeline& t, const SvgOptions& opts = {});
 

@@ -78,6 +78,7 @@ std::string util_color(double f) {
 std::string tick_label(int64_t offset, int64_t step) {
   if (step < 1000) return strf("%lld ms", (long long)offset);
   int dec = step % 1000 == 0 ? 0 : step % 100 == 0 ? 1 : 2;
+  if (step % 60000 == 0 && offset % 60000 == 0) return strf("%lld min", (long long)(offset / 60000));
   return strf("%.*f s", dec, offset / 1000.0);
 }
 
@@ -129,9 +130,10 @@ struct Layout {
   }
 };
 
-// The shown time range: one run (with its synthesis lead) or the whole log,
-// padded by 1/80 on each side.
-std::pair<int64_t, int64_t> time_window(const Model& m, const Run* only) {
+// The shown time range: the window asked for, else one run (with its
+// synthesis lead) or the whole log, padded by 1/80 on each side.
+std::pair<int64_t, int64_t> time_window(const Model& m, const Run* only, const SvgOptions& o) {
+  if (o.window_end > o.window_start) return {o.window_start, o.window_end};
   int64_t t0 = INT64_MAX, t1 = INT64_MIN;
   if (only) {
     t0 = only->start - only->synth.lead_ms.value_or(0);
@@ -228,9 +230,11 @@ class Waterfall {
         m_(tl.model),
         a_(tl.analysis),
         o_(o),
-        only_(o.run >= 1 && size_t(o.run) <= a_.runs.size() ? &a_.runs[size_t(o.run) - 1] : nullptr),
+        only_(o.run >= 1 && size_t(o.run) <= a_.runs.size() && o.window_end <= o.window_start
+                  ? &a_.runs[size_t(o.run) - 1]
+                  : nullptr),
         W_(std::max(640, o.width)),
-        f_(frame(time_window(m_, only_), W_)),
+        f_(frame(time_window(m_, only_, o), W_)),
         rank_(job_ranks(log_, a_)),
         workers_(device_workers()),
         synth_(pack_synth_lanes(m_.synth, [this](const Interval& iv) { return visible(iv); })),
@@ -337,12 +341,17 @@ class Waterfall {
   void axis() {
     const int64_t t0 = f_.t0, t1 = f_.t1;
     const int64_t step = nice_step(double(t1 - t0), (f_.x1 - f_.x0) / 110.0);
-    for (int64_t t = (t0 / step + 1) * step; t < t1; t += step) {
+    // Ticks on multiples of the step: of the daemon's offsets, or counted back from the end.
+    const int64_t first = o_.ticks_before_end ? t1 - (t1 - t0) / step * step : (t0 / step + 1) * step;
+    for (int64_t t = first; t < t1 || (o_.ticks_before_end && t == t1); t += step) {
+      if (t <= t0) continue;
       double x = f_.x(t);
       body_ += strf("<line x1='%.1f' y1='%.0f' x2='%.1f' y2='%.1f' class='grid'/>\n", x, y_.y_util - 2, x,
                     y_.y_content_end);
       body_ += strf("<text x='%.1f' y='%.0f' class='tick'>%s</text>\n", x, y_.y_axis - 4,
-                    tick_label(log_.offset_at(t), step).c_str());
+                    !o_.ticks_before_end ? tick_label(log_.offset_at(t), step).c_str()
+                    : t == t1            ? "now"
+                                         : tick_label(t - t1, step).c_str());
     }
     for (size_t e = 1; e < log_.epoch_base.size(); e++) {
       int64_t t = log_.epoch_base[e];

@@ -13,54 +13,13 @@
 #include "server/address.hpp"
 #include "server/http_status.hpp"
 #include "unit/server/fake_service.hpp"
+#include "unit/server/http_get.hpp"
 
 namespace {
 
 using cuzk::server::HttpStatusServer;
 using cuzk::test::FakeService;
-
-// Sends `raw` and returns everything the server writes before closing.
-std::string exchange_fd(int fd, const std::string& raw) {
-  size_t off = 0;
-  while (off < raw.size()) {
-    ssize_t n = ::send(fd, raw.data() + off, raw.size() - off, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    off += size_t(n);
-  }
-  ::shutdown(fd, SHUT_WR);
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = ::recv(fd, buf, sizeof(buf), 0)) > 0) out.append(buf, size_t(n));
-  ::close(fd);
-  return out;
-}
-
-std::string exchange_tcp(int port, const std::string& raw) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(uint16_t(port));
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) != 0) {
-    ::close(fd);
-    return "connect failed";
-  }
-  return exchange_fd(fd, raw);
-}
-
-std::string get(int port, const std::string& path) {
-  return exchange_tcp(port, "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\n\r\n");
-}
-
-int status_code(const std::string& resp) {
-  if (resp.rfind("HTTP/1.1 ", 0) != 0) return -1;
-  return std::stoi(resp.substr(9, 3));
-}
-std::string body(const std::string& resp) {
-  auto p = resp.find("\r\n\r\n");
-  return p == std::string::npos ? "" : resp.substr(p + 4);
-}
+using namespace cuzk::test::http;
 
 class HttpStatusTest : public ::testing::Test {
  protected:
@@ -94,7 +53,8 @@ TEST_F(HttpStatusTest, MetricsServesPrometheusText) {
 }
 
 TEST_F(HttpStatusTest, OtherPathsAndMethods) {
-  EXPECT_EQ(status_code(get(port, "/")), 404);
+  EXPECT_EQ(status_code(get(port, "/")), 200);  // the dashboard (dashboard_test.cpp)
+  EXPECT_EQ(status_code(get(port, "/nope")), 404);
   EXPECT_EQ(status_code(get(port, "/statusx")), 404);
   EXPECT_EQ(status_code(exchange_tcp(port, "POST /status HTTP/1.1\r\nContent-Length: 0\r\n\r\n")), 405);
   EXPECT_EQ(status_code(exchange_tcp(port, "garbage\r\n\r\n")), 400);
