@@ -54,7 +54,7 @@ if(cuzk_with_cuda)
   file(GLOB cuzk_cuda_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cuda/*.cpp ${CMAKE_SOURCE_DIR}/src/cuda/*.cu)
   add_library(cuzk_cuda STATIC ${cuzk_cuda_srcs})
   target_include_directories(cuzk_cuda PUBLIC ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(cuzk_cuda PUBLIC cuzk_ntt cuzk_ff CUDA::cudart)
+  target_link_libraries(cuzk_cuda PUBLIC cuzk_ntt cuzk_ec cuzk_ff CUDA::cudart)
   # The directory's flags (-Wall, -march=native, sanitizers, ...) are for the
   # C++ compiler: the .cpp files keep them, the .cu files get only warnings
   # (passed to nvcc's host compiler) and nvcc's own options.

@@ -32,7 +32,7 @@ set -euo pipefail
 #   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
 #             only; the engine includes it (engine/fleet_bridge.cpp)
 #   cuda:     the CUDA kernels and their host wrappers (built only with
-#             CUZK_CUDA); over ntt and ff, under engine (engine/cuda_device.hpp)
+#             CUZK_CUDA); over ntt, ec and ff, under engine (engine/cuda_device.hpp)
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
 # pairing/ec/ff/arith/timeline, server -> platform/timeline, circuits ->
 # gadgets (scripts/check-layers.sh -v lists the edges in use).
@@ -54,7 +54,7 @@ declare -A ALLOWED=(
   [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
   [server]="engine platform timeline"
   [fleet]="platform"
-  [cuda]="ntt ff arith platform"
+  [cuda]="ntt ec ff arith platform"
 )
 
 # --- Known violations ----------------------------------------------------------
