@@ -1,7 +1,15 @@
-# The CUDA layer (src/cuda, issue 20): CUZK_CUDA = AUTO | ON | OFF.
-#   AUTO (default): on when check_language(CUDA) finds nvcc, except in
-#   sanitizer/fuzz builds; OFF: never; ON: nvcc required. Without CUDA nothing here defines a target, so the build
-#   is the CPU build as before; with it, cuzk_cuda (and test_cuda) exist.
+# The CUDA layer (src/cuda), built twice from the same sources:
+#   cuzk_cuda      by nvcc, for a GPU. CUZK_CUDA = AUTO | ON | OFF.
+#                  AUTO (default): on when check_language(CUDA) finds nvcc,
+#                  except in sanitizer/fuzz builds; OFF: never; ON: nvcc
+#                  required. With it, test_cuda exists.
+#   cuzk_cuda_emu  by the host compiler with CUZK_SIMT defined, on the SIMT
+#                  emulator cuzk_simt (src/simt), so that the kernels run and
+#                  are tested without a GPU (and without nvcc).
+#                  CUZK_CUDA_EMU = AUTO | ON | OFF; AUTO (default): on except
+#                  in sanitizer/fuzz builds (the fibers' stack switches are not
+#                  annotated for the sanitizers). With it, test_simt and
+#                  test_cuda_emu exist (CTest label cuda-emu).
 set(CUZK_CUDA AUTO CACHE STRING "CUDA backend: AUTO (when nvcc is found) | ON | OFF")
 set_property(CACHE CUZK_CUDA PROPERTY STRINGS AUTO ON OFF)
 
@@ -66,4 +74,50 @@ if(cuzk_with_cuda)
   list(APPEND cuzk_cuda_opts "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wno-unused-parameter>")
   set_property(TARGET cuzk_cuda PROPERTY COMPILE_OPTIONS ${cuzk_cuda_opts})
   target_compile_definitions(cuzk_cuda PUBLIC CUZK_HAVE_CUDA=1)
+endif()
+
+# ---- the SIMT emulator and the emulated CUDA layer --------------------------------------
+set(CUZK_CUDA_EMU AUTO CACHE STRING "CUDA layer on the SIMT emulator: AUTO (not in sanitizer/fuzz builds) | ON | OFF")
+set_property(CACHE CUZK_CUDA_EMU PROPERTY STRINGS AUTO ON OFF)
+string(TOUPPER "${CUZK_CUDA_EMU}" cuzk_emu_mode)
+if(cuzk_emu_mode STREQUAL "AUTO")
+  if(CUZK_SANITIZE OR CUZK_FUZZ)
+    set(cuzk_with_cuda_emu OFF)
+  else()
+    set(cuzk_with_cuda_emu ON)
+  endif()
+elseif(cuzk_emu_mode STREQUAL "ON" OR cuzk_emu_mode STREQUAL "OFF")
+  set(cuzk_with_cuda_emu ${cuzk_emu_mode})
+else()
+  message(FATAL_ERROR "CUZK_CUDA_EMU must be AUTO, ON or OFF (got '${CUZK_CUDA_EMU}')")
+endif()
+message(STATUS "cuzk: CUDA emulator ${cuzk_with_cuda_emu} (CUZK_CUDA_EMU=${CUZK_CUDA_EMU})")
+
+if(cuzk_with_cuda_emu)
+  file(GLOB cuzk_simt_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/simt/*.cpp)
+  add_library(cuzk_simt STATIC ${cuzk_simt_srcs})
+  target_include_directories(cuzk_simt PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(cuzk_simt PUBLIC TBB::tbb Threads::Threads)
+  # Code that runs on fibers probes each page of a large stack frame in turn,
+  # so that an overflow hits the fiber stack's guard region (and is reported)
+  # rather than jumping past it.
+  target_compile_options(cuzk_simt PUBLIC $<$<COMPILE_LANGUAGE:CXX>:-fstack-clash-protection>)
+
+  # CMake gives a source file one language, so each .cu is compiled as C++
+  # through a generated one-line wrapper that #includes it (the wrapper's
+  # dependency scan follows the .cu and its headers).
+  file(GLOB cuzk_cuda_emu_cu CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cuda/*.cu)
+  file(GLOB cuzk_cuda_emu_cpp CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cuda/*.cpp)
+  set(cuzk_cuda_emu_srcs ${cuzk_cuda_emu_cpp})
+  foreach(cu IN LISTS cuzk_cuda_emu_cu)
+    get_filename_component(cu_name ${cu} NAME)
+    set(wrapper ${CMAKE_BINARY_DIR}/cuda-emu/${cu_name}.cpp)
+    file(CONFIGURE OUTPUT ${wrapper} CONTENT "#include \"${cu}\"\n")
+    list(APPEND cuzk_cuda_emu_srcs ${wrapper})
+  endforeach()
+  add_library(cuzk_cuda_emu STATIC ${cuzk_cuda_emu_srcs})
+  target_include_directories(cuzk_cuda_emu PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(cuzk_cuda_emu PUBLIC cuzk_simt cuzk_ntt cuzk_ec cuzk_ff)
+  # Public: code that includes the layer's headers sees cuzk::cuda::emu.
+  target_compile_definitions(cuzk_cuda_emu PUBLIC CUZK_SIMT=1 CUZK_HAVE_CUDA_EMU=1)
 endif()

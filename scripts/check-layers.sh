@@ -31,8 +31,11 @@ set -euo pipefail
 #             may use it
 #   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
 #             only; the engine includes it (engine/fleet_bridge.cpp)
-#   cuda:     the CUDA kernels and their host wrappers (built only with
-#             CUZK_CUDA); over ntt, ec and ff, under engine (engine/cuda_device.hpp)
+#   simt:     the SIMT emulator (CUDA's execution model on host threads);
+#             over platform only
+#   cuda:     the CUDA kernels and their host wrappers (built by nvcc with
+#             CUZK_CUDA, and on simt with CUZK_CUDA_EMU); over simt, ntt, ec
+#             and ff, under engine (engine/cuda_device.hpp)
 # Allowed but unused today: engine -> formats/circuits/gadgets/msm/ntt/
 # pairing/ec/ff/arith/timeline, server -> platform/timeline, circuits ->
 # gadgets (scripts/check-layers.sh -v lists the edges in use).
@@ -54,7 +57,8 @@ declare -A ALLOWED=(
   [engine]="filecoin formats circuits groth16 gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
   [server]="engine platform timeline"
   [fleet]="platform"
-  [cuda]="ntt ec ff arith platform"
+  [simt]="platform"
+  [cuda]="simt ntt ec ff arith platform"
 )
 
 # --- Known violations ----------------------------------------------------------

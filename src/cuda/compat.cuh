@@ -13,7 +13,11 @@
 //   CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, args...)
 //       instead of kernel<<<grid, block, shared_bytes, stream>>>(args...).
 //       A template kernel with several arguments goes through an alias or
-//       parentheses (a macro argument cannot hold a bare comma).
+//       parentheses (a macro argument cannot hold a bare comma). Under the
+//       emulator the kernel must not be overloaded and every argument is
+//       given (no default arguments); the arguments are evaluated once and
+//       converted to the parameter types, as CUDA does. The kernel's address
+//       identifies it to cudaFuncSetAttribute in both builds.
 //   CUZK_DYNAMIC_SHARED(T, name);
 //       declares `T* name`, the block's dynamic shared memory (16-byte
 //       aligned), instead of `extern __shared__ T name[]`.
@@ -26,28 +30,21 @@
 // runtime API's streams, events and memory calls) is spelled as in CUDA.
 #if defined(CUZK_SIMT)
 #include "simt/cuda_shim.hpp"
-#define CUZK_CUDA_NS emu
 #else
 #include <cuda_runtime.h>
-#define CUZK_CUDA_NS gpu
 #endif
-
-#define CUZK_CUDA_NAMESPACE_BEGIN \
-  namespace cuzk::cuda {          \
-  inline namespace CUZK_CUDA_NS {
-#define CUZK_CUDA_NAMESPACE_END \
-  }                             \
-  }
+// CUZK_CUDA_NAMESPACE_BEGIN/END (also for the plain C++ headers of src/cuda).
+#include "cuda/namespace.hpp"
 
 #if defined(CUZK_SIMT)
-#define CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, ...)                           \
-  ::cuzk::simt::launch(#kernel, ::cuzk::simt::dim3_of(grid), ::cuzk::simt::dim3_of(block), \
-                       (shared_bytes), (stream), [=] { kernel(__VA_ARGS__); })
+#define CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, ...)                                       \
+  ::cuzk::simt::launch_kernel(#kernel, kernel, ::cuzk::simt::dim3_of(grid), ::cuzk::simt::dim3_of(block), \
+                              (shared_bytes), (stream)__VA_OPT__(, ) __VA_ARGS__)
 #define CUZK_DYNAMIC_SHARED(T, name) T* name = ::cuzk::simt::dynamic_shared<T>()
 #else
 #define CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, ...) \
   kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
-#define CUZK_DYNAMIC_SHARED(T, name)                                 \
+#define CUZK_DYNAMIC_SHARED(T, name)                                  \
   extern __shared__ __align__(16) unsigned char cuzk_dynamic_smem_[]; \
   T* name = reinterpret_cast<T*>(cuzk_dynamic_smem_)
 #endif

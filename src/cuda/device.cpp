@@ -1,8 +1,8 @@
 #include "cuda/device.hpp"
 
-#include <cuda_runtime_api.h>
+#include "cuda/compat.cuh"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 
 Error::Error(int code, const std::string& what) : std::runtime_error(what), code_(code) {}
 
@@ -104,4 +104,4 @@ void DeviceBuffer::download(void* host, size_t bytes) const {
 void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 void set_device(int ordinal) { check(cudaSetDevice(ordinal), "cudaSetDevice"); }
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace cuzk::cuda {
+#include "cuda/namespace.hpp"
+
+CUZK_CUDA_NAMESPACE_BEGIN
 
 class Error : public std::runtime_error {
  public:
@@ -74,4 +76,4 @@ void synchronize();
 // cudaSetDevice; throws Error.
 void set_device(int ordinal);
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

@@ -4,12 +4,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
+#include "cuda/compat.cuh"
 #include "cuda/device.hpp"
 #include "cuda/kernels.hpp"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using detail::FieldOp;
@@ -101,4 +100,4 @@ double fr_mul_throughput(uint64_t n, unsigned rounds, int device) {
   return double(n) * 2.0 * rounds / (double(ms) * 1e-3);
 }
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

@@ -1,10 +1,10 @@
 // Element-wise field kernels: the device arithmetic of cuda/fp_device.cuh
 // exercised directly (tests against ff::Fr / ff::Fp, throughput runs).
-#include <cuda_runtime.h>
-
+#include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
 
-namespace cuzk::cuda::detail {
+CUZK_CUDA_NAMESPACE_BEGIN
+namespace detail {
 namespace {
 
 constexpr unsigned kThreads = 256;
@@ -33,7 +33,7 @@ template <class F>
 int launch_op(FieldOp op, F* r, const F* a, const F* b, uint64_t n, void* stream) {
   if (n == 0) return cudaSuccess;
   const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
-  k_op<F><<<blocks, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(op, r, a, b, n);
+  CUZK_LAUNCH(k_op<F>, blocks, kThreads, 0, static_cast<cudaStream_t>(stream), op, r, a, b, n);
   return cudaGetLastError();
 }
 
@@ -49,8 +49,9 @@ int launch_fp_op(FieldOp op, DevFp* r, const DevFp* a, const DevFp* b, uint64_t 
 int launch_fr_mul_chain(DevFr* x, const DevFr* y, uint64_t n, unsigned rounds, void* stream) {
   if (n == 0) return cudaSuccess;
   const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
-  k_mul_chain<<<blocks, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(x, y, n, rounds);
+  CUZK_LAUNCH(k_mul_chain, blocks, kThreads, 0, static_cast<cudaStream_t>(stream), x, y, n, rounds);
   return cudaGetLastError();
 }
 
-}  // namespace cuzk::cuda::detail
+}  // namespace detail
+CUZK_CUDA_NAMESPACE_END

@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <span>
 
+#include "cuda/namespace.hpp"
 #include "ff/bls12_381.hpp"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 
 void fr_add_batch(std::span<const ff::Fr> a, std::span<const ff::Fr> b, std::span<ff::Fr> out,
                   int device = 0);
@@ -31,4 +32,4 @@ void fr_mul_chain(std::span<ff::Fr> x, std::span<const ff::Fr> y, unsigned round
 // chain above (2 products each), timed with CUDA events, data resident.
 double fr_mul_throughput(uint64_t n, unsigned rounds, int device = 0);
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

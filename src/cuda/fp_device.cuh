@@ -17,13 +17,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/namespace.hpp"
+
 #if defined(__CUDACC__)
 #define CUZK_HD __host__ __device__ __forceinline__
 #else
 #define CUZK_HD inline
 #endif
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 
 // -p^{-1} mod 2^32 by Newton iteration (each step doubles the correct bits).
 constexpr uint32_t neg_inv32(uint32_t p0) {
@@ -201,4 +203,4 @@ using DevFr = DevField<FrParams>;
 using DevFp = DevField<FpParams>;
 static_assert(sizeof(DevFr) == 32 && sizeof(DevFp) == 48);
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

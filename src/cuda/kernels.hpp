@@ -8,7 +8,8 @@
 
 #include "cuda/ntt_steps.cuh"
 
-namespace cuzk::cuda::detail {
+CUZK_CUDA_NAMESPACE_BEGIN
+namespace detail {
 
 int launch_bitrev(DevFr* a, unsigned log_n, void* stream);
 int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void* stream);
@@ -24,4 +25,5 @@ int launch_fp_op(FieldOp op, DevFp* r, const DevFp* a, const DevFp* b, uint64_t 
 // a dependent chain of 2*rounds products per element (field throughput).
 int launch_fr_mul_chain(DevFr* x, const DevFr* y, uint64_t n, unsigned rounds, void* stream);
 
-}  // namespace cuzk::cuda::detail
+}  // namespace detail
+CUZK_CUDA_NAMESPACE_END

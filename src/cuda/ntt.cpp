@@ -9,12 +9,11 @@
 #include <string>
 #include <vector>
 
-#include <cuda_runtime_api.h>
-
+#include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
 #include "ntt/ntt.hpp"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 namespace {
 
 using ff::Fr;
@@ -169,4 +168,4 @@ NttTiming time_ntt(unsigned log_n, int reps, int device) {
   return t;
 }
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

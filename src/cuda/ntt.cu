@@ -1,12 +1,12 @@
 // CUDA NTT kernels over Fr: one thread per index of the steps in
 // cuda/ntt_steps.cuh. Plain radix-2, one launch per stage (global memory):
 // correct first, fused shared-memory radix passes come once a GPU can
-// measure them (issue 20).
-#include <cuda_runtime.h>
-
+// measure them.
+#include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
 
-namespace cuzk::cuda::detail {
+CUZK_CUDA_NAMESPACE_BEGIN
+namespace detail {
 namespace {
 
 constexpr unsigned kThreads = 256;
@@ -34,21 +34,23 @@ __global__ void k_powers(DevFr* a, uint32_t n, const steps::PowTable t, const De
 
 int launch_bitrev(DevFr* a, unsigned log_n, void* stream) {
   if (log_n == 0) return cudaSuccess;
-  k_bitrev<<<blocks_for(uint64_t(1) << log_n), kThreads, 0, as_stream(stream)>>>(a, log_n);
+  CUZK_LAUNCH(k_bitrev, blocks_for(uint64_t(1) << log_n), kThreads, 0, as_stream(stream), a, log_n);
   return cudaGetLastError();
 }
 
 int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void* stream) {
   if (log_n == 0) return cudaSuccess;
-  k_dit_stage<<<blocks_for(uint64_t(1) << (log_n - 1)), kThreads, 0, as_stream(stream)>>>(a, tw, log_n, s);
+  CUZK_LAUNCH(k_dit_stage, blocks_for(uint64_t(1) << (log_n - 1)), kThreads, 0, as_stream(stream), a, tw,
+              log_n, s);
   return cudaGetLastError();
 }
 
 int launch_powers(DevFr* a, uint32_t n, const steps::PowTable& t, const DevFr& c, bool scale, void* stream) {
   if (n == 0) return cudaSuccess;
   const uint64_t chunks = (uint64_t(n) + steps::kPowChunk - 1) / steps::kPowChunk;
-  k_powers<<<blocks_for(chunks), kThreads, 0, as_stream(stream)>>>(a, n, t, c, scale);
+  CUZK_LAUNCH(k_powers, blocks_for(chunks), kThreads, 0, as_stream(stream), a, n, t, c, scale);
   return cudaGetLastError();
 }
 
-}  // namespace cuzk::cuda::detail
+}  // namespace detail
+CUZK_CUDA_NAMESPACE_END

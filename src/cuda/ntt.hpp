@@ -12,9 +12,10 @@
 #include <span>
 
 #include "cuda/device.hpp"
+#include "cuda/namespace.hpp"
 #include "ff/bls12_381.hpp"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 
 class DeviceNttDomain {
  public:
@@ -60,4 +61,4 @@ struct NttTiming {
 };
 NttTiming time_ntt(unsigned log_n, int reps, int device = 0);
 
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END

@@ -12,7 +12,8 @@
 // g^i before (forward) or by g^-i / n after (inverse), g = 7.
 #include "cuda/fp_device.cuh"
 
-namespace cuzk::cuda::steps {
+CUZK_CUDA_NAMESPACE_BEGIN
+namespace steps {
 
 // i with its low log_n bits reversed (log_n <= 32).
 CUZK_HD uint32_t bit_reverse(uint32_t i, unsigned log_n) {
@@ -80,4 +81,5 @@ CUZK_HD void powers_chunk(DevFr* a, uint32_t n, const PowTable& t, const DevFr& 
   }
 }
 
-}  // namespace cuzk::cuda::steps
+}  // namespace steps
+CUZK_CUDA_NAMESPACE_END

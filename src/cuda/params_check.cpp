@@ -7,7 +7,7 @@
 #include "cuda/fp_device.cuh"
 #include "ff/bls12_381.hpp"
 
-namespace cuzk::cuda {
+CUZK_CUDA_NAMESPACE_BEGIN
 namespace {
 
 template <class Dev, class Host>
@@ -30,4 +30,4 @@ static_assert(sizeof(ff::Fp) == sizeof(DevFp) && std::is_trivially_copyable_v<ff
 static_assert(std::endian::native == std::endian::little, "ff::Fr bytes == DevFr bytes needs little-endian");
 
 }  // namespace
-}  // namespace cuzk::cuda
+CUZK_CUDA_NAMESPACE_END
