@@ -14,6 +14,7 @@
 // point is the identity iff ZZ = 0, so zero-filled memory is an array of
 // identities.
 #include "cuda/fp2_device.cuh"
+#include "cuda/namespace.hpp"
 
 // Point operations are out of line on the device (one copy per kernel, not
 // one per call site: a G2 addition is some 40 inlined Fp products, and

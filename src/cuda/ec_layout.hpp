@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "cuda/compat.cuh"
+#include "cuda/namespace.hpp"
 #include "cuda/ec_device.cuh"
 #include "ec/bls12_381.hpp"
 

@@ -3,7 +3,7 @@
 // Layout and values are ff::Fp2's (c0 then c1, each a fully reduced
 // Montgomery Fp), so host arrays of ff::Fp2 (and of G2 points) are copied
 // to the device as they are.
-#include "cuda/compat.cuh"
+#include "cuda/namespace.hpp"
 #include "cuda/fp_device.cuh"
 
 // Products are out of line on the device (each is three inlined Fp

@@ -15,6 +15,7 @@
 #include "cuda/ec_layout.hpp"
 #include "cuda/msm_launch.hpp"
 #include "cuda/msm_plan.hpp"
+#include "cuda/msm_segments.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 
@@ -271,16 +272,16 @@ class Run {
     scalars_ = buffer(chunk_points_ * sizeof(DevScalar));
     keys_ = buffer(max_pairs_ * sizeof(uint32_t));
     refs_ = buffer(max_pairs_ * sizeof(uint32_t));
-    slots_a_ = slots(plan::level1_slots(max_pairs_, per1_));
-    slots_b_ = slots(plan::level2_slots(max_pairs_, per1_, perp_));
+    slots_[0] = slots(plan::level1_slots(max_pairs_, per1_));
+    slots_[1] = slots(plan::level2_slots(max_pairs_, per1_, perp_));
     if (stage_points_)
       for (auto& b : stage_points_buf_) b = buffer(chunk_points_ * sizeof(A));
     if (stage_scalars_)
       for (auto& b : stage_scalars_buf_) b = buffer(max_scalar_range_ * sizeof(DevScalar));
     const uint64_t seg_total = uint64_t(win_.W) * segs_;
     seg_ = slots(seg_total);
-    wslots_a_ = slots(plan::level1_slots(seg_total, perp_));
-    wslots_b_ = slots(plan::level2_slots(seg_total, perp_, perp_));
+    wslots_[0] = slots(plan::level1_slots(seg_total, perp_));
+    wslots_[1] = slots(plan::level2_slots(seg_total, perp_, perp_));
     window_sums_ = buffer(win_.W * sizeof(X));
   }
   Slots<X> slots(uint64_t n) {
@@ -344,21 +345,23 @@ class Run {
     call(msm_dev::launch_scan_add(data, uint32_t(n), sums, cs_), "scan add kernel");
   }
 
-  // Runs levels 2.. of a reduction whose previous level left `size` slots
-  // in `cur`; returns the number of levels run.
-  unsigned finish_levels(uint64_t size, Slots<X>* cur, Slots<X>* nxt, X* out) {
-    unsigned levels = 0;
-    for (;;) {
-      const uint32_t threads = plan::ceil_div(size, perp_);
-      const bool last = threads == 1;
-      call(msm_dev::launch_sum_partials<F>(cur->k(), cur->v(), uint32_t(size), perp_, false, out,
-                                           last ? nullptr : nxt->k(), last ? nullptr : nxt->v(), cs_),
-           "segmented sum kernel (partials)");
-      levels++;
-      if (last) return levels;
-      size = 2 * uint64_t(threads);
-      std::swap(cur, nxt);
-    }
+  // The levels of a reduction (msm_dev::run_levels) whose first level
+  // `first` launches; the later ones sum the slots in `bufs` into out.
+  template <class First>
+  unsigned reduce(uint64_t m, uint32_t per_first, bool exact_first, Slots<X>* bufs, X* out, First&& first) {
+    return msm_dev::run_levels(m, per_first, exact_first, perp_,
+                               [&](unsigned l, uint64_t size, uint32_t per, bool exact, bool last) {
+                                 uint32_t* pk = last ? nullptr : bufs[l % 2].k();
+                                 X* pv = last ? nullptr : bufs[l % 2].v();
+                                 if (l == 0) {
+                                   first(uint32_t(size), per, exact, pk, pv);
+                                   return;
+                                 }
+                                 const Slots<X>& in = bufs[(l - 1) % 2];
+                                 call(msm_dev::launch_sum_partials<F>(in.k(), in.v(), uint32_t(size), per, exact,
+                                                                      out, pk, pv, cs_),
+                                      "segmented sum kernel (partials)");
+                               });
   }
 
   void sort_chunk(const Chunk& ch, size_t slot) {
@@ -392,14 +395,12 @@ class Run {
     pairs_ += m;
     if (m == 0) return;
 
-    const uint32_t threads = plan::ceil_div(m, per1_);
-    const bool last = threads == 1;
-    call(msm_dev::launch_sum_pairs<F>(ptr<uint32_t>(keys_), ptr<uint32_t>(refs_), points, m, per1_,
-                                      ptr<X>(buckets_), last ? nullptr : slots_a_.k(),
-                                      last ? nullptr : slots_a_.v(), cs_),
-         "segmented sum kernel (pairs)");
-    unsigned levels = 1;
-    if (!last) levels += finish_levels(2 * uint64_t(threads), &slots_a_, &slots_b_, ptr<X>(buckets_));
+    const unsigned levels =
+        reduce(m, per1_, true, slots_, ptr<X>(buckets_), [&](uint32_t size, uint32_t per, bool, uint32_t* pk, X* pv) {
+          call(msm_dev::launch_sum_pairs<F>(ptr<uint32_t>(keys_), ptr<uint32_t>(refs_), points, size, per,
+                                            ptr<X>(buckets_), pk, pv, cs_),
+               "segmented sum kernel (pairs)");
+        });
     max_levels_ = std::max(max_levels_, levels);
   }
 
@@ -408,13 +409,11 @@ class Run {
     call(cudaMemsetAsync(sums, 0, window_sums_.bytes(), cs_), "cudaMemsetAsync (window sums)");
     call(msm_dev::launch_window_segments<F>(ptr<X>(buckets_), win_, perb_, segs_, seg_.k(), seg_.v(), cs_),
          "window running-sum kernel");
-    const uint64_t size = uint64_t(win_.W) * segs_;
-    const uint32_t threads = plan::ceil_div(size, perp_);
-    const bool last = threads == 1;
-    call(msm_dev::launch_sum_partials<F>(seg_.k(), seg_.v(), uint32_t(size), perp_, true, sums,
-                                         last ? nullptr : wslots_a_.k(), last ? nullptr : wslots_a_.v(), cs_),
-         "segmented sum kernel (windows)");
-    if (!last) finish_levels(2 * uint64_t(threads), &wslots_a_, &wslots_b_, sums);
+    reduce(uint64_t(win_.W) * segs_, perp_, true, wslots_, sums,
+           [&](uint32_t size, uint32_t per, bool exact, uint32_t* pk, X* pv) {
+             call(msm_dev::launch_sum_partials<F>(seg_.k(), seg_.v(), size, per, exact, sums, pk, pv, cs_),
+                  "segmented sum kernel (windows)");
+           });
 
     std::vector<X> windows(win_.W);
     X ones;
@@ -449,7 +448,7 @@ class Run {
 
   DeviceBuffer buckets_, counts_, cursor_, scalars_, keys_, refs_, window_sums_;
   std::vector<DeviceBuffer> scan_sums_;
-  Slots<X> slots_a_, slots_b_, seg_, wslots_a_, wslots_b_;
+  Slots<X> slots_[2], seg_, wslots_[2];  // partial sums: pairs, windows (msm_dev::run_levels)
   DeviceBuffer stage_points_buf_[2], stage_scalars_buf_[2];
   std::optional<Event> slot_ready_[2], slot_free_[2];  // made once the device is set
   bool staged_[2] = {false, false};

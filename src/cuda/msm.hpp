@@ -51,7 +51,7 @@
 #include <string>
 
 #include "arith/limbs.hpp"
-#include "cuda/compat.cuh"
+#include "cuda/namespace.hpp"
 #include "cuda/device.hpp"
 #include "ec/bls12_381.hpp"
 

@@ -14,6 +14,7 @@
 #include "cuda/compat.cuh"
 #include "cuda/ec_device.cuh"
 #include "cuda/msm_launch.hpp"
+#include "cuda/msm_segments.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace msm_dev {
@@ -201,51 +202,35 @@ struct XyzzInput {
   CUZK_HD DevXyzz<F> add_to(const DevXyzz<F>& acc, uint32_t j) const { return acc.add(vals[j]); }
 };
 
-// Sums the m inputs by key (keys ascending; kNoKey entries are skipped)
-// into out[key] += sum. Thread t takes inputs [t * per, (t + 1) * per):
-// a run of one key that lies wholly in the range is added to out[key]; the
-// first and the last run, whose key may continue in a neighbour's range,
-// go to the partial slots 2t and 2t + 1 (kNoKey when unused), for the next
-// level. With `exact`, the neighbours' keys are looked at and a run that
-// starts and ends in the range is final even at the range's ends (only
-// valid without kNoKey entries). Each key is added to out by one thread at
-// one level, so out needs no atomics. One thread (per >= m) finishes.
+// The reduction's operations on XYZZ points: inputs added to the running
+// sum, finished runs added to out[key], partial sums to the slots (none at
+// a level run by one thread: pkeys null).
+template <class F, class In>
+struct PointSumOps {
+  using Value = DevXyzz<F>;
+  In in;
+  DevXyzz<F>* out;
+  uint32_t* pkeys;
+  DevXyzz<F>* pvals;
+  CUZK_HD Value zero() const { return Value::identity(); }
+  CUZK_HD Value add(const Value& acc, uint32_t j) const { return in.add_to(acc, j); }
+  CUZK_HD void finish(uint32_t key, const Value& acc) const { out[key] = out[key].add(acc); }
+  CUZK_HD void partial(uint32_t slot, uint32_t key, const Value& acc) const {
+    pkeys[slot] = key;
+    pvals[slot] = acc;
+  }
+  CUZK_HD void clear(uint32_t slot) const {
+    if (pkeys) pkeys[slot] = kNoKey;
+  }
+};
+
+// One level of the segmented reduction (cuda/msm_segments.cuh): thread t
+// sums inputs [t * per, (t + 1) * per).
 template <class F, class In>
 __global__ void k_segmented_sum(const uint32_t* keys, In in, uint32_t m, uint32_t per, bool exact,
                                 DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint64_t lo64 = uint64_t(t) * per;
-  if (lo64 >= m) return;
-  const uint32_t lo = uint32_t(lo64), hi = uint32_t(lo64 + per < m ? lo64 + per : m);
-  if (pkeys) {
-    pkeys[2 * t] = kNoKey;
-    pkeys[2 * t + 1] = kNoKey;
-  }
-  uint32_t j = lo;
-  bool first = true;
-  for (;;) {
-    while (j < hi && keys[j] == kNoKey) j++;
-    if (j >= hi) break;
-    const uint32_t k = keys[j];
-    DevXyzz<F> acc = DevXyzz<F>::identity();
-    for (; j < hi; j++) {
-      const uint32_t kj = keys[j];
-      if (kj == kNoKey) continue;
-      if (kj != k) break;
-      acc = in.add_to(acc, j);
-    }
-    const bool last = j >= hi;
-    const bool starts = !first || lo == 0 || (exact && keys[lo - 1] != k);
-    const bool ends = !last || hi == m || (exact && keys[hi] != k);
-    if (starts && ends) {
-      out[k] = out[k].add(acc);
-    } else {
-      const uint32_t slot = first ? 2 * t : 2 * t + 1;
-      pkeys[slot] = k;
-      pvals[slot] = acc;
-    }
-    first = false;
-  }
+  const PointSumOps<F, In> ops{in, out, pkeys, pvals};
+  segmented_sum_range(keys, ops, m, per, exact, blockIdx.x * blockDim.x + threadIdx.x);
 }
 
 // ---- bucket reduction ----

@@ -6,7 +6,7 @@
 // asynchronously. The host-facing API is cuda/msm.hpp.
 #include <cstdint>
 
-#include "cuda/compat.cuh"
+#include "cuda/namespace.hpp"
 #include "cuda/ec_device.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda/compat.cuh"
+#include "cuda/namespace.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace msm_plan {

@@ -69,12 +69,12 @@ TYPED_TEST(CudaMsmInputs, SmallScratchBudgetMakesChunks) {
   CUZK_SKIP_WITHOUT_DEVICE();
   using C = TypeParam;
   std::mt19937_64 rng(6);
-  const size_t n = size_for<C>(600);
+  const size_t n = std::is_same_v<C, ec::G2Curve> ? 300 : 600;
   const auto pts = cuda::test::random_points<C>(n, rng);
   const auto s = cuda::test::make_scalars(ScalarKind::uniform, n, rng);
   MsmOptions opt;
   opt.window_bits = 6;
-  opt.scratch_bytes = 2 << 20;
+  opt.scratch_bytes = 1 << 20;
   MsmStats st;
   const cuda::MsmTerm<C> t{cuda::PointSpan<C>::host(pts), cuda::ScalarSpan::host(s)};
   EXPECT_EQ(run_terms<C>({&t, 1}, opt, &st), cuda::test::cpu_msm<C>(pts, s));

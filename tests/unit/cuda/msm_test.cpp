@@ -68,7 +68,6 @@ TYPED_TEST(CudaMsm, SizesUniform) {
   using C = TypeParam;
   std::mt19937_64 rng(1);
   for (size_t n : {0, 1, 2, 17, 256, 1024, 3000}) {
-    if (g2<C> && n > 1024) continue;
     const auto pts = cuda::test::random_points<C>(n, rng);
     const auto s = cuda::test::make_scalars(ScalarKind::uniform, n, rng);
     MsmStats st;
@@ -166,4 +165,38 @@ TYPED_TEST(CudaMsm, RepeatedOppositeAndIdentityPoints) {
   for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::one, ScalarKind::filecoin})
     expect_msm<C>(with_identities, cuda::test::make_scalars(kind, n, rng), small_work,
                   std::string("identity points, ") + cuda::test::kind_name(kind));
+}
+
+// The planner's own choices at a size where buckets hold many points and
+// the default work per thread splits them (G1 2^14: c = 10 or so, ~16
+// points per bucket and window, 8 pairs per thread).
+TYPED_TEST(CudaMsm, PlannerDefaultsAtLargerSize) {
+  CUZK_SKIP_WITHOUT_DEVICE();
+  using C = TypeParam;
+  std::mt19937_64 rng(10);
+  const size_t n = g2<C> ? 4096 : 16384;
+  const auto pts = cuda::test::random_points<C>(n, rng);
+  for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::filecoin}) {
+    const auto s = cuda::test::make_scalars(kind, n, rng);
+    MsmStats st;
+    expect_msm<C>(pts, s, {}, cuda::test::kind_name(kind), &st);
+    EXPECT_GE(st.max_levels, 2u) << cuda::test::kind_name(kind);
+  }
+}
+
+// Windows wide enough that the counting sort's prefix sums take three
+// levels of scan tiles (more than 1024 * 1024 keys at c = 17).
+TEST(CudaMsmG1, WideWindowsScanLevels) {
+  CUZK_SKIP_WITHOUT_DEVICE();
+  std::mt19937_64 rng(11);
+  const size_t n = 300;
+  const auto pts = cuda::test::random_points<ec::G1Curve>(n, rng);
+  for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::edge}) {
+    const auto s = cuda::test::make_scalars(kind, n, rng);
+    MsmOptions opt;
+    opt.window_bits = 17;
+    MsmStats st;
+    expect_msm<ec::G1Curve>(pts, s, opt, cuda::test::kind_name(kind), &st);
+    EXPECT_EQ(st.pairs, expected_pairs(s, 17));
+  }
 }
