@@ -26,6 +26,7 @@ using msm_dev::Windows;
 namespace plan = msm_plan;
 
 static_assert(sizeof(DevScalar) == sizeof(arith::Limbs<4>), "a DevScalar reads an arith::Limbs<4> as it is");
+static_assert(plan::kMaxPlanWindowBits == unsigned(kMaxWindowBits));
 
 void call(int code, const char* what) {
   if (code != 0) check(code, (std::string("cuda::msm: ") + what).c_str());
@@ -179,31 +180,10 @@ class Run {
                                       " scalars for " + std::to_string(t.points.size) + " points");
       }
       total_ += t.points.size;
-      max_term_ = std::max(max_term_, t.points.size);
       stage_points_ |= t.points.size && !t.points.on_device;
       stage_scalars_ |= t.points.size && !t.scalars.on_device;
       if (t.points.size) spread_ = std::max(spread_, double(t.scalars.size) / double(t.points.size));
     }
-  }
-
-  plan::Sizes sizes() const { return {sizeof(X), sizeof(A), stage_points_, stage_scalars_, spread_}; }
-  uint32_t pairs_per_thread(uint64_t max_pairs) const {
-    return opt_.pairs_per_thread ? opt_.pairs_per_thread : plan::default_pairs_per_thread(max_pairs);
-  }
-  uint32_t partials_per_thread() const {
-    return opt_.partials_per_thread ? opt_.partials_per_thread : plan::kDefaultPartialsPerThread;
-  }
-
-  // The largest chunk (<= the cap) whose scratch fits the budget left.
-  size_t chunk_points_for(unsigned c, double budget) const {
-    const unsigned W = plan::windows_for(c);
-    size_t n = std::min(max_term_, opt_.chunk_points ? opt_.chunk_points : plan::kMaxChunkPoints);
-    n = std::min<size_t>(n, (uint64_t(0xfffffffe) / (W + 1)));
-    const double left = budget - plan::fixed_bytes(c, sizes());
-    while (n > 1 &&
-           plan::chunk_bytes(n, W, sizes(), pairs_per_thread(uint64_t(n) * W), partials_per_thread()) > left)
-      n = (n + 1) / 2;
-    return std::max<size_t>(n, 1);
   }
 
   void choose_plan() {
@@ -213,32 +193,18 @@ class Run {
       call(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
       budget = std::min(double(free_b) * 0.75, 8.0 * double(uint64_t(1) << 30));
     }
-    unsigned best_c = unsigned(opt_.window_bits);
-    if (best_c == 0) {
-      double best = 0;
-      for (unsigned c = 1; c <= unsigned(kMaxWindowBits); c++) {
-        if (c > 1 && plan::fixed_bytes(c, sizes()) > budget / 2) break;
-        const size_t nc = chunk_points_for(c, budget);
-        size_t chunks = 0;
-        for (const MsmTerm<C>& t : terms_) chunks += (t.points.size + nc - 1) / nc;
-        const double W = plan::windows_for(c), M = double(uint64_t(1) << (c - 1));
-        const double cost =
-            W * (double(total_) + M * (plan::kBucketCost + plan::kChunkBucketCost * double(chunks)));
-        if (best_c == 0 || cost < best) {
-          best = cost;
-          best_c = c;
-        }
-      }
-    }
-    win_ = Windows{best_c, plan::windows_for(best_c)};
-    chunk_points_ = chunk_points_for(best_c, budget);
-    max_pairs_ = uint64_t(chunk_points_) * win_.W;
-    per1_ = pairs_per_thread(max_pairs_);
-    perp_ = partials_per_thread();
-    const uint32_t M = win_.buckets();
-    perb_ = opt_.buckets_per_thread ? std::min<uint32_t>(opt_.buckets_per_thread, M)
-                                    : plan::default_buckets_per_thread(win_.W, M);
-    segs_ = plan::ceil_div(M, perb_);
+    plan::Request req{{}, {sizeof(X), sizeof(A), stage_points_, stage_scalars_, spread_}, budget,
+                      opt_.window_bits, opt_.chunk_points, opt_.pairs_per_thread, opt_.partials_per_thread,
+                      opt_.buckets_per_thread};
+    for (const MsmTerm<C>& t : terms_) req.term_points.push_back(t.points.size);
+    const plan::Plan p = plan::make_plan(req);
+    win_ = Windows{p.c, p.W};
+    chunk_points_ = p.chunk_points;
+    max_pairs_ = p.max_pairs;
+    per1_ = p.per_pair;
+    perp_ = p.per_partial;
+    perb_ = p.per_bucket;
+    segs_ = plan::ceil_div(win_.buckets(), perb_);
 
     for (size_t ti = 0; ti < terms_.size(); ti++) {
       const MsmTerm<C>& t = terms_[ti];
@@ -436,7 +402,7 @@ class Run {
   MsmOptions opt_;
   std::vector<TermDensity> densities_;
   int device_ = 0;
-  size_t total_ = 0, max_term_ = 0;
+  size_t total_ = 0;
   bool stage_points_ = false, stage_scalars_ = false;
   double spread_ = 1;
 

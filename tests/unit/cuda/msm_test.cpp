@@ -185,7 +185,8 @@ TYPED_TEST(CudaMsm, PlannerDefaultsAtLargerSize) {
 }
 
 // Windows wide enough that the counting sort's prefix sums take three
-// levels of scan tiles (more than 1024 * 1024 keys at c = 17).
+// levels of scan tiles (more than 1024 * 1024 keys from c = 17), up to the
+// widest (c = 20: 13 windows of 2^19 buckets, what 2^24 points get).
 TEST(CudaMsmG1, WideWindowsScanLevels) {
   CUZK_SKIP_WITHOUT_DEVICE();
   std::mt19937_64 rng(11);
@@ -193,10 +194,15 @@ TEST(CudaMsmG1, WideWindowsScanLevels) {
   const auto pts = cuda::test::random_points<ec::G1Curve>(n, rng);
   for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::edge}) {
     const auto s = cuda::test::make_scalars(kind, n, rng);
-    MsmOptions opt;
-    opt.window_bits = 17;
-    MsmStats st;
-    expect_msm<ec::G1Curve>(pts, s, opt, cuda::test::kind_name(kind), &st);
-    EXPECT_EQ(st.pairs, expected_pairs(s, 17));
+    // c = 20 allocates 6.8 M buckets (1.3 GB): once, with the edge scalars.
+    for (int c : {17, cuda::kMaxWindowBits}) {
+      if (c == cuda::kMaxWindowBits && kind != ScalarKind::edge) continue;
+      MsmOptions opt;
+      opt.window_bits = c;
+      MsmStats st;
+      expect_msm<ec::G1Curve>(pts, s, opt, std::string(cuda::test::kind_name(kind)) + " c " + std::to_string(c),
+                              &st);
+      EXPECT_EQ(st.pairs, expected_pairs(s, c));
+    }
   }
 }
