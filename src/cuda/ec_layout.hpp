@@ -36,10 +36,10 @@ constexpr bool same_layout() {
   using DX = DevXyzzOf<C>;
   return sizeof(HA) == sizeof(DA) && alignof(HA) == alignof(DA) && offsetof(HA, x) == offsetof(DA, x) &&
          offsetof(HA, y) == offsetof(DA, y) && offsetof(HA, infinity) == offsetof(DA, infinity) &&
-         sizeof(HX) == sizeof(DX) && offsetof(HX, X) == offsetof(DX, X) && offsetof(HX, Y) == offsetof(DX, Y) &&
-         offsetof(HX, ZZ) == offsetof(DX, ZZ) && offsetof(HX, ZZZ) == offsetof(DX, ZZZ) &&
-         std::is_trivially_copyable_v<HA> && std::is_trivially_copyable_v<HX> &&
-         sizeof(typename C::Base) == sizeof(typename DevCurve<C>::Field);
+         sizeof(HX) == sizeof(DX) && offsetof(HX, X) == offsetof(DX, X) &&
+         offsetof(HX, Y) == offsetof(DX, Y) && offsetof(HX, ZZ) == offsetof(DX, ZZ) &&
+         offsetof(HX, ZZZ) == offsetof(DX, ZZZ) && std::is_trivially_copyable_v<HA> &&
+         std::is_trivially_copyable_v<HX> && sizeof(typename C::Base) == sizeof(typename DevCurve<C>::Field);
 }
 }  // namespace detail
 static_assert(detail::same_layout<ec::G1Curve>(), "DevAffine/DevXyzz must have ec::Affine/Xyzz's G1 layout");

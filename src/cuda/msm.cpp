@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -193,8 +194,13 @@ class Run {
       call(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
       budget = std::min(double(free_b) * 0.75, 8.0 * double(uint64_t(1) << 30));
     }
-    plan::Request req{{}, {sizeof(X), sizeof(A), stage_points_, stage_scalars_, spread_}, budget,
-                      opt_.window_bits, opt_.chunk_points, opt_.pairs_per_thread, opt_.partials_per_thread,
+    plan::Request req{{},
+                      {sizeof(X), sizeof(A), stage_points_, stage_scalars_, spread_},
+                      budget,
+                      opt_.window_bits,
+                      opt_.chunk_points,
+                      opt_.pairs_per_thread,
+                      opt_.partials_per_thread,
                       opt_.buckets_per_thread};
     for (const MsmTerm<C>& t : terms_) req.term_points.push_back(t.points.size);
     const plan::Plan p = plan::make_plan(req);
@@ -215,6 +221,8 @@ class Run {
           ch.s0 = densities_[ti].select(ch.p0);
           ch.s1 = densities_[ti].select(ch.p1 - 1) + 1;
         }
+        if (ch.s1 - ch.s0 > UINT32_MAX)
+          throw std::invalid_argument("cuda::msm: a chunk's density spans more than 2^32 scalars");
         max_scalar_range_ = std::max(max_scalar_range_, ch.s1 - ch.s0);
         chunks_.push_back(ch);
       }
@@ -263,8 +271,9 @@ class Run {
       d.d_prefix = buffer(d.prefix.size() * sizeof(uint64_t));
       call(cudaMemcpyAsync(d.d_words.get(), d.words.data(), d.d_words.bytes(), cudaMemcpyHostToDevice, cs_),
            "cudaMemcpyAsync (density)");
-      call(cudaMemcpyAsync(d.d_prefix.get(), d.prefix.data(), d.d_prefix.bytes(), cudaMemcpyHostToDevice, cs_),
-           "cudaMemcpyAsync (density prefix)");
+      call(
+          cudaMemcpyAsync(d.d_prefix.get(), d.prefix.data(), d.d_prefix.bytes(), cudaMemcpyHostToDevice, cs_),
+          "cudaMemcpyAsync (density prefix)");
     }
   }
 
@@ -278,8 +287,8 @@ class Run {
     if (t.points.on_device && t.scalars.on_device) return;
     call(cudaStreamWaitEvent(copy_, slot_free_[slot]->get(), 0), "cudaStreamWaitEvent (staging slot)");
     if (!t.points.on_device)
-      call(cudaMemcpyAsync(stage_points_buf_[slot].get(), t.points.data + ch.p0, (ch.p1 - ch.p0) * sizeof(Host),
-                           cudaMemcpyHostToDevice, copy_),
+      call(cudaMemcpyAsync(stage_points_buf_[slot].get(), t.points.data + ch.p0,
+                           (ch.p1 - ch.p0) * sizeof(Host), cudaMemcpyHostToDevice, copy_),
            "cudaMemcpyAsync (points chunk)");
     if (!t.scalars.on_device)
       call(cudaMemcpyAsync(stage_scalars_buf_[slot].get(), t.scalars.data + ch.s0,
@@ -294,7 +303,8 @@ class Run {
     for (size_t i = 0; i < chunks_.size(); i++) {
       if (i + 1 < chunks_.size()) upload(i + 1);
       const size_t slot = i % 2;
-      if (staged_[slot]) call(cudaStreamWaitEvent(cs_, slot_ready_[slot]->get(), 0), "cudaStreamWaitEvent (chunk)");
+      if (staged_[slot])
+        call(cudaStreamWaitEvent(cs_, slot_ready_[slot]->get(), 0), "cudaStreamWaitEvent (chunk)");
       sort_chunk(chunks_[i], slot);
       call(cudaEventRecord(slot_free_[slot]->get(), cs_), "cudaEventRecord (slot free)");
     }
@@ -315,19 +325,19 @@ class Run {
   // `first` launches; the later ones sum the slots in `bufs` into out.
   template <class First>
   unsigned reduce(uint64_t m, uint32_t per_first, bool exact_first, Slots<X>* bufs, X* out, First&& first) {
-    return msm_dev::run_levels(m, per_first, exact_first, perp_,
-                               [&](unsigned l, uint64_t size, uint32_t per, bool exact, bool last) {
-                                 uint32_t* pk = last ? nullptr : bufs[l % 2].k();
-                                 X* pv = last ? nullptr : bufs[l % 2].v();
-                                 if (l == 0) {
-                                   first(uint32_t(size), per, exact, pk, pv);
-                                   return;
-                                 }
-                                 const Slots<X>& in = bufs[(l - 1) % 2];
-                                 call(msm_dev::launch_sum_partials<F>(in.k(), in.v(), uint32_t(size), per, exact,
-                                                                      out, pk, pv, cs_),
-                                      "segmented sum kernel (partials)");
-                               });
+    return msm_dev::run_levels(
+        m, per_first, exact_first, perp_,
+        [&](unsigned l, uint64_t size, uint32_t per, bool exact, bool last) {
+          uint32_t* pk = last ? nullptr : bufs[l % 2].k();
+          X* pv = last ? nullptr : bufs[l % 2].v();
+          if (l == 0) {
+            first(uint32_t(size), per, exact, pk, pv);
+            return;
+          }
+          const Slots<X>& in = bufs[(l - 1) % 2];
+          call(msm_dev::launch_sum_partials<F>(in.k(), in.v(), uint32_t(size), per, exact, out, pk, pv, cs_),
+               "segmented sum kernel (partials)");
+        });
   }
 
   void sort_chunk(const Chunk& ch, size_t slot) {
@@ -339,10 +349,9 @@ class Run {
     const A* points = t.points.on_device ? reinterpret_cast<const A*>(t.points.data + ch.p0)
                                          : ptr<A>(stage_points_buf_[slot]);
     const bool dens = !t.density.empty();
-    call(msm_dev::launch_prepare_scalars(src, uint32_t(ch.s1 - ch.s0), ch.s0,
-                                         dens ? ptr<uint64_t>(d.d_words) : nullptr,
-                                         dens ? ptr<uint64_t>(d.d_prefix) : nullptr, ch.p0,
-                                         ptr<DevScalar>(scalars_), cs_),
+    call(msm_dev::launch_prepare_scalars(
+             src, uint32_t(ch.s1 - ch.s0), ch.s0, dens ? ptr<uint64_t>(d.d_words) : nullptr,
+             dens ? ptr<uint64_t>(d.d_prefix) : nullptr, ch.p0, ptr<DevScalar>(scalars_), cs_),
          "scalar kernel");
     const uint64_t keys = uint64_t(win_.ones_key()) + 1;
     call(cudaMemsetAsync(counts_.get(), 0, counts_.bytes(), cs_), "cudaMemsetAsync (counts)");
@@ -362,11 +371,12 @@ class Run {
     if (m == 0) return;
 
     const unsigned levels =
-        reduce(m, per1_, true, slots_, ptr<X>(buckets_), [&](uint32_t size, uint32_t per, bool, uint32_t* pk, X* pv) {
-          call(msm_dev::launch_sum_pairs<F>(ptr<uint32_t>(keys_), ptr<uint32_t>(refs_), points, size, per,
-                                            ptr<X>(buckets_), pk, pv, cs_),
-               "segmented sum kernel (pairs)");
-        });
+        reduce(m, per1_, true, slots_, ptr<X>(buckets_),
+               [&](uint32_t size, uint32_t per, bool, uint32_t* pk, X* pv) {
+                 call(msm_dev::launch_sum_pairs<F>(ptr<uint32_t>(keys_), ptr<uint32_t>(refs_), points, size,
+                                                   per, ptr<X>(buckets_), pk, pv, cs_),
+                      "segmented sum kernel (pairs)");
+               });
     max_levels_ = std::max(max_levels_, levels);
   }
 
@@ -427,7 +437,8 @@ class Run {
 }  // namespace
 
 template <class C>
-DevicePoints<C>::DevicePoints(std::span<const ec::Affine<C>> points, int device) : n_(points.size()), device_(device) {
+DevicePoints<C>::DevicePoints(std::span<const ec::Affine<C>> points, int device)
+    : n_(points.size()), device_(device) {
   set_device(device);
   buf_ = DeviceBuffer(points.size_bytes());
   if (!points.empty()) {
@@ -447,7 +458,8 @@ DevicePoints<C> DevicePoints<C>::repeated(std::span<const ec::Affine<C>> pattern
   auto* base = static_cast<char*>(all.get());
   for (size_t have = pattern.size(); have < n;) {  // doubling copies
     const size_t len = std::min(have, n - have);
-    call(cudaMemcpy(base + have * sizeof(ec::Affine<C>), base, len * sizeof(ec::Affine<C>), cudaMemcpyDeviceToDevice),
+    call(cudaMemcpy(base + have * sizeof(ec::Affine<C>), base, len * sizeof(ec::Affine<C>),
+                    cudaMemcpyDeviceToDevice),
          "cudaMemcpy (repeat)");
     have += len;
   }
@@ -468,9 +480,9 @@ ec::Jacobian<C> msm(std::span<const MsmTerm<C>> terms, const MsmOptions& opt, Ms
   return Run<C>(terms, opt)(stats);
 }
 
-#define CUZK_MSM_INSTANTIATE(C)                                                                       \
-  template class DevicePoints<C>;                                                                     \
-  template PointSpan<C> PointSpan<C>::resident(const DevicePoints<C>&, size_t, size_t);              \
+#define CUZK_MSM_INSTANTIATE(C)                                                         \
+  template class DevicePoints<C>;                                                       \
+  template PointSpan<C> PointSpan<C>::resident(const DevicePoints<C>&, size_t, size_t); \
   template ec::Jacobian<C> msm<C>(std::span<const MsmTerm<C>>, const MsmOptions&, MsmStats*);
 CUZK_MSM_INSTANTIATE(ec::G1Curve)
 CUZK_MSM_INSTANTIATE(ec::G2Curve)

@@ -8,7 +8,9 @@ CUZK_CUDA_NAMESPACE_BEGIN
 namespace msm_dev {
 namespace {
 
-unsigned blocks_for(uint64_t threads, unsigned per_block) { return unsigned((threads + per_block - 1) / per_block); }
+unsigned blocks_for(uint64_t threads, unsigned per_block) {
+  return unsigned((threads + per_block - 1) / per_block);
+}
 cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 }  // namespace
@@ -30,8 +32,8 @@ int launch_count_pairs(const DevScalar* sc, uint32_t n, Windows win, uint32_t* c
 int launch_scatter_pairs(const DevScalar* sc, uint32_t n, Windows win, uint32_t* cursor, uint32_t* keys,
                          uint32_t* refs, void* stream) {
   if (n == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_scatter_pairs, blocks_for(n, kThreads), kThreads, 0, as_stream(stream), sc, n, win, cursor, keys,
-              refs);
+  CUZK_LAUNCH(k_scatter_pairs, blocks_for(n, kThreads), kThreads, 0, as_stream(stream), sc, n, win, cursor,
+              keys, refs);
   return cudaGetLastError();
 }
 
@@ -52,8 +54,8 @@ int launch_sum_pairs(const uint32_t* keys, const uint32_t* refs, const DevAffine
                      uint32_t per, DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals, void* stream) {
   if (m == 0) return cudaSuccess;
   const PairInput<F> in{refs, points};
-  CUZK_LAUNCH((k_segmented_sum<F, PairInput<F>>), blocks_for((uint64_t(m) + per - 1) / per, kPointThreads), kPointThreads, 0,
-              as_stream(stream), keys, in, m, per, true, out, pkeys, pvals);
+  CUZK_LAUNCH((k_segmented_sum<F, PairInput<F>>), blocks_for((uint64_t(m) + per - 1) / per, kPointThreads),
+              kPointThreads, 0, as_stream(stream), keys, in, m, per, true, out, pkeys, pvals);
   return cudaGetLastError();
 }
 
@@ -62,8 +64,8 @@ int launch_sum_partials(const uint32_t* keys, const DevXyzz<F>* vals, uint32_t m
                         DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals, void* stream) {
   if (m == 0) return cudaSuccess;
   const XyzzInput<F> in{vals};
-  CUZK_LAUNCH((k_segmented_sum<F, XyzzInput<F>>), blocks_for((uint64_t(m) + per - 1) / per, kPointThreads), kPointThreads,
-              0, as_stream(stream), keys, in, m, per, exact, out, pkeys, pvals);
+  CUZK_LAUNCH((k_segmented_sum<F, XyzzInput<F>>), blocks_for((uint64_t(m) + per - 1) / per, kPointThreads),
+              kPointThreads, 0, as_stream(stream), keys, in, m, per, exact, out, pkeys, pvals);
   return cudaGetLastError();
 }
 
@@ -80,19 +82,19 @@ template <class F>
 int launch_ec_op(EcOp op, const DevXyzz<F>* a, const DevXyzz<F>* b, const DevAffine<F>* q, const uint32_t* k,
                  DevXyzz<F>* r, uint32_t n, void* stream) {
   if (n == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_ec_op<F>, blocks_for(n, kPointThreads), kPointThreads, 0, as_stream(stream), op, a, b, q, k, r,
-              n);
+  CUZK_LAUNCH(k_ec_op<F>, blocks_for(n, kPointThreads), kPointThreads, 0, as_stream(stream), op, a, b, q, k,
+              r, n);
   return cudaGetLastError();
 }
 
-#define CUZK_MSM_INSTANTIATE(F)                                                                                \
-  template int launch_sum_pairs<F>(const uint32_t*, const uint32_t*, const DevAffine<F>*, uint32_t, uint32_t, \
-                                   DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);                               \
-  template int launch_sum_partials<F>(const uint32_t*, const DevXyzz<F>*, uint32_t, uint32_t, bool,          \
-                                      DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);                            \
-  template int launch_window_segments<F>(const DevXyzz<F>*, Windows, uint32_t, uint32_t, uint32_t*,          \
-                                         DevXyzz<F>*, void*);                                                 \
-  template int launch_ec_op<F>(EcOp, const DevXyzz<F>*, const DevXyzz<F>*, const DevAffine<F>*,              \
+#define CUZK_MSM_INSTANTIATE(F)                                                                     \
+  template int launch_sum_pairs<F>(const uint32_t*, const uint32_t*, const DevAffine<F>*, uint32_t, \
+                                   uint32_t, DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);           \
+  template int launch_sum_partials<F>(const uint32_t*, const DevXyzz<F>*, uint32_t, uint32_t, bool, \
+                                      DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);                  \
+  template int launch_window_segments<F>(const DevXyzz<F>*, Windows, uint32_t, uint32_t, uint32_t*, \
+                                         DevXyzz<F>*, void*);                                       \
+  template int launch_ec_op<F>(EcOp, const DevXyzz<F>*, const DevXyzz<F>*, const DevAffine<F>*,     \
                                const uint32_t*, DevXyzz<F>*, uint32_t, void*);
 CUZK_MSM_INSTANTIATE(DevFp)
 CUZK_MSM_INSTANTIATE(DevFp2)

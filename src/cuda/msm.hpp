@@ -10,7 +10,7 @@
 // msm::msm_canonical's point. Any n >= 0 (0 gives the identity); identity
 // points, repeated and opposite points, any scalars are fine.
 //
-// Algorithm (src/cuda/README-msm.md has the details):
+// Algorithm (src/cuda/MSM.md has the details, the limits and the plan):
 //   - scalars 0 are skipped; scalars 1 are summed apart, by the same
 //     segmented reduction as a bucket (a tree of additions, no windows);
 //   - the others are cut into signed (Booth) digits of c bits on the device:
@@ -33,18 +33,20 @@
 // copies overlap only when the host memory is pinned (cudaHostAlloc /
 // cudaHostRegister).
 //
-// Kernel limits (every kernel checks its inputs against them; msm() throws
-// std::invalid_argument beyond):
-//   - window c in [1, kMaxWindowBits] bits;
-//   - points per chunk <= 2^31 - 1 (a pair stores a 31-bit point index and
-//     the sign), and chunk_points * (windows + 1) < 2^32 pairs;
-//   - blocks of 256 threads (128 for the point kernels), static shared
-//     memory only (<= 2 KiB per block), no dynamic shared memory;
-//   - grids of up to 2^31 - 1 blocks in x (sizes here stay far below).
+// Kernel limits (msm() plans every launch within them and throws
+// std::invalid_argument for options beyond them):
+//   - window c in [1, kMaxWindowBits] bits: W = ceil(256 / c) windows;
+//   - points per chunk <= 2^24, and chunk_points * (W + 1) < 2^32 (pairs
+//     are indexed by u32, a pair holds a 31-bit point index and the sign);
+//   - blocks of 256 threads, 128 for the kernels that add points (they take
+//     ~250 registers per thread on sm_90); static shared memory only
+//     (<= 1 KiB per block); grids in x only, < 2^31 blocks.
 // Device memory per call: the buckets ((W * 2^(c-1) + 1) XYZZ points:
-// 192 bytes for G1, 384 for G2), and per chunk about
-// 32 + 8 * (W + 1) bytes per point plus the split-bucket partial sums
-// (MsmOptions::scratch_bytes bounds the chunk by that).
+// 192 bytes for G1, 384 for G2), and per chunk about 32 + 8 * W bytes per
+// point plus the split-bucket partial sums and, for host points, two
+// staging slots; MsmOptions::scratch_bytes bounds the total (the chunk
+// shrinks to fit). Callers that run MSMs side by side should give each its
+// share: the default takes 3/4 of the free memory (at most 8 GiB).
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -123,12 +125,12 @@ struct MsmTerm {
 };
 
 struct MsmOptions {
-  int window_bits = 0;         // 0 = cost model; otherwise 1..kMaxWindowBits
-  size_t chunk_points = 0;     // points per pass; 0 = as many as scratch_bytes allows (cap 2^24)
-  size_t scratch_bytes = 0;    // per-pass scratch bound; 0 = 3/4 of the free device memory, <= 8 GiB
-  int device = 0;              // the device when no term has resident points
-  void* stream = nullptr;      // cudaStream_t the MSM runs on (null: a stream of its own); the
-                               // call is synchronous either way
+  int window_bits = 0;       // 0 = cost model; otherwise 1..kMaxWindowBits
+  size_t chunk_points = 0;   // points per pass; 0 = as many as scratch_bytes allows (cap 2^24)
+  size_t scratch_bytes = 0;  // per-pass scratch bound; 0 = 3/4 of the free device memory, <= 8 GiB
+  int device = 0;            // the device when no term has resident points
+  void* stream = nullptr;    // cudaStream_t the MSM runs on (null: a stream of its own); the
+                             // call is synchronous either way
   // Work per thread of the segmented reductions (0 = by size; tests force
   // small values so that buckets split over many threads and levels).
   unsigned pairs_per_thread = 0;     // level 1 (pairs of point + bucket), >= 1
@@ -139,10 +141,10 @@ struct MsmOptions {
 // What one call did (tests and benchmarks).
 struct MsmStats {
   int window_bits = 0, windows = 0;
-  size_t chunks = 0;          // passes over chunks of points
-  size_t pairs = 0;           // (bucket, point) pairs sorted, scalar-1 points included
-  unsigned max_levels = 0;    // deepest segmented reduction of a chunk (1 = no bucket split)
-  size_t scratch_bytes = 0;   // device scratch allocated (buckets included)
+  size_t chunks = 0;         // passes over chunks of points
+  size_t pairs = 0;          // (bucket, point) pairs sorted, scalar-1 points included
+  unsigned max_levels = 0;   // deepest segmented reduction of a chunk (1 = no bucket split)
+  size_t scratch_bytes = 0;  // device scratch allocated (buckets included)
 };
 
 // sum over the terms (at least one term, or none: the identity). Terms with
@@ -158,7 +160,8 @@ ec::Jacobian<C> msm(const DevicePoints<C>& points, ScalarSpan scalars, const Msm
   return msm<C>(std::span<const MsmTerm<C>>(&t, 1), opt);
 }
 template <class C>
-ec::Jacobian<C> msm(std::span<const ec::Affine<C>> host_points, ScalarSpan scalars, const MsmOptions& opt = {}) {
+ec::Jacobian<C> msm(std::span<const ec::Affine<C>> host_points, ScalarSpan scalars,
+                    const MsmOptions& opt = {}) {
   const MsmTerm<C> t{PointSpan<C>::host(host_points), scalars};
   return msm<C>(std::span<const MsmTerm<C>>(&t, 1), opt);
 }

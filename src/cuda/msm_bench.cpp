@@ -54,7 +54,8 @@ double time_msm(unsigned log_n, const std::string& kind, int reps, int device) {
   ec::batch_to_affine<C>(jac, aff);
   const DevicePoints<C> points = DevicePoints<C>::repeated(aff, n, device);
 
-  const std::vector<arith::Limbs<4>> host = bench_scalars(n, kind == "filecoin", 0x9e3779b97f4a7c15ULL ^ log_n);
+  const std::vector<arith::Limbs<4>> host =
+      bench_scalars(n, kind == "filecoin", 0x9e3779b97f4a7c15ULL ^ log_n);
   DeviceBuffer scalars(n * sizeof(arith::Limbs<4>));
   scalars.upload(host.data(), scalars.bytes());
   const ScalarSpan s = ScalarSpan::device(static_cast<const arith::Limbs<4>*>(scalars.get()), n);

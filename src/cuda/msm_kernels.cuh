@@ -116,8 +116,8 @@ __global__ void k_count_pairs(const DevScalar* sc, uint32_t n, Windows win, uint
 // Writes every pair at cursor[key]++ (cursor = the exclusive prefix sums
 // of the counts): pairs end up grouped by key, in no particular order
 // within a key (sums do not depend on it).
-__global__ void k_scatter_pairs(const DevScalar* sc, uint32_t n, Windows win, uint32_t* cursor, uint32_t* keys,
-                                uint32_t* refs) {
+__global__ void k_scatter_pairs(const DevScalar* sc, uint32_t n, Windows win, uint32_t* cursor,
+                                uint32_t* keys, uint32_t* refs) {
   __shared__ uint32_t s_ones, s_base;
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x == 0) s_ones = 0;

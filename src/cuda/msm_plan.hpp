@@ -64,7 +64,8 @@ inline uint64_t level2_slots(uint64_t pairs, uint32_t per, uint32_t per_partials
 // Device bytes of one chunk's scratch with `points` points and W windows.
 inline double chunk_bytes(size_t points, unsigned W, const Sizes& s, uint32_t per, uint32_t per_partials) {
   const double pairs = double(points) * W;
-  const double slots = double(level1_slots(uint64_t(pairs), per) + level2_slots(uint64_t(pairs), per, per_partials));
+  const double slots =
+      double(level1_slots(uint64_t(pairs), per) + level2_slots(uint64_t(pairs), per, per_partials));
   double b = 32.0 * points + 8.0 * pairs + slots * (4.0 + double(s.xyzz_bytes));
   if (s.stage_points) b += 2.0 * double(points) * double(s.affine_bytes);
   if (s.stage_scalars) b += 2.0 * 32.0 * double(points) * s.scalar_spread;
@@ -91,15 +92,15 @@ struct Request {
 };
 
 struct Plan {
-  unsigned c = 0, W = 0;      // window bits, windows
-  size_t chunk_points = 0;    // points per chunk
-  size_t chunks = 0;          // over all terms
-  uint64_t max_pairs = 0;     // pairs of a full chunk: chunk_points * W
-  uint32_t per_pair = 0;      // level-1 pairs per thread
-  uint32_t per_partial = 0;   // later levels' partial sums per thread
-  uint32_t per_bucket = 0;    // buckets per running-sum thread
-  double cost = 0;            // the model's cost, in mixed additions
-  double bytes = 0;           // device scratch the model expects
+  unsigned c = 0, W = 0;     // window bits, windows
+  size_t chunk_points = 0;   // points per chunk
+  size_t chunks = 0;         // over all terms
+  uint64_t max_pairs = 0;    // pairs of a full chunk: chunk_points * W
+  uint32_t per_pair = 0;     // level-1 pairs per thread
+  uint32_t per_partial = 0;  // later levels' partial sums per thread
+  uint32_t per_bucket = 0;   // buckets per running-sum thread
+  double cost = 0;           // the model's cost, in mixed additions
+  double bytes = 0;          // device scratch the model expects
 };
 
 inline uint32_t pairs_per_thread(const Request& r, uint64_t max_pairs) {
@@ -118,7 +119,8 @@ inline size_t chunk_points_for(const Request& r, unsigned c) {
   size_t n = std::min(max_term, r.chunk_points ? r.chunk_points : kMaxChunkPoints);
   n = std::min<size_t>(n, uint64_t(0xfffffffe) / (W + 1));
   const double left = r.budget_bytes - fixed_bytes(c, r.sizes);
-  while (n > 1 && chunk_bytes(n, W, r.sizes, pairs_per_thread(r, uint64_t(n) * W), partials_per_thread(r)) > left)
+  while (n > 1 &&
+         chunk_bytes(n, W, r.sizes, pairs_per_thread(r, uint64_t(n) * W), partials_per_thread(r)) > left)
     n = (n + 1) / 2;
   return std::max<size_t>(n, 1);
 }
@@ -139,7 +141,8 @@ inline Plan plan_for(const Request& r, unsigned c) {
   p.per_pair = pairs_per_thread(r, p.max_pairs);
   p.per_partial = partials_per_thread(r);
   const uint32_t Mi = uint32_t(1) << (c - 1);
-  p.per_bucket = r.buckets_per_thread ? std::min(r.buckets_per_thread, Mi) : default_buckets_per_thread(p.W, Mi);
+  p.per_bucket =
+      r.buckets_per_thread ? std::min(r.buckets_per_thread, Mi) : default_buckets_per_thread(p.W, Mi);
   p.bytes = fixed_bytes(c, r.sizes) + chunk_bytes(p.chunk_points, p.W, r.sizes, p.per_pair, p.per_partial);
   return p;
 }

@@ -51,10 +51,8 @@ CUZK_HD void segmented_sum_range(const uint32_t* keys, const Ops& ops, uint32_t 
     const bool last = j >= hi;
     const bool starts = !first || lo == 0 || (exact && keys[lo - 1] != k);
     const bool ends = !last || hi == m || (exact && keys[hi] != k);
-    if (starts && ends)
-      ops.finish(k, acc);
-    else
-      ops.partial(first ? 2 * t : 2 * t + 1, k, acc);
+    if (starts && ends) ops.finish(k, acc);
+    else ops.partial(first ? 2 * t : 2 * t + 1, k, acc);
     first = false;
   }
 }

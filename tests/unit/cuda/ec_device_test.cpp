@@ -53,7 +53,7 @@ Cases<C> make_cases(size_t n_random) {
     const ec::Xyzz<C> y = xyzz_of(pts[i + 1], pts[i]);  // the same point, other coordinates
     const ec::Affine<C> xa = x.to_jacobian().to_affine();
     c.add(x, xyzz_of(pts[i + 1], pts[(i + 2) % pts.size()]), pts[(i + 3) % pts.size()], uint32_t(rng()));
-    c.add(x, y, xa, uint32_t(rng() % 50));                 // P + P both ways
+    c.add(x, y, xa, uint32_t(rng() % 50));                     // P + P both ways
     c.add(x, y.dbl().add(y.dbl().dbl()).add(x), xa.neg(), 0);  // 7P + P; P + (-P)
     const ec::Xyzz<C> negx{x.X, -x.Y, x.ZZ, x.ZZZ};
     c.add(x, negx, inf, 1);  // P + (-P); P + O
@@ -125,10 +125,10 @@ TYPED_TEST(CudaEc, KernelsMatchEc) {
   dk.upload(c.k.data(), dk.bytes());
   using cuda::msm_dev::EcOp;
   for (EcOp op : {EcOp::add, EcOp::add_affine, EcOp::dbl, EcOp::mul_small}) {
-    cuda::check(cuda::msm_dev::launch_ec_op(op, static_cast<const X*>(da.get()), static_cast<const X*>(db.get()),
-                                            static_cast<const cuda::DevAffineOf<C>*>(dq.get()),
-                                            static_cast<const uint32_t*>(dk.get()), static_cast<X*>(dr.get()),
-                                            uint32_t(n), nullptr),
+    cuda::check(cuda::msm_dev::launch_ec_op(
+                    op, static_cast<const X*>(da.get()), static_cast<const X*>(db.get()),
+                    static_cast<const cuda::DevAffineOf<C>*>(dq.get()),
+                    static_cast<const uint32_t*>(dk.get()), static_cast<X*>(dr.get()), uint32_t(n), nullptr),
                 "launch_ec_op");
     cuda::synchronize();
     std::vector<X> r(n);

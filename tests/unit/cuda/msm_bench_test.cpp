@@ -44,7 +44,9 @@ TEST(CudaBench, Msm) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const char* on = std::getenv("CUZK_CUDA_BENCH");
   if (!on || std::string(on) != "1") GTEST_SKIP() << "set CUZK_CUDA_BENCH=1";
-  bench<ec::G1Curve>(env_log("CUZK_CUDA_BENCH_MSM_G1_MIN_LOG", 20), env_log("CUZK_CUDA_BENCH_MSM_G1_MAX_LOG", 26));
-  bench<ec::G2Curve>(env_log("CUZK_CUDA_BENCH_MSM_G2_MIN_LOG", 22), env_log("CUZK_CUDA_BENCH_MSM_G2_MAX_LOG", 24));
+  bench<ec::G1Curve>(env_log("CUZK_CUDA_BENCH_MSM_G1_MIN_LOG", 20),
+                     env_log("CUZK_CUDA_BENCH_MSM_G1_MAX_LOG", 26));
+  bench<ec::G2Curve>(env_log("CUZK_CUDA_BENCH_MSM_G2_MIN_LOG", 22),
+                     env_log("CUZK_CUDA_BENCH_MSM_G2_MAX_LOG", 24));
 #endif
 }

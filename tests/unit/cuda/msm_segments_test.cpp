@@ -61,7 +61,8 @@ void check_reduction(const std::vector<uint32_t>& keys, uint32_t n_keys, uint32_
   std::vector<uint32_t> slot_keys[2];
   std::vector<int64_t> slot_vals[2];
   const unsigned levels = cuda::msm_dev::run_levels(
-      keys.size(), per_first, exact_first, per_rest, [&](unsigned l, uint64_t size, uint32_t per, bool exact, bool last) {
+      keys.size(), per_first, exact_first, per_rest,
+      [&](unsigned l, uint64_t size, uint32_t per, bool exact, bool last) {
         const std::vector<uint32_t>& in_keys = l == 0 ? keys : slot_keys[(l - 1) % 2];
         const std::vector<int64_t>& in_vals = l == 0 ? vals : slot_vals[(l - 1) % 2];
         ASSERT_GE(in_keys.size(), size);

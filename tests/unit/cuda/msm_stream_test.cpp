@@ -28,7 +28,8 @@ constexpr size_t size_for(size_t g1) {
 }
 
 template <class C>
-ec::Affine<C> run_terms(std::span<const cuda::MsmTerm<C>> terms, const MsmOptions& opt, MsmStats* st = nullptr) {
+ec::Affine<C> run_terms(std::span<const cuda::MsmTerm<C>> terms, const MsmOptions& opt,
+                        MsmStats* st = nullptr) {
   return cuda::msm<C>(terms, opt, st).to_affine();
 }
 
@@ -94,6 +95,9 @@ TYPED_TEST(CudaMsmInputs, Density) {
     const auto pts = cuda::test::random_points<C>(sel.size(), rng);
     const auto want = cuda::test::cpu_msm<C>(pts, sel);
     const cuda::DevicePoints<C> dp(pts);
+    cuda::DeviceBuffer ds(all.size() * sizeof(all[0]));
+    ds.upload(all.data(), ds.bytes());
+    const auto dev_all = cuda::ScalarSpan::device(static_cast<const arith::Limbs<4>*>(ds.get()), all.size());
     for (size_t chunk : {size_t(0), size_t(50)}) {
       MsmOptions opt;
       opt.chunk_points = chunk;
@@ -102,6 +106,8 @@ TYPED_TEST(CudaMsmInputs, Density) {
       EXPECT_EQ(run_terms<C>({&t, 1}, opt), want) << what;
       const cuda::MsmTerm<C> h{cuda::PointSpan<C>::host(pts), cuda::ScalarSpan::host(all), density};
       EXPECT_EQ(run_terms<C>({&h, 1}, opt), want) << "streamed, " << what;
+      const cuda::MsmTerm<C> d{cuda::PointSpan<C>::resident(dp), dev_all, density};
+      EXPECT_EQ(run_terms<C>({&d, 1}, opt), want) << "device scalars, " << what;
     }
   }
 }

@@ -84,8 +84,8 @@ TYPED_TEST(CudaMsm, ScalarShapesAndWindows) {
   std::mt19937_64 rng(2);
   const size_t n = g2<C> ? 60 : 150;
   const auto pts = cuda::test::random_points<C>(n, rng);
-  for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::zero, ScalarKind::one, ScalarKind::minus_one, ScalarKind::edge, ScalarKind::filecoin, ScalarKind::equal,
-                    ScalarKind::small}) {
+  for (ScalarKind kind : {ScalarKind::uniform, ScalarKind::zero, ScalarKind::one, ScalarKind::minus_one,
+                          ScalarKind::edge, ScalarKind::filecoin, ScalarKind::equal, ScalarKind::small}) {
     const auto s = cuda::test::make_scalars(kind, n, rng);
     for (int c : {0, 1, 2, 5, 8, 13}) {
       if (g2<C> && (c == 1 || c == 13)) continue;
@@ -118,7 +118,8 @@ TYPED_TEST(CudaMsm, LongBucketsSplitOverLevels) {
       opt.partials_per_thread = 4;
       opt.buckets_per_thread = 1;
       MsmStats st;
-      expect_msm<C>(pts, s, opt, std::string(cuda::test::kind_name(kind)) + " per = " + std::to_string(per), &st);
+      expect_msm<C>(pts, s, opt, std::string(cuda::test::kind_name(kind)) + " per = " + std::to_string(per),
+                    &st);
       EXPECT_GE(st.max_levels, 4u) << cuda::test::kind_name(kind);
     }
   }
@@ -200,8 +201,8 @@ TEST(CudaMsmG1, WideWindowsScanLevels) {
       MsmOptions opt;
       opt.window_bits = c;
       MsmStats st;
-      expect_msm<ec::G1Curve>(pts, s, opt, std::string(cuda::test::kind_name(kind)) + " c " + std::to_string(c),
-                              &st);
+      expect_msm<ec::G1Curve>(pts, s, opt,
+                              std::string(cuda::test::kind_name(kind)) + " c " + std::to_string(c), &st);
       EXPECT_EQ(st.pairs, expected_pairs(s, c));
     }
   }

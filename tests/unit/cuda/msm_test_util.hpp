@@ -44,11 +44,24 @@ inline const char* kind_name(ScalarKind k) {
 inline Scalars edge_scalars(size_t n, std::mt19937_64& rng) {
   const arith::Limbs<4> ones = {~0ull, ~0ull, ~0ull, ~0ull};
   const std::vector<arith::Limbs<4>> fixed = {
-      {0, 0, 0, 0},       {1, 0, 0, 0},          {2, 0, 0, 0},          {3, 0, 0, 0},     r_minus(1),
-      r_minus(2),         ff::Fr::MODULUS,       r_plus(1),             r_plus(5),        ones,
-      {~0ull, 0, 0, 0},   {~0ull, ~0ull, 0, 0},  {0, 0, 0, 1ull << 62}, {0, 1ull << 63, 0, 0},
+      {0, 0, 0, 0},
+      {1, 0, 0, 0},
+      {2, 0, 0, 0},
+      {3, 0, 0, 0},
+      r_minus(1),
+      r_minus(2),
+      ff::Fr::MODULUS,
+      r_plus(1),
+      r_plus(5),
+      ones,
+      {~0ull, 0, 0, 0},
+      {~0ull, ~0ull, 0, 0},
+      {0, 0, 0, 1ull << 62},
+      {0, 1ull << 63, 0, 0},
       {0x5555555555555555ull, 0x5555555555555555ull, 0x5555555555555555ull, 0x1555555555555555ull},
-      {0xffffull, 0, 0, 0}, {0x8000ull, 0, 0, 0}, {0, 0, 1, 0}};
+      {0xffffull, 0, 0, 0},
+      {0x8000ull, 0, 0, 0},
+      {0, 0, 1, 0}};
   Scalars s(n);
   for (size_t i = 0; i < n; i++) s[i] = i < fixed.size() ? fixed[i] : ff::Fr::random(rng).to_canonical();
   std::shuffle(s.begin(), s.end(), rng);
@@ -67,7 +80,7 @@ inline Scalars make_scalars(ScalarKind kind, size_t n, std::mt19937_64& rng) {
       case ScalarKind::edge: break;
       case ScalarKind::filecoin: {
         const uint64_t p = rng() % 100;
-        s[i] = p < 45 ? arith::Limbs<4>{0, 0, 0, 0}
+        s[i] = p < 45   ? arith::Limbs<4>{0, 0, 0, 0}
                : p < 90 ? arith::Limbs<4>{1, 0, 0, 0}
                         : ff::Fr::random(rng).to_canonical();
         break;
