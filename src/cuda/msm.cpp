@@ -29,8 +29,24 @@ namespace plan = msm_plan;
 static_assert(sizeof(DevScalar) == sizeof(arith::Limbs<4>), "a DevScalar reads an arith::Limbs<4> as it is");
 static_assert(plan::kMaxPlanWindowBits == unsigned(kMaxWindowBits));
 
+// Throws cuda::Error naming the call. The runtime also keeps a failed
+// call's error as the thread's "last error", which the next launch check
+// would report as its own: it is cleared first.
 void call(int code, const char* what) {
-  if (code != 0) check(code, (std::string("cuda::msm: ") + what).c_str());
+  if (code == 0) return;
+  (void)cudaGetLastError();
+  check(code, (std::string("cuda::msm: ") + what).c_str());
+}
+
+// Device memory, or cuda::Error naming the MSM, the buffer and its size.
+DeviceBuffer allocate_or_throw(size_t bytes, const char* what) {
+  try {
+    return DeviceBuffer(bytes);
+  } catch (const Error& e) {
+    (void)cudaGetLastError();
+    throw Error(e.code(), std::string("cuda::msm: ") + e.what() + " (" + what + ", " + std::to_string(bytes) +
+                              " bytes)");
+  }
 }
 
 template <class T>
@@ -110,7 +126,6 @@ struct Chunk {
 template <class X>
 struct Slots {
   DeviceBuffer keys, vals;
-  explicit Slots(uint64_t n = 0) : keys(n * sizeof(uint32_t)), vals(n * sizeof(X)) {}
   uint32_t* k() const { return ptr<uint32_t>(keys); }
   X* v() const { return ptr<X>(vals); }
 };
@@ -128,7 +143,7 @@ class Run {
   ec::Jacobian<C> operator()(MsmStats* stats) {
     validate();
     if (total_ == 0) return ec::Jacobian<C>::identity();
-    set_device(device_);
+    call(cudaSetDevice(device_), "cudaSetDevice");
     choose_plan();
     allocate();
     Stream compute(opt_.stream), copy;
@@ -231,7 +246,7 @@ class Run {
 
   DeviceBuffer buffer(size_t bytes) {
     scratch_bytes_ += bytes;
-    return DeviceBuffer(bytes);
+    return allocate_or_throw(bytes, "scratch");
   }
 
   void allocate() {
@@ -259,8 +274,10 @@ class Run {
     window_sums_ = buffer(win_.W * sizeof(X));
   }
   Slots<X> slots(uint64_t n) {
-    scratch_bytes_ += n * (sizeof(uint32_t) + sizeof(X));
-    return Slots<X>(n);
+    Slots<X> s;
+    s.keys = buffer(n * sizeof(uint32_t));
+    s.vals = buffer(n * sizeof(X));
+    return s;
   }
 
   void upload_densities() {
@@ -439,8 +456,8 @@ class Run {
 template <class C>
 DevicePoints<C>::DevicePoints(std::span<const ec::Affine<C>> points, int device)
     : n_(points.size()), device_(device) {
-  set_device(device);
-  buf_ = DeviceBuffer(points.size_bytes());
+  call(cudaSetDevice(device), "cudaSetDevice (DevicePoints)");
+  buf_ = allocate_or_throw(points.size_bytes(), "DevicePoints");
   if (!points.empty()) {
     call(cudaMemcpy(buf_.get(), points.data(), points.size_bytes(), cudaMemcpyHostToDevice),
          "cudaMemcpy (DevicePoints upload)");
@@ -453,7 +470,7 @@ DevicePoints<C> DevicePoints<C>::repeated(std::span<const ec::Affine<C>> pattern
   if (pattern.empty() && n) throw std::invalid_argument("cuda::DevicePoints::repeated: empty pattern");
   DevicePoints<C> p(pattern.subspan(0, std::min(pattern.size(), n)), device);
   if (n <= pattern.size()) return p;
-  DeviceBuffer all(n * sizeof(ec::Affine<C>));
+  DeviceBuffer all = allocate_or_throw(n * sizeof(ec::Affine<C>), "DevicePoints::repeated");
   call(cudaMemcpy(all.get(), p.buf_.get(), p.buf_.bytes(), cudaMemcpyDeviceToDevice), "cudaMemcpy (repeat)");
   auto* base = static_cast<char*>(all.get());
   for (size_t have = pattern.size(); have < n;) {  // doubling copies

@@ -169,4 +169,22 @@ TYPED_TEST(CudaMsmInputs, RejectsInconsistentInputs) {
   few.partials_per_thread = 3;
   EXPECT_THROW(run_terms<C>({&ok, 1}, few), std::invalid_argument);
   EXPECT_EQ(run_terms<C>({&ok, 1}, {}), cuda::test::cpu_msm<C>(pts, Scalars(s.begin(), s.begin() + 10)));
+  // A CUDA failure (here: no such device) is a cuda::Error that names the call.
+  MsmOptions nowhere;
+  nowhere.device = 1000;
+  try {
+    run_terms<C>({&ok, 1}, nowhere);
+    ADD_FAILURE() << "no error for device 1000";
+  } catch (const cuda::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda::msm: cudaSetDevice"), std::string::npos) << e.what();
+  }
+  // More points than any device holds (2^40): the allocation's error, named.
+  try {
+    (void)cuda::DevicePoints<C>::repeated(pts, size_t(1) << 40);
+    ADD_FAILURE() << "no error for 2^40 points";
+  } catch (const cuda::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda::msm: cudaMalloc"), std::string::npos) << e.what();
+  }
+  // The layer still works after both failures.
+  EXPECT_EQ(run_terms<C>({&ok, 1}, {}), cuda::test::cpu_msm<C>(pts, Scalars(s.begin(), s.begin() + 10)));
 }
