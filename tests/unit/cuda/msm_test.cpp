@@ -5,11 +5,13 @@
 // opposite points (doublings and cancellations inside buckets).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 
 #include "msm/digits.hpp"
 #include "msm_test_util.hpp"
+#include "slow.hpp"
 
 using namespace cuzk;
 using cuda::MsmOptions;
@@ -205,5 +207,44 @@ TEST(CudaMsmG1, WideWindowsScanLevels) {
                               std::string(cuda::test::kind_name(kind)) + " c " + std::to_string(c), &st);
       EXPECT_EQ(st.pairs, expected_pairs(s, c));
     }
+  }
+}
+
+// Random shapes and options, many rounds: n, window, work per thread, chunks,
+// scalar kind, repeated points, G1 and G2 alternately. CUZK_SLOW_TESTS=1
+// (300 rounds, ~25 s under the emulator; CUZK_MSM_SOAK_ROUNDS sets them).
+TEST(CudaMsmSoak, RandomShapesSlow) {
+  CUZK_SLOW_TEST("hundreds of MSMs");
+  CUZK_SKIP_WITHOUT_DEVICE();
+  const char* r = std::getenv("CUZK_MSM_SOAK_ROUNDS");
+  const int rounds = r ? std::atoi(r) : 300;
+  std::mt19937_64 rng(12);
+  const ScalarKind kinds[] = {ScalarKind::uniform,   ScalarKind::zero, ScalarKind::one,
+                              ScalarKind::minus_one, ScalarKind::edge, ScalarKind::filecoin,
+                              ScalarKind::equal,     ScalarKind::small};
+  for (int round = 0; round < rounds; round++) {
+    const bool use_g2 = round % 4 == 3;
+    const size_t n = rng() % (use_g2 ? 300 : 1500);
+    const ScalarKind kind = kinds[rng() % 8];
+    MsmOptions opt;
+    opt.window_bits = rng() % 3 ? int(1 + rng() % 14) : 0;
+    opt.pairs_per_thread = rng() % 2 ? unsigned(1 + rng() % 9) : 0;
+    opt.partials_per_thread = rng() % 2 ? unsigned(4 + rng() % 6) : 0;
+    opt.buckets_per_thread = rng() % 2 ? unsigned(1 + rng() % 16) : 0;
+    opt.chunk_points = rng() % 3 ? 0 : 1 + rng() % 400;
+    const std::string what = "round " + std::to_string(round) + " n " + std::to_string(n) + " " +
+                             cuda::test::kind_name(kind) + " c " + std::to_string(opt.window_bits);
+    auto run = [&](auto curve) {
+      using C = decltype(curve);
+      auto pts = cuda::test::random_points<C>(std::min<size_t>(n, 1 + rng() % 64), rng);
+      std::vector<ec::Affine<C>> all(n);
+      for (size_t i = 0; i < n; i++) all[i] = pts[rng() % pts.size()];  // few distinct points
+      if (rng() % 2)
+        for (size_t i = 0; i < n; i += 5) all[i] = ec::Affine<C>::identity();
+      expect_msm<C>(all, cuda::test::make_scalars(kind, n, rng), opt, what);
+    };
+    if (use_g2) run(ec::G2Curve{});
+    else run(ec::G1Curve{});
+    if (HasFatalFailure()) return;
   }
 }
