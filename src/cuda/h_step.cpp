@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuda/compat.cuh"
 #include "cuda/h_kernels.hpp"
@@ -152,6 +153,53 @@ void DeviceHStep::run(Fr* a, Fr* b, Fr* c, arith::Limbs<4>* out, void* stream) c
     check(detail::launch_ntt_pass(dev(a), p, stream), "H step: inverse DIF pass");
   }
   check(detail::launch_gather_bitrev_canonical(o, dev(a), log_n_, n - 1, stream), "H step: bit reversal");
+}
+
+HTiming time_h(unsigned log_n, int reps, int device) {
+  const DeviceHStep hs({log_n, Fr::zero(), device::qap::bellperson_coset()}, device);
+  const size_t n = hs.size(), bytes = n * sizeof(Fr);
+  // Arbitrary elements, cheaply: xorshift limbs, the top one below 2^61 (< p).
+  std::vector<Fr> host(n);
+  uint64_t x = 0x243f6a8885a308d3ULL ^ log_n;
+  for (auto& e : host) {
+    for (auto& l : e.v) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      l = x;
+    }
+    e.v[3] >>= 3;
+  }
+  DeviceBuffer a(bytes), b(bytes), c(bytes), out(std::max<size_t>(hs.output_size(), 1) * sizeof(Fr));
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
+  auto timed = [&](auto&& fn) {
+    check(cudaEventRecord(e0, nullptr), "cudaEventRecord");
+    fn();
+    check(cudaEventRecord(e1, nullptr), "cudaEventRecord");
+    check(cudaEventSynchronize(e1), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+    return double(ms);
+  };
+  HTiming t;
+  t.upload_ms = timed([&] {
+    a.upload(host.data(), bytes);
+    b.upload(host.data(), bytes);
+    c.upload(host.data(), bytes);
+  });
+  auto run = [&] {
+    hs.run(static_cast<Fr*>(a.get()), static_cast<Fr*>(b.get()), static_cast<Fr*>(c.get()),
+           static_cast<arith::Limbs<4>*>(out.get()), nullptr);
+  };
+  run();  // warm-up
+  synchronize();
+  t.h_ms = 1e300;
+  for (int r = 0; r < std::max(reps, 1); r++) t.h_ms = std::min(t.h_ms, timed(run));
+  (void)cudaEventDestroy(e0);
+  (void)cudaEventDestroy(e1);
+  return t;
 }
 
 CUZK_CUDA_NAMESPACE_END

@@ -50,4 +50,12 @@ class DeviceHStep {
   DeviceBuffer tw_fwd_, tw_inv_, tab_fwd_, tab_back_;
 };
 
+// Milliseconds (CUDA events) of one H step over 2^log_n (bellperson's coset
+// and coefficients) with a, b, c resident, best of `reps` after a warm-up,
+// and of copying a, b, c to the device from pageable host memory.
+struct HTiming {
+  double h_ms = 0, upload_ms = 0;
+};
+HTiming time_h(unsigned log_n, int reps, int device = 0);
+
 CUZK_CUDA_NAMESPACE_END

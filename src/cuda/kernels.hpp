@@ -12,7 +12,6 @@ CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
 
 int launch_bitrev(DevFr* a, unsigned log_n, void* stream);
-int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void* stream);
 // a[i] = c * g^i (scale = false) or a[i] *= c * g^i (scale = true), i < n,
 // with t.pw[b] = g^(2^b).
 int launch_powers(DevFr* a, uint32_t n, const steps::PowTable& t, const DevFr& c, bool scale, void* stream);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/compat.cuh"
+#include "cuda/h_kernels.hpp"
 #include "cuda/kernels.hpp"
 #include "ntt/ntt.hpp"
 
@@ -80,9 +81,19 @@ void DeviceNttDomain::run(Kind k, Fr* d, void* stream) const {
   const DevFr* tw = static_cast<const DevFr*>(inv ? tw_inv_.get() : tw_fwd_.get());
   if (k == Kind::coset_forward)  // a[i] *= g^i: evaluations on g*H
     check(detail::launch_powers(a, n, pow_table(g_), DevFr::one(), true, stream), "coset scale");
+  // Bit reversal, then the DIT stages in passes of up to 8 on shared-memory
+  // tiles (cuda/h_kernels.hpp), the first over contiguous groups.
   check(detail::launch_bitrev(a, log_n_, stream), "bit reversal");
-  for (unsigned s = 0; s < log_n_; s++)
-    check(detail::launch_dit_stage(a, tw, log_n_, s, stream), "NTT stage");
+  detail::NttPass p;
+  p.log_n = log_n_;
+  p.dit = true;
+  p.tw_dit = tw;
+  for (unsigned lo = 0; lo < log_n_; lo += detail::kMaxPassStages) {
+    p.lo = lo;
+    p.k = std::min(detail::kMaxPassStages, log_n_ - lo);
+    p.gb = std::min({lo, 2u, detail::kMaxTileLog - p.k});
+    check(detail::launch_ntt_pass(a, p, stream), "NTT pass");
+  }
   if (k == Kind::inverse)  // a[i] *= 1/n (g = 1: the table of 1)
     check(detail::launch_powers(a, n, pow_table(Fr::one()), to_dev(n_inv_), true, stream), "1/n");
   if (k == Kind::coset_inverse)  // a[i] *= g^-i / n

@@ -1,7 +1,7 @@
-// CUDA NTT kernels over Fr: one thread per index of the steps in
-// cuda/ntt_steps.cuh. Plain radix-2, one launch per stage (global memory):
-// correct first, fused shared-memory radix passes come once a GPU can
-// measure them.
+// The NTT's element-wise kernels over Fr (one thread per index of the steps
+// in cuda/ntt_steps.cuh): the bit-reversal permutation and the power
+// tables and scalings. The transform's stages run in passes on shared-memory
+// tiles (cuda/h_kernels.cu).
 #include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
 
@@ -19,11 +19,6 @@ __global__ void k_bitrev(DevFr* a, unsigned log_n) {
   if (i < (uint32_t(1) << log_n)) steps::bitrev_swap(a, log_n, i);
 }
 
-__global__ void k_dit_stage(DevFr* a, const DevFr* __restrict__ tw, unsigned log_n, unsigned s) {
-  const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < (uint32_t(1) << (log_n - 1))) steps::dit_butterfly(a, tw, log_n, s, k);
-}
-
 // The table travels as a kernel parameter (1 KiB, in constant space).
 __global__ void k_powers(DevFr* a, uint32_t n, const steps::PowTable t, const DevFr c, bool scale) {
   const uint32_t chunk = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,13 +30,6 @@ __global__ void k_powers(DevFr* a, uint32_t n, const steps::PowTable t, const De
 int launch_bitrev(DevFr* a, unsigned log_n, void* stream) {
   if (log_n == 0) return cudaSuccess;
   CUZK_LAUNCH(k_bitrev, blocks_for(uint64_t(1) << log_n), kThreads, 0, as_stream(stream), a, log_n);
-  return cudaGetLastError();
-}
-
-int launch_dit_stage(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, void* stream) {
-  if (log_n == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_dit_stage, blocks_for(uint64_t(1) << (log_n - 1)), kThreads, 0, as_stream(stream), a, tw,
-              log_n, s);
   return cudaGetLastError();
 }
 

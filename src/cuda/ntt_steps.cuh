@@ -1,13 +1,9 @@
 #pragma once
-// The per-thread steps of the CUDA NTT (src/cuda/ntt.cu), written once for
-// both sides: ntt.cu's kernels call them for one index each, and the unit
-// tests run the same functions over every index on the host, so the index
-// arithmetic is checked against ntt:: on machines without a GPU.
-//
-// Forward transform, natural order in and out (as ntt::forward):
-//   bit-reverse permutation, then log n radix-2 decimation-in-time stages
-//   (Cooley-Tukey; stage s joins pairs at distance h = 2^s with twiddle
-//   omega^(j * n / 2h), read from the table tw[i] = omega^i, i < n/2).
+// Per-index steps of the CUDA NTT (src/cuda/ntt.cu, h_kernels.cu), written
+// once for both sides: kernels call them for one index each, and unit tests
+// run them on the host. Forward transform, natural order in and out (as
+// ntt::forward): the bit-reverse permutation, then the radix-2 DIT stages
+// in passes (cuda/h_kernels.hpp) with twiddles tw[i] = omega^i, i < n/2.
 // Inverse: the same with omega^-1, then a[i] *= 1/n. Coset variants scale by
 // g^i before (forward) or by g^-i / n after (inverse), g = 7.
 #include "cuda/fp_device.cuh"
@@ -35,19 +31,6 @@ CUZK_HD void bitrev_swap(DevFr* a, unsigned log_n, uint32_t i) {
     a[i] = a[j];
     a[j] = t;
   }
-}
-
-// Butterfly k < n/2 of DIT stage s (0 <= s < log_n).
-CUZK_HD void dit_butterfly(DevFr* a, const DevFr* tw, unsigned log_n, unsigned s, uint32_t k) {
-  const uint32_t h = uint32_t(1) << s;
-  const uint32_t j = k & (h - 1);
-  const uint32_t i0 = ((k >> s) << (s + 1)) + j;
-  const uint32_t i1 = i0 + h;
-  const DevFr w = tw[j << (log_n - 1 - s)];
-  const DevFr u = a[i0];
-  const DevFr v = a[i1] * w;
-  a[i0] = u + v;
-  a[i1] = u - v;
 }
 
 // pw[b] = g^(2^b): g^e for e < 2^32 is the product over the set bits of e.

@@ -1,5 +1,6 @@
 // GPU timings as JSON lines for scripts/gpu-check.sh: NTT 2^20..2^CUZK_CUDA_BENCH_MAX_LOG
-// (default 27) and Fr multiplication throughput. Runs only with
+// (default 27), the H step at 2^CUZK_CUDA_BENCH_H_LOG (default 27) and Fr
+// multiplication throughput. Runs only with
 // CUZK_CUDA_BENCH=1 (and a GPU); a plain test run skips it.
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 
 #include "cuda/device.hpp"
 #include "cuda/field.hpp"
+#include "cuda/h_step.hpp"
 #include "cuda/ntt.hpp"
 
 using namespace cuzk;
@@ -48,4 +50,14 @@ TEST(CudaBench, Ntt) {
         log_n, t.forward_ms, t.inverse_ms, t.coset_forward_ms, t.h2d_ms, t.d2h_ms);
     std::fflush(stdout);
   }
+}
+
+TEST(CudaBench, HStep) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  if (!bench_enabled()) GTEST_SKIP() << "set CUZK_CUDA_BENCH=1";
+  const unsigned log_n = env_u("CUZK_CUDA_BENCH_H_LOG", 27);
+  const auto t = cuda::time_h(log_n, 3);
+  std::printf("{\"bench\":\"cuda_h\",\"log_n\":%u,\"h_ms\":%.3f,\"upload_abc_ms\":%.3f}\n", log_n, t.h_ms,
+              t.upload_ms);
+  std::fflush(stdout);
 }
