@@ -15,6 +15,7 @@
 #include "cuda/h_step.hpp"
 #include "cuda/msm.hpp"
 #include "cuda/scalar_kernels.hpp"
+#include "cuda/staging.hpp"
 #include "msm/msm.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
@@ -37,7 +38,10 @@ class CudaBases final : public device::Bases<C> {
   std::unique_ptr<DevicePoints<C>> resident;
 };
 
-// Canonical scalars in device memory.
+// Canonical scalars in device memory, written by work queued on the
+// backend's compute stream (every reader runs on that stream, or after it).
+// `keep`: device buffers that work still queued reads (a, b, c of the H
+// step, a density bitmap), freed with the handle.
 class CudaScalars final : public device::Scalars {
  public:
   CudaScalars(size_t n) : buf(std::max<size_t>(n, 1) * sizeof(Scalar)), n(n) {}
@@ -45,6 +49,7 @@ class CudaScalars final : public device::Scalars {
   Scalar* data() const { return static_cast<Scalar*>(buf.get()); }
   DeviceBuffer buf;
   size_t n;
+  std::vector<DeviceBuffer> keep;
 };
 
 const CudaScalars& cuda_of(const device::Scalars* s) {
@@ -70,10 +75,12 @@ void check_run(const Run& r) {
 }
 
 DevFr* dev_fr(void* p) { return static_cast<DevFr*>(p); }
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 class CudaBackend final : public device::Backend {
  public:
-  CudaBackend(int ordinal, const BackendOptions& o) : ordinal_(ordinal), o_(o), info_(device_info(ordinal)) {}
+  CudaBackend(int ordinal, const BackendOptions& o)
+      : ordinal_((set_device(ordinal), ordinal)), o_(o), info_(device_info(ordinal)) {}
 
   std::string name() const override { return info_.name; }
   bool host_memory() const override { return false; }
@@ -87,14 +94,19 @@ class CudaBackend final : public device::Backend {
     return upload_points<ec::G2Curve>(points);
   }
 
+  // Copies go through the stager on the copy stream; the work that needs
+  // them waits for their events on the compute stream, so uploads overlap
+  // the work already queued (the witness's upload runs beside the H step).
   std::unique_ptr<device::Scalars> load_scalars(std::span<const ff::Fr> values, bool) override {
     set_device(ordinal_);
     auto s = std::make_unique<CudaScalars>(values.size());
     if (!values.empty()) {
-      s->buf.upload(values.data(), values.size_bytes());  // ff::Fr and DevFr share their bits
-      check(detail::launch_to_canonical(dev_fr(s->data()), dev_fr(s->data()), values.size(), nullptr),
+      Event copied;
+      stager_.upload(s->data(), values.data(), values.size_bytes(), copy_.get(), copied);
+      copied.wait_on(compute_.get());
+      // ff::Fr and DevFr share their bits: converted in place.
+      check(detail::launch_to_canonical(dev_fr(s->data()), dev_fr(s->data()), values.size(), compute_.get()),
             "cuda backend: scalars out of Montgomery form");
-      synchronize();
     }
     return s;
   }
@@ -112,7 +124,8 @@ class CudaBackend final : public device::Backend {
       const CudaScalars& in = cuda_of(r.scalars);
       if (!r.density) {
         if (r.count)
-          check(cudaMemcpy(out->data() + at, in.data() + r.begin, r.count * sizeof(Scalar), cudaMemcpyDeviceToDevice),
+          check(cudaMemcpyAsync(out->data() + at, in.data() + r.begin, r.count * sizeof(Scalar),
+                                cudaMemcpyDeviceToDevice, as_stream(compute_.get())),
                 "cuda backend: select (copy)");
       } else if (r.count) {
         // Set bits before each word on the host (one pass over the bitmap),
@@ -127,13 +140,17 @@ class CudaBackend final : public device::Backend {
           acc += uint64_t(__builtin_popcountll(m));
         }
         DeviceBuffer dw(words.size() * sizeof(uint64_t)), db(before.size() * sizeof(uint64_t));
-        dw.upload(words.data(), dw.bytes());
-        db.upload(before.data(), db.bytes());
+        // From pageable memory: the calls return once the host bytes are taken.
+        check(cudaMemcpyAsync(dw.get(), words.data(), dw.bytes(), cudaMemcpyHostToDevice, as_stream(compute_.get())),
+              "cuda backend: select (bitmap)");
+        check(cudaMemcpyAsync(db.get(), before.data(), db.bytes(), cudaMemcpyHostToDevice, as_stream(compute_.get())),
+              "cuda backend: select (ranks)");
         check(detail::launch_select(dev_fr(out->data() + at), dev_fr(in.data() + r.begin),
                                     static_cast<const uint64_t*>(dw.get()), static_cast<const uint64_t*>(db.get()),
-                                    r.count, nullptr),
+                                    r.count, compute_.get()),
               "cuda backend: select");
-        synchronize();
+        out->keep.push_back(std::move(dw));
+        out->keep.push_back(std::move(db));
       }
       at += r.selected();
     }
@@ -149,14 +166,22 @@ class CudaBackend final : public device::Backend {
       throw std::invalid_argument("cuda backend: a, b, c must have the domain's " + std::to_string(n) + " elements");
     const auto hs = h_step(step);
     set_device(ordinal_);
-    DeviceBuffer da(a.size_bytes()), dbuf(b.size_bytes()), dc(c.size_bytes());
-    da.upload(a.data(), a.size_bytes());
-    dbuf.upload(b.data(), b.size_bytes());
-    dc.upload(c.data(), c.size_bytes());
     auto out = std::make_unique<CudaScalars>(hs->output_size());
-    hs->run(static_cast<ff::Fr*>(da.get()), static_cast<ff::Fr*>(dbuf.get()), static_cast<ff::Fr*>(dc.get()),
-            out->data(), nullptr);
-    synchronize();
+    ff::Fr* dev_abc[3];
+    std::span<ff::Fr> host_abc[3] = {a, b, c};
+    for (int v = 0; v < 3; v++) {
+      out->keep.emplace_back(host_abc[v].size_bytes());
+      dev_abc[v] = static_cast<ff::Fr*>(out->keep.back().get());
+    }
+    // Each vector's transform starts as soon as it is on the device, while
+    // the next one is copied.
+    for (int v = 0; v < 3; v++) {
+      Event copied;
+      stager_.upload(dev_abc[v], host_abc[v].data(), host_abc[v].size_bytes(), copy_.get(), copied);
+      copied.wait_on(compute_.get());
+      hs->to_coset(dev_abc[v], compute_.get());
+    }
+    hs->finish(dev_abc[0], dev_abc[1], dev_abc[2], out->data(), compute_.get());
     return out;
   }
 
@@ -216,6 +241,7 @@ class CudaBackend final : public device::Backend {
     }
     MsmOptions opt;
     opt.device = ordinal_;
+    opt.stream = compute_.get();  // after the work that wrote the scalars; synchronous
     return cuda::msm<C>(std::span<const MsmTerm<C>>(mt), opt);
   }
 
@@ -229,6 +255,7 @@ class CudaBackend final : public device::Backend {
     for (const device::Term<C>& t : terms) {
       const CudaBases<C>& b = cuda_of(t.bases);
       auto picked = select(t.runs);
+      compute_.synchronize();  // the scalars are written by work on the compute stream
       const auto& cs = cuda_of(picked.get());
       if (cs.size() != b.size())
         throw std::invalid_argument("msm: " + std::to_string(cs.size()) + " scalars selected for " +
@@ -261,6 +288,9 @@ class CudaBackend final : public device::Backend {
   int ordinal_;
   BackendOptions o_;
   DeviceInfo info_;
+  // Made on the backend's device (the constructor sets it first).
+  Stream compute_, copy_;
+  Stager stager_;
   std::mutex h_mu_;
   std::deque<std::shared_ptr<const DeviceHStep>> h_steps_;
 };

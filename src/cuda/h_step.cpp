@@ -100,6 +100,8 @@ bool DeviceHStep::same_shape(const device::HStep& s) const {
 }
 
 void DeviceHStep::to_coset(Fr* v, void* stream) const {
+  if (log_n_ == 0) return;  // one point: its value is its coefficient
+  set_device(device_);
   const auto passes = plan(log_n_);
   detail::NttPass p;
   p.log_n = log_n_;
@@ -126,12 +128,17 @@ void DeviceHStep::to_coset(Fr* v, void* stream) const {
 }
 
 void DeviceHStep::run(Fr* a, Fr* b, Fr* c, arith::Limbs<4>* out, void* stream) const {
+  for (Fr* v : {a, b, c}) to_coset(v, stream);
+  finish(a, b, c, out, stream);
+}
+
+void DeviceHStep::finish(Fr* a, const Fr* b, const Fr* c, arith::Limbs<4>* out, void* stream) const {
   set_device(device_);
   const uint64_t n = size();
   DevFr* o = reinterpret_cast<DevFr*>(out);
-  if (log_n_ > 0)
-    for (Fr* v : {a, b, c}) to_coset(v, stream);
-  check(detail::launch_combine(dev(a), dev(b), dev(c), n, stream), "H step: a·b - c");
+  check(detail::launch_combine(dev(a), reinterpret_cast<const DevFr*>(b), reinterpret_cast<const DevFr*>(c), n,
+                               stream),
+        "H step: a·b - c");
   if (output_ == device::qap::Coset::Output::coset_values) {
     check(detail::launch_to_canonical(o, dev(a), n, stream), "H step: to canonical");
     return;

@@ -37,10 +37,13 @@ class DeviceHStep {
   // overwritten; out: output_size() canonical scalars in device memory,
   // apart from a, b, c. Asynchronous on `stream` (a cudaStream_t).
   void run(ff::Fr* a, ff::Fr* b, ff::Fr* c, arith::Limbs<4>* out, void* stream) const;
+  // run() in two parts, so that a caller can start each vector's transform
+  // as soon as that vector is on the device: to_coset() for each of a, b, c
+  // (in place), then finish().
+  void to_coset(ff::Fr* v, void* stream) const;
+  void finish(ff::Fr* a, const ff::Fr* b, const ff::Fr* c, arith::Limbs<4>* out, void* stream) const;
 
  private:
-  void to_coset(ff::Fr* v, void* stream) const;
-
   unsigned log_n_;
   int device_;
   ff::Fr root_2_32_, shift_;
