@@ -31,6 +31,8 @@ class CircuitResources {
  public:
   virtual ~CircuitResources() = default;
   virtual uint64_t size_bytes() const = 0;
+  // Device memory its uploads hold (a GPU's VRAM), over all devices.
+  virtual uint64_t device_bytes() const { return 0; }
 };
 
 // One device of the engine: a device backend (device/backend.hpp: the CPU,

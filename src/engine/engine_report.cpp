@@ -147,6 +147,7 @@ std::string Engine::status_json() const {
                             : e.tier == SrsTier::Warm ? "warm"
                                                       : "cold"},
                    {"size_bytes", e.size_bytes},
+                   {"device_bytes", e.device_bytes},
                    {"ref_count", e.ref_count}});
   json pce = json::array();
   for (const auto& e : pce_.list()) {

@@ -31,7 +31,7 @@ struct Groth16Resources : CircuitResources {
   // The parameters as `backend` holds them, uploaded on first use.
   const groth16::DeviceKey& key_for(device::Backend& backend);
   // Device memory the uploads hold, over all devices.
-  uint64_t device_bytes() const;
+  uint64_t device_bytes() const override;
 
  private:
   mutable std::mutex keys_mu_;

@@ -90,6 +90,7 @@ struct SrsStatus {
   SrsTier tier = SrsTier::Cold;
   uint64_t size_bytes = 0;
   uint32_t ref_count = 0;
+  uint64_t device_bytes = 0;  // uploaded to devices (VRAM), over all devices
 };
 struct QueueStatus {
   std::string proof_kind;

@@ -214,6 +214,7 @@ std::vector<SrsStatus> SrsManager::status(const std::vector<KindHandler*>& handl
     s.circuit_id = id;
     s.tier = e.res ? SrsTier::Hot : e.mapped.is_open() ? SrsTier::Warm : SrsTier::Cold;
     s.size_bytes = e.res ? e.res->size_bytes() : e.mapped.size();
+    s.device_bytes = e.res ? e.res->device_bytes() : 0;
     s.ref_count = e.refs;
     out.push_back(s);
   }
