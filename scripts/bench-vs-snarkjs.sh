@@ -18,7 +18,7 @@
 # cuzk runs, of which the median counts: snarkjs's run (15-25 s) averages
 # over the shared VM's speed swings, while a single 0.6 s cuzk run lands on
 # whatever the VM does at that moment (runs of 533 and 805 ms in one pair
-# set). CUZK_REPS=1 gives one cuzk run per pair, as before session 6.
+# set). CUZK_REPS=1 gives one cuzk run per pair, as the script did before 2026-11-29.
 #
 # Key validation: snarkjs checks no key point. `cuzk prove --check curve`
 # checks that every point is on its curve: the like-for-like row. The default

@@ -72,7 +72,7 @@ declare -A ALLOWED=(
 # visible: the summary counts them and -v prints them. A violation not listed
 # here fails the check; an entry whose include is gone is reported for removal.
 #
-# Empty today. Issue 21 named `gadgets -> filecoin/hash` (Poseidon constants,
+# Empty today. An earlier review named `gadgets -> filecoin/hash` (Poseidon constants,
 # SHA-256); that edge is already gone: gadgets/poseidon_constants.hpp holds the
 # constant types and filecoin/hash includes it, not the other way round. Had
 # it remained, its entry would read:

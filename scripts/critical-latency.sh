@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How long a CRITICAL WinningPoSt waits while the daemon is saturated with
-# PoRep C2 work (issue 16's latency figure). Uses the main job's cached 2 KiB
+# PoRep C2 work (the latency figure of docs/PERFORMANCE.md). Uses the main job's cached 2 KiB
 # PoRep parameters (.cache/cuzk-demo/params; made on first use, minutes),
 # starts a daemon, keeps CUZK_LAT_POREP (6) PoRep jobs in flight with
 # concurrency 3, submits CUZK_LAT_WINNING (3) WinningPoSt jobs a few seconds

@@ -1,4 +1,4 @@
-// What the fleet queue costs in throughput (issue 19, docs/PERFORMANCE.md
+// What the fleet queue costs in throughput (docs/PERFORMANCE.md
 // "Fleet mode"): K engines sharing one PostgreSQL queue through FleetBridge
 // against the sum of K engines each given its share of the jobs directly.
 //

@@ -1,7 +1,7 @@
 // Engine overhead per partition: queueing, dispatch, interlock, finalizer
 // hand-off and assembly, measured with partitions whose synthesis and device
 // work take no time (the fake kind of the engine tests), so the wall time per
-// partition is all engine. Target (issue 4): < 5 ms per partition.
+// partition is all engine. Target: < 5 ms per partition.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
