@@ -51,7 +51,6 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-
 void run_info(const InfoOpts& o) {
   auto t0 = std::chrono::steady_clock::now();
   auto [circuit_ptr, proof_name] = blank_filecoin_circuit(o.circuit);

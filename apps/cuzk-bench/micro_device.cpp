@@ -22,6 +22,7 @@
 #include "device/cpu_backend.hpp"
 #include "engine/config.hpp"
 #include "engine/devices.hpp"
+#include "ff/arbitrary.hpp"
 #include "groth16/domain.hpp"
 #include "groth16/prover.hpp"
 #include "micro_common.hpp"
@@ -68,19 +69,6 @@ DeviceShape device_shape_of(const std::string& s) {
   return sh;
 }
 
-// xorshift limbs below 2^254 (every value < r): arbitrary elements, cheaply.
-ff::Fr xorshift_fr(uint64_t& s) {
-  ff::Fr x;
-  for (auto& l : x.v) {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    l = s;
-  }
-  x.v[3] >>= 3;
-  return x;
-}
-
 template <class C>
 std::vector<ec::Affine<C>> repeated_points(size_t n, size_t distinct, std::mt19937_64& rng) {
   std::vector<ec::Affine<C>> pattern(std::min(n, distinct));
@@ -95,9 +83,10 @@ std::vector<ec::Affine<C>> repeated_points(size_t n, size_t distinct, std::mt199
 
 void fill_xorshift(std::vector<ff::Fr>& v, size_t n, uint64_t seed) {
   v.resize(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
-    uint64_t s = seed ^ (r.begin() * 0x9e3779b97f4a7c15ULL) ^ 1;
-    for (size_t i = r.begin(); i < r.end(); i++) v[i] = xorshift_fr(s);
+  constexpr size_t kPiece = size_t(1) << 16;
+  tbb::parallel_for(size_t(0), (n + kPiece - 1) / kPiece, [&](size_t k) {
+    const size_t lo = k * kPiece;
+    ff::fill_arbitrary(std::span<ff::Fr>(v).subspan(lo, std::min(kPiece, n - lo)), seed * 1000003 + k);
   });
 }
 
@@ -139,14 +128,11 @@ void run_device_phase(const DevicePhaseOpts& o) {
   groth16::Assignment pa;
   fill_xorshift(pa.input_assignment, sh.inputs, 3);
   pa.input_assignment[0] = ff::Fr::one();
-  pa.aux_assignment.resize(sh.aux);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, sh.aux, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
-    uint64_t s = r.begin() * 0x2545f4914f6cdd1dULL + 5;
-    for (size_t i = r.begin(); i < r.end(); i++) {
-      const ff::Fr x = xorshift_fr(s);
-      const unsigned pick = unsigned(x.v[0] % 20);
-      pa.aux_assignment[i] = pick < 9 ? ff::Fr::zero() : pick < 18 ? ff::Fr::one() : x;
-    }
+  fill_xorshift(pa.aux_assignment, sh.aux, 5);
+  tbb::parallel_for(size_t(0), sh.aux, [&](size_t i) {
+    ff::Fr& x = pa.aux_assignment[i];
+    const unsigned pick = unsigned(x.v[0] % 20);  // 45% 0, 45% 1, 10% arbitrary
+    if (pick < 18) x = pick < 9 ? ff::Fr::zero() : ff::Fr::one();
   });
   const size_t body = sh.rows - sh.inputs;
   fill_xorshift(pa.a, body, 7);
@@ -216,7 +202,8 @@ void run_device_phase(const DevicePhaseOpts& o) {
 void register_micro_device(CLI::App& app) {
   auto* micro = micro_command(app);
   auto o = std::make_shared<DevicePhaseOpts>();
-  auto* cmd = micro->add_subcommand("device-phase", "one Groth16 partition's device phase on a device backend");
+  auto* cmd =
+      micro->add_subcommand("device-phase", "one Groth16 partition's device phase on a device backend");
   cmd->add_option("--shape", o->shape, "a Filecoin circuit id (porep-32g, ...) or log:K (a generic 2^K rows)")
       ->capture_default_str();
   cmd->add_option("--backend", o->backend, "cpu, cuda or cuda-emulated")->capture_default_str();

@@ -64,16 +64,6 @@ const CudaBases<C>& cuda_of(const device::Bases<C>* b) {
   return *c;
 }
 
-void check_run(const Run& r) {
-  const size_t have = cuda_of(r.scalars).size();
-  if (r.begin > have || r.count > have - r.begin)
-    throw std::invalid_argument("msm: run [" + std::to_string(r.begin) + ", +" + std::to_string(r.count) +
-                                ") outside " + std::to_string(have) + " scalars");
-  if (r.density && r.density->size() != r.count)
-    throw std::invalid_argument("msm: density of " + std::to_string(r.density->size()) + " bits for a run of " +
-                                std::to_string(r.count));
-}
-
 DevFr* dev_fr(void* p) { return static_cast<DevFr*>(p); }
 cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
@@ -115,7 +105,7 @@ class CudaBackend final : public device::Backend {
     set_device(ordinal_);
     size_t total = 0;
     for (const Run& r : runs) {
-      check_run(r);
+      device::check_run(r);
       total += r.selected();
     }
     auto out = std::make_unique<CudaScalars>(total);
@@ -141,13 +131,15 @@ class CudaBackend final : public device::Backend {
         }
         DeviceBuffer dw(words.size() * sizeof(uint64_t)), db(before.size() * sizeof(uint64_t));
         // From pageable memory: the calls return once the host bytes are taken.
-        check(cudaMemcpyAsync(dw.get(), words.data(), dw.bytes(), cudaMemcpyHostToDevice, as_stream(compute_.get())),
+        check(cudaMemcpyAsync(dw.get(), words.data(), dw.bytes(), cudaMemcpyHostToDevice,
+                              as_stream(compute_.get())),
               "cuda backend: select (bitmap)");
-        check(cudaMemcpyAsync(db.get(), before.data(), db.bytes(), cudaMemcpyHostToDevice, as_stream(compute_.get())),
+        check(cudaMemcpyAsync(db.get(), before.data(), db.bytes(), cudaMemcpyHostToDevice,
+                              as_stream(compute_.get())),
               "cuda backend: select (ranks)");
         check(detail::launch_select(dev_fr(out->data() + at), dev_fr(in.data() + r.begin),
-                                    static_cast<const uint64_t*>(dw.get()), static_cast<const uint64_t*>(db.get()),
-                                    r.count, compute_.get()),
+                                    static_cast<const uint64_t*>(dw.get()),
+                                    static_cast<const uint64_t*>(db.get()), r.count, compute_.get()),
               "cuda backend: select");
         out->keep.push_back(std::move(dw));
         out->keep.push_back(std::move(db));
@@ -163,7 +155,8 @@ class CudaBackend final : public device::Backend {
                                              const device::HStep& step) override {
     const size_t n = size_t(1) << step.log_n;
     if (a.size() != n || b.size() != n || c.size() != n)
-      throw std::invalid_argument("cuda backend: a, b, c must have the domain's " + std::to_string(n) + " elements");
+      throw std::invalid_argument("cuda backend: a, b, c must have the domain's " + std::to_string(n) +
+                                  " elements");
     const auto hs = h_step(step);
     set_device(ordinal_);
     auto out = std::make_unique<CudaScalars>(hs->output_size());
@@ -222,13 +215,10 @@ class CudaBackend final : public device::Backend {
     set_device(ordinal_);
     std::vector<MsmTerm<C>> mt;
     for (const device::Term<C>& t : terms) {
+      device::check_term(t);
       const CudaBases<C>& b = cuda_of(t.bases);
-      if (t.selected() != b.size())
-        throw std::invalid_argument("msm: " + std::to_string(t.selected()) + " scalars selected for " +
-                                    std::to_string(b.size()) + " bases");
       size_t first = 0;  // each run takes the next points
       for (const Run& r : t.runs) {
-        check_run(r);
         const size_t sel = r.selected();
         MsmTerm<C> m;
         m.points = b.resident ? PointSpan<C>::resident(*b.resident, first, sel)
@@ -253,13 +243,10 @@ class CudaBackend final : public device::Backend {
     std::vector<std::vector<Scalar>> scalars;
     std::vector<msm::CanonicalPart<C>> parts;
     for (const device::Term<C>& t : terms) {
-      const CudaBases<C>& b = cuda_of(t.bases);
+      device::check_term(t);
       auto picked = select(t.runs);
       compute_.synchronize();  // the scalars are written by work on the compute stream
       const auto& cs = cuda_of(picked.get());
-      if (cs.size() != b.size())
-        throw std::invalid_argument("msm: " + std::to_string(cs.size()) + " scalars selected for " +
-                                    std::to_string(b.size()) + " bases");
       scalars.emplace_back(cs.size());
       if (cs.size()) cs.buf.download(scalars.back().data(), cs.size() * sizeof(Scalar));
     }

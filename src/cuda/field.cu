@@ -1,13 +1,11 @@
 // Element-wise field kernels: the device arithmetic of cuda/fp_device.cuh
 // exercised directly (tests against ff::Fr / ff::Fp, throughput runs).
-#include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
+#include "cuda/launch.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
 namespace {
-
-constexpr unsigned kThreads = 256;
 
 template <class F>
 __global__ void k_op(FieldOp op, F* r, const F* a, const F* b, uint64_t n) {
@@ -32,8 +30,7 @@ __global__ void k_mul_chain(DevFr* x, const DevFr* y, uint64_t n, unsigned round
 template <class F>
 int launch_op(FieldOp op, F* r, const F* a, const F* b, uint64_t n, void* stream) {
   if (n == 0) return cudaSuccess;
-  const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
-  CUZK_LAUNCH(k_op<F>, blocks, kThreads, 0, static_cast<cudaStream_t>(stream), op, r, a, b, n);
+  CUZK_LAUNCH(k_op<F>, blocks_for(n), kThreads, 0, as_stream(stream), op, r, a, b, n);
   return cudaGetLastError();
 }
 
@@ -48,8 +45,7 @@ int launch_fp_op(FieldOp op, DevFp* r, const DevFp* a, const DevFp* b, uint64_t 
 
 int launch_fr_mul_chain(DevFr* x, const DevFr* y, uint64_t n, unsigned rounds, void* stream) {
   if (n == 0) return cudaSuccess;
-  const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
-  CUZK_LAUNCH(k_mul_chain, blocks, kThreads, 0, static_cast<cudaStream_t>(stream), x, y, n, rounds);
+  CUZK_LAUNCH(k_mul_chain, blocks_for(n), kThreads, 0, as_stream(stream), x, y, n, rounds);
   return cudaGetLastError();
 }
 

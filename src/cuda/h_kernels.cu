@@ -1,17 +1,12 @@
 // Kernels of the H step (cuda/h_kernels.hpp): transform passes on shared-
 // memory tiles, the pointwise a·b − c, and the conversions out of
 // Montgomery form.
-#include "cuda/compat.cuh"
 #include "cuda/h_kernels.hpp"
+#include "cuda/launch.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
 namespace {
-
-constexpr unsigned kThreads = 256;
-
-cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
-unsigned blocks_for(uint64_t work) { return unsigned((work + kThreads - 1) / kThreads); }
 
 // The global index of element t of group gi in a pass over stages [lo, hi):
 // the group's bits below lo and above hi, t in bits [lo, hi).
@@ -23,8 +18,8 @@ __device__ __forceinline__ uint64_t pass_index(uint64_t gi, uint32_t t, unsigned
 // One radix-2 butterfly of a stage on the tile. `sp`: the stage within the
 // pass (distance 2^sp in t); j: the butterfly's place in its 2h-block, so
 // the twiddle is w_{2h}^j = tw[j << (log_n - 1 - stage)].
-__device__ __forceinline__ void butterfly(DevFr* tile, const NttPass& p, const DevFr* tw, bool dit, unsigned sp,
-                                          uint32_t q, uint32_t g, uint64_t glow) {
+__device__ __forceinline__ void butterfly(DevFr* tile, const NttPass& p, const DevFr* tw, bool dit,
+                                          unsigned sp, uint32_t q, uint32_t g, uint64_t glow) {
   const uint32_t below = (uint32_t(1) << sp) - 1;
   const uint32_t t0 = ((q >> sp) << (sp + 1)) | (q & below);
   const uint32_t t1 = t0 + (uint32_t(1) << sp);
@@ -69,7 +64,8 @@ __global__ void k_ntt_pass(DevFr* a, const NttPass p) {
   }
   if (p.scale) {
     const DevFr f = p.c * group_power;
-    for (uint32_t t = threadIdx.x; t < K; t += blockDim.x) tile[t] = tile[t] * (f * p.shift_tab[steps::bit_reverse(t, p.k)]);
+    for (uint32_t t = threadIdx.x; t < K; t += blockDim.x)
+      tile[t] = tile[t] * (f * p.shift_tab[steps::bit_reverse(t, p.k)]);
     __syncthreads();
   }
   if (p.dit) {
@@ -114,7 +110,8 @@ int launch_combine(DevFr* a, const DevFr* b, const DevFr* c, uint64_t n, void* s
 
 int launch_gather_bitrev_canonical(DevFr* out, const DevFr* a, unsigned log_n, uint64_t count, void* stream) {
   if (count == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_gather_bitrev_canonical, blocks_for(count), kThreads, 0, as_stream(stream), out, a, log_n, count);
+  CUZK_LAUNCH(k_gather_bitrev_canonical, blocks_for(count), kThreads, 0, as_stream(stream), out, a, log_n,
+              count);
   return cudaGetLastError();
 }
 

@@ -34,7 +34,7 @@ struct NttPass {
   bool scale = false;              // then a[i] *= c * shift^brev(i) (lo == 0 only)
   bool dit = false;                // then DIT stages (twiddles tw_dit), ascending
   DevFr c;
-  steps::PowTable shift_pw;        // pw[b] = shift^(2^b)
+  steps::PowTable shift_pw;          // pw[b] = shift^(2^b)
   const DevFr* shift_tab = nullptr;  // [u] = shift^(u * 2^(log_n - k)), u < 2^k
   const DevFr* tw_dif = nullptr;     // [j] = w^j, j < n/2, of the DIF's root
   const DevFr* tw_dit = nullptr;

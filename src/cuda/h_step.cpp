@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "cuda/compat.cuh"
+#include "cuda/host_field.hpp"
 #include "cuda/h_kernels.hpp"
 #include "cuda/kernels.hpp"
+#include "ff/arbitrary.hpp"
 #include "ntt/ntt.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
@@ -18,23 +20,9 @@ namespace {
 
 using ff::Fr;
 
-DevFr to_dev(const Fr& x) {
-  DevFr d;
-  std::memcpy(d.l, x.v.data(), sizeof d.l);
-  return d;
-}
-DevFr* dev(void* p) { return static_cast<DevFr*>(p); }
-DevFr* dev(Fr* p) { return reinterpret_cast<DevFr*>(p); }
-
-steps::PowTable pow_table(const Fr& g) {
-  steps::PowTable t;
-  Fr x = g;
-  for (int b = 0; b < 32; b++) {
-    t.pw[b] = to_dev(x);
-    x = x.square();
-  }
-  return t;
-}
+using detail::dev_ptr;
+using detail::pow_table;
+using detail::to_dev;
 
 // Passes over stages [lo, lo + k): lo = 0, 8, 16, ...; up to four groups per
 // block where the pass's low bits allow (coalesced loads).
@@ -72,9 +60,11 @@ DeviceHStep::DeviceHStep(const device::HStep& step, int device)
   const uint32_t half = uint32_t(1) << (log_n_ - 1);
   tw_fwd_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
   tw_inv_ = DeviceBuffer(size_t(half) * sizeof(DevFr));
-  check(detail::launch_powers(dev(tw_fwd_.get()), half, pow_table(host.omega()), DevFr::one(), false, nullptr),
+  check(detail::launch_powers(dev_ptr(tw_fwd_.get()), half, pow_table(host.omega()), DevFr::one(), false,
+                              nullptr),
         "H step: twiddles");
-  check(detail::launch_powers(dev(tw_inv_.get()), half, pow_table(host.omega_inv()), DevFr::one(), false, nullptr),
+  check(detail::launch_powers(dev_ptr(tw_inv_.get()), half, pow_table(host.omega_inv()), DevFr::one(), false,
+                              nullptr),
         "H step: inverse twiddles");
   // Coset factors of the first pass's positions: shift^(u·2^(log_n-k0)).
   k0_ = plan(log_n_).front().k;
@@ -82,10 +72,10 @@ DeviceHStep::DeviceHStep(const device::HStep& step, int device)
   const uint64_t stride = uint64_t(1) << (log_n_ - k0_);
   tab_fwd_ = DeviceBuffer(size_t(tab) * sizeof(DevFr));
   tab_back_ = DeviceBuffer(size_t(tab) * sizeof(DevFr));
-  check(detail::launch_powers(dev(tab_fwd_.get()), tab, pow_table(shift_.pow_vartime(stride)), DevFr::one(), false,
-                              nullptr),
+  check(detail::launch_powers(dev_ptr(tab_fwd_.get()), tab, pow_table(shift_.pow_vartime(stride)),
+                              DevFr::one(), false, nullptr),
         "H step: coset table");
-  check(detail::launch_powers(dev(tab_back_.get()), tab, pow_table(shift_.inverse().pow_vartime(stride)),
+  check(detail::launch_powers(dev_ptr(tab_back_.get()), tab, pow_table(shift_.inverse().pow_vartime(stride)),
                               DevFr::one(), false, nullptr),
         "H step: inverse coset table");
   synchronize();
@@ -96,7 +86,8 @@ size_t DeviceHStep::output_size() const {
 }
 
 bool DeviceHStep::same_shape(const device::HStep& s) const {
-  return s.log_n == log_n_ && s.root_2_32 == root_2_32_ && s.coset.shift == shift_ && s.coset.output == output_;
+  return s.log_n == log_n_ && s.root_2_32 == root_2_32_ && s.coset.shift == shift_ &&
+         s.coset.output == output_;
 }
 
 void DeviceHStep::to_coset(Fr* v, void* stream) const {
@@ -105,25 +96,25 @@ void DeviceHStep::to_coset(Fr* v, void* stream) const {
   const auto passes = plan(log_n_);
   detail::NttPass p;
   p.log_n = log_n_;
-  p.tw_dif = dev(tw_inv_.get());
-  p.tw_dit = dev(tw_fwd_.get());
+  p.tw_dif = dev_ptr(tw_inv_.get());
+  p.tw_dit = dev_ptr(tw_fwd_.get());
   // DIF from the top, the first pass turned (DIF, · shift^j / n, DIT), DIT up.
   for (size_t i = passes.size(); i-- > 1;) {
     p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
     p.dif = true, p.scale = false, p.dit = false;
-    check(detail::launch_ntt_pass(dev(v), p, stream), "H step: DIF pass");
+    check(detail::launch_ntt_pass(dev_ptr(v), p, stream), "H step: DIF pass");
   }
   p.lo = 0, p.k = passes[0].k, p.gb = 0;
   p.dif = true, p.scale = true, p.dit = true;
   p.c = to_dev(n_inv_);
   p.shift_pw = pow_table(shift_);
-  p.shift_tab = dev(tab_fwd_.get());
-  check(detail::launch_ntt_pass(dev(v), p, stream), "H step: turning pass");
+  p.shift_tab = dev_ptr(tab_fwd_.get());
+  check(detail::launch_ntt_pass(dev_ptr(v), p, stream), "H step: turning pass");
   p.scale = false;
   for (size_t i = 1; i < passes.size(); i++) {
     p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
     p.dif = false, p.dit = true;
-    check(detail::launch_ntt_pass(dev(v), p, stream), "H step: DIT pass");
+    check(detail::launch_ntt_pass(dev_ptr(v), p, stream), "H step: DIT pass");
   }
 }
 
@@ -136,18 +127,16 @@ void DeviceHStep::finish(Fr* a, const Fr* b, const Fr* c, arith::Limbs<4>* out, 
   set_device(device_);
   const uint64_t n = size();
   DevFr* o = reinterpret_cast<DevFr*>(out);
-  check(detail::launch_combine(dev(a), reinterpret_cast<const DevFr*>(b), reinterpret_cast<const DevFr*>(c), n,
-                               stream),
-        "H step: a·b - c");
+  check(detail::launch_combine(dev_ptr(a), dev_ptr(b), dev_ptr(c), n, stream), "H step: a·b - c");
   if (output_ == device::qap::Coset::Output::coset_values) {
-    check(detail::launch_to_canonical(o, dev(a), n, stream), "H step: to canonical");
+    check(detail::launch_to_canonical(o, dev_ptr(a), n, stream), "H step: to canonical");
     return;
   }
   if (log_n_ == 0) return;  // h has n - 1 = 0 coefficients
   const auto passes = plan(log_n_);
   detail::NttPass p;
   p.log_n = log_n_;
-  p.tw_dif = dev(tw_inv_.get());
+  p.tw_dif = dev_ptr(tw_inv_.get());
   for (size_t i = passes.size(); i-- > 0;) {
     p.lo = passes[i].lo, p.k = passes[i].k, p.gb = passes[i].gb;
     p.dif = true, p.dit = false;
@@ -155,28 +144,18 @@ void DeviceHStep::finish(Fr* a, const Fr* b, const Fr* c, arith::Limbs<4>* out, 
     if (p.scale) {
       p.c = to_dev(back_scale_);
       p.shift_pw = pow_table(shift_.inverse());
-      p.shift_tab = dev(tab_back_.get());
+      p.shift_tab = dev_ptr(tab_back_.get());
     }
-    check(detail::launch_ntt_pass(dev(a), p, stream), "H step: inverse DIF pass");
+    check(detail::launch_ntt_pass(dev_ptr(a), p, stream), "H step: inverse DIF pass");
   }
-  check(detail::launch_gather_bitrev_canonical(o, dev(a), log_n_, n - 1, stream), "H step: bit reversal");
+  check(detail::launch_gather_bitrev_canonical(o, dev_ptr(a), log_n_, n - 1, stream), "H step: bit reversal");
 }
 
 HTiming time_h(unsigned log_n, int reps, int device) {
   const DeviceHStep hs({log_n, Fr::zero(), device::qap::bellperson_coset()}, device);
   const size_t n = hs.size(), bytes = n * sizeof(Fr);
-  // Arbitrary elements, cheaply: xorshift limbs, the top one below 2^61 (< p).
   std::vector<Fr> host(n);
-  uint64_t x = 0x243f6a8885a308d3ULL ^ log_n;
-  for (auto& e : host) {
-    for (auto& l : e.v) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      l = x;
-    }
-    e.v[3] >>= 3;
-  }
+  ff::fill_arbitrary(host, log_n);
   DeviceBuffer a(bytes), b(bytes), c(bytes), out(std::max<size_t>(hs.output_size(), 1) * sizeof(Fr));
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");

@@ -30,7 +30,9 @@ class DeviceHStep {
   size_t size() const { return size_t(1) << log_n_; }
   // Scalars written by run(): n - 1 (h_coefficients) or n (coset_values).
   size_t output_size() const;
-  uint64_t device_bytes() const { return tw_fwd_.bytes() + tw_inv_.bytes() + tab_fwd_.bytes() + tab_back_.bytes(); }
+  uint64_t device_bytes() const {
+    return tw_fwd_.bytes() + tw_inv_.bytes() + tab_fwd_.bytes() + tab_back_.bytes();
+  }
   bool same_shape(const device::HStep& step) const;
 
   // a, b, c: size() elements each in device memory (Montgomery form),

@@ -1,19 +1,14 @@
 // Launchers of the MSM kernels (cuda/msm_kernels.cuh) and their
 // instantiations for G1 (DevFp) and G2 (DevFp2).
-#include "cuda/compat.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/msm_kernels.cuh"
 #include "cuda/msm_launch.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace msm_dev {
-namespace {
 
-unsigned blocks_for(uint64_t threads, unsigned per_block) {
-  return unsigned((threads + per_block - 1) / per_block);
-}
-cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
-
-}  // namespace
+using detail::as_stream;
+using detail::blocks_for;
 
 int launch_prepare_scalars(const DevScalar* src, uint32_t n_src, uint64_t s0, const uint64_t* density,
                            const uint64_t* prefix, uint64_t p0, DevScalar* dst, void* stream) {

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "cuda/compat.cuh"
+#include "cuda/host_field.hpp"
 #include "cuda/h_kernels.hpp"
 #include "cuda/kernels.hpp"
+#include "ff/arbitrary.hpp"
 #include "ntt/ntt.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
@@ -19,24 +21,9 @@ namespace {
 
 using ff::Fr;
 
-// Bit-compatible by construction (cuda/params_check.cpp).
-DevFr to_dev(const Fr& x) {
-  DevFr d;
-  std::memcpy(d.l, x.v.data(), sizeof d.l);
-  return d;
-}
-DevFr* dev_ptr(void* p) { return static_cast<DevFr*>(p); }
-DevFr* dev_ptr(Fr* p) { return reinterpret_cast<DevFr*>(p); }
-
-steps::PowTable pow_table(const Fr& g) {
-  steps::PowTable t;
-  Fr x = g;
-  for (int b = 0; b < 32; b++) {
-    t.pw[b] = to_dev(x);
-    x = x.square();
-  }
-  return t;
-}
+using detail::dev_ptr;
+using detail::pow_table;
+using detail::to_dev;
 
 unsigned checked_log(size_t n) {
   if (n < 2 || !std::has_single_bit(n) || n > (size_t(1) << 30))
@@ -133,19 +120,8 @@ void ntt_coset_inverse(std::span<Fr> a, int device) {
 NttTiming time_ntt(unsigned log_n, int reps, int device) {
   const DeviceNttDomain dom(log_n, device);
   const size_t n = dom.size();
-  // Arbitrary elements, cheaply (Fr::random takes seconds at 2^27): limbs
-  // from a xorshift, the top one below 2^62 so every value is < p.
   std::vector<Fr> host(n);
-  uint64_t s = 0x9e3779b97f4a7c15ULL ^ log_n;
-  for (auto& x : host) {
-    for (auto& l : x.v) {
-      s ^= s << 13;
-      s ^= s >> 7;
-      s ^= s << 17;
-      l = s;
-    }
-    x.v[3] >>= 2;
-  }
+  ff::fill_arbitrary(host, log_n);  // Fr::random would take seconds at 2^27
   DeviceBuffer buf(n * sizeof(Fr));
   Fr* d = static_cast<Fr*>(buf.get());
 

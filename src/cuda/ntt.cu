@@ -2,17 +2,12 @@
 // in cuda/ntt_steps.cuh): the bit-reversal permutation and the power
 // tables and scalings. The transform's stages run in passes on shared-memory
 // tiles (cuda/h_kernels.cu).
-#include "cuda/compat.cuh"
 #include "cuda/kernels.hpp"
+#include "cuda/launch.cuh"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
 namespace {
-
-constexpr unsigned kThreads = 256;
-
-unsigned blocks_for(uint64_t work) { return unsigned((work + kThreads - 1) / kThreads); }
-cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 __global__ void k_bitrev(DevFr* a, unsigned log_n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;

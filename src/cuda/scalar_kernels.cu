@@ -1,15 +1,10 @@
 // Kernels over a proof's scalars (cuda/scalar_kernels.hpp).
-#include "cuda/compat.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/scalar_kernels.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
 namespace {
-
-constexpr unsigned kThreads = 256;
-
-cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
-unsigned blocks_for(uint64_t work) { return unsigned((work + kThreads - 1) / kThreads); }
 
 __global__ void k_to_canonical(DevFr* out, const DevFr* in, uint64_t n) {
   const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -17,7 +12,8 @@ __global__ void k_to_canonical(DevFr* out, const DevFr* in, uint64_t n) {
 }
 
 // One thread per bitmap word: its set bits, in order, after the ones before.
-__global__ void k_select(DevFr* out, const DevFr* in, const uint64_t* words, const uint64_t* before, uint64_t bits) {
+__global__ void k_select(DevFr* out, const DevFr* in, const uint64_t* words, const uint64_t* before,
+                         uint64_t bits) {
   const uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w * 64 >= bits) return;
   uint64_t m = words[w];
@@ -42,7 +38,8 @@ int launch_to_canonical(DevFr* out, const DevFr* in, uint64_t n, void* stream) {
 int launch_select(DevFr* out, const DevFr* in, const uint64_t* words, const uint64_t* before, uint64_t bits,
                   void* stream) {
   if (bits == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_select, blocks_for((bits + 63) / 64), kThreads, 0, as_stream(stream), out, in, words, before, bits);
+  CUZK_LAUNCH(k_select, blocks_for((bits + 63) / 64), kThreads, 0, as_stream(stream), out, in, words, before,
+              bits);
   return cudaGetLastError();
 }
 

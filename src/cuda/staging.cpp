@@ -46,7 +46,9 @@ Event::Event() {
 Event::~Event() {
   if (e_) (void)cudaEventDestroy(as_event(e_));
 }
-void Event::record(void* stream) { check(cudaEventRecord(as_event(e_), as_stream(stream)), "cudaEventRecord"); }
+void Event::record(void* stream) {
+  check(cudaEventRecord(as_event(e_), as_stream(stream)), "cudaEventRecord");
+}
 void Event::wait_on(void* stream) const {
   check(cudaStreamWaitEvent(as_stream(stream), as_event(e_), 0), "cudaStreamWaitEvent");
 }

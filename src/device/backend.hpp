@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -149,5 +150,25 @@ class Backend {
 
 // A Run over a whole Scalars handle.
 inline Run all_of(const Scalars& s) { return Run{&s, 0, s.size(), nullptr}; }
+
+// Throws std::invalid_argument unless the run lies within its scalars and
+// its density has a bit per scalar (what every backend checks first).
+inline void check_run(const Run& r) {
+  const size_t have = r.scalars ? r.scalars->size() : 0;
+  if (!r.scalars || r.begin > have || r.count > have - r.begin)
+    throw std::invalid_argument("msm: run [" + std::to_string(r.begin) + ", +" + std::to_string(r.count) +
+                                ") outside " + std::to_string(have) + " scalars");
+  if (r.density && r.density->size() != r.count)
+    throw std::invalid_argument("msm: density of " + std::to_string(r.density->size()) +
+                                " bits for a run of " + std::to_string(r.count));
+}
+// ... and that a term selects as many scalars as its bases hold points.
+template <class C>
+void check_term(const Term<C>& t) {
+  for (const Run& r : t.runs) check_run(r);
+  if (t.selected() != t.bases->size())
+    throw std::invalid_argument("msm: " + std::to_string(t.selected()) + " scalars selected for " +
+                                std::to_string(t.bases->size()) + " bases");
+}
 
 }  // namespace cuzk::device

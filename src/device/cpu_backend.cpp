@@ -79,16 +79,6 @@ struct TermScalars {
   }
 };
 
-void check_run(const Run& r) {
-  const size_t have = cpu(r.scalars).size();
-  if (r.begin > have || r.count > have - r.begin)
-    throw std::invalid_argument("msm: run [" + std::to_string(r.begin) + ", +" + std::to_string(r.count) +
-                                ") outside " + std::to_string(have) + " scalars");
-  if (r.density && r.density->size() != r.count)
-    throw std::invalid_argument("msm: density of " + std::to_string(r.density->size()) +
-                                " bits for a run of " + std::to_string(r.count));
-}
-
 // Fills `out` with the selected scalars of the runs, in order: canonical
 // integers (Scalar), or Montgomery values (ff::Fr, from views only).
 template <class T>
@@ -112,7 +102,6 @@ void resolve(std::span<const Run> runs, bool force_canonical, TermScalars& t) {
   size_t total = 0;
   bool all_views = true;
   for (const Run& r : runs) {
-    check_run(r);
     total += r.selected();
     all_views &= cpu(r.scalars).is_view;
   }
@@ -149,11 +138,8 @@ ec::Jacobian<C> cpu_msm(std::span<const Term<C>> terms, const msm::Options& o) {
     for (const Run& r : t.runs) all_views &= cpu(r.scalars).is_view;
   std::vector<TermScalars> ts(terms.size());
   for (size_t k = 0; k < terms.size(); k++) {
+    check_term(terms[k]);
     resolve(terms[k].runs, !all_views, ts[k]);
-    const size_t n = ts[k].montgomery ? ts[k].montgomery_span.size() : ts[k].canonical_span.size();
-    if (n != cpu(terms[k].bases).size())
-      throw std::invalid_argument("msm: " + std::to_string(n) + " scalars selected for " +
-                                  std::to_string(cpu(terms[k].bases).size()) + " bases");
   }
   if (all_views) {
     std::vector<msm::Part<C>> parts;

@@ -82,13 +82,15 @@ std::vector<std::unique_ptr<Device>> make_devices(const EngineConfig& cfg) {
 #if defined(CUZK_HAVE_CUDA)
     const int n = cuda::gpu_device_count();
     if (n <= 0)
-      throw std::runtime_error("gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
+      throw std::runtime_error(
+          "gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
     for (uint32_t o : ordinals(cfg, uint32_t(n)))
       out.push_back(std::make_unique<Device>(o, cuda::make_gpu_backend(int(o), opt), cfg.gpu_threads));
     return out;
 #else
     throw std::runtime_error(
-        "gpus.backend = \"cuda\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires it)");
+        "gpus.backend = \"cuda\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires "
+        "it)");
 #endif
   }
   if (kind == "cuda-emulated") {
@@ -97,7 +99,8 @@ std::vector<std::unique_ptr<Device>> make_devices(const EngineConfig& cfg) {
       out.push_back(std::make_unique<Device>(o, cuda::make_emulated_backend(int(o), opt), cfg.gpu_threads));
     return out;
 #else
-    throw std::runtime_error("gpus.backend = \"cuda-emulated\": this build has no SIMT emulator (CUZK_CUDA_EMU=OFF)");
+    throw std::runtime_error(
+        "gpus.backend = \"cuda-emulated\": this build has no SIMT emulator (CUZK_CUDA_EMU=OFF)");
 #endif
   }
   (void)ordinals;
