@@ -2,8 +2,8 @@
 // Installs a built-in circuit into a parameter directory as a generic-R1CS
 // circuit (<id>.cuzk-r1cs, <id>.params, <id>.vk), with development
 // parameters from seeded toxic waste (NOT a ceremony), and makes witnesses
-// for it. Used by `cuzk-bench gen-circuit`, the daemon's embedded demo and
-// tests.
+// for it. Used by `cuzk-bench gen-circuit` (the main job's generic-R1CS
+// kind runs it) and tests.
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -8,7 +8,9 @@
 //   };
 //
 // Every other constant (R, R^2, -p^{-1}, exponents, 2-adicity) is derived at
-// compile time. Arithmetic is constant-time except where marked _vartime.
+// compile time. Multiplication, addition and subtraction run in constant
+// time; functions that branch on values (sqrt, legendre, pow_vartime, the
+// zero tests) do not, whether or not their name says _vartime.
 #include <array>
 #include <cstdint>
 #include <optional>

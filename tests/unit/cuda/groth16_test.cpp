@@ -42,10 +42,13 @@ TEST(CudaGroth16, ProofEqualsTheCpuBackendsAndVerifies) {
   for (uint64_t x : {1u, 12345u}) {
     const circuits::CubeChain c(shape, Fr::from_u64(x));
     const Fr r = Fr::random(rng), s = Fr::random(rng);
-    const groth16::Proof on_gpu = groth16::prove_finish(groth16::prove_start(groth16::synthesize(c), gpu_key, r, s));
-    const groth16::Proof on_cpu = groth16::prove_finish(groth16::prove_start(groth16::synthesize(c), cpu_key, r, s));
+    const groth16::Proof on_gpu =
+        groth16::prove_finish(groth16::prove_start(groth16::synthesize(c), gpu_key, r, s));
+    const groth16::Proof on_cpu =
+        groth16::prove_finish(groth16::prove_start(groth16::synthesize(c), cpu_key, r, s));
     EXPECT_EQ(on_gpu, on_cpu) << "x = " << x;
-    EXPECT_TRUE(groth16::verify_proof(pvk, on_gpu, circuits::CubeChain::public_inputs(shape, Fr::from_u64(x))));
+    EXPECT_TRUE(
+        groth16::verify_proof(pvk, on_gpu, circuits::CubeChain::public_inputs(shape, Fr::from_u64(x))));
   }
   EXPECT_EQ(gpu_key.device_bytes() > 0, true);  // the queries are resident
 }

@@ -47,8 +47,9 @@ TEST(CudaHStep, MatchesTheCpuQapStepOnBothConventions) {
         if (log_n > 16 && snarkjs == satisfied) continue;  // three passes: two of the four cases
         SCOPED_TRACE(testing::Message() << "log_n=" << log_n << (snarkjs ? " snarkjs" : " bellperson")
                                         << (satisfied ? " satisfied" : " unsatisfied"));
-        const device::HStep step = snarkjs ? device::HStep{log_n, ffjs, device::qap::odd_coset(log_n, ffjs)}
-                                           : device::HStep{log_n, Fr::zero(), device::qap::bellperson_coset()};
+        const device::HStep step = snarkjs
+                                       ? device::HStep{log_n, ffjs, device::qap::odd_coset(log_n, ffjs)}
+                                       : device::HStep{log_n, Fr::zero(), device::qap::bellperson_coset()};
         std::vector<Fr> a(n), b(n), c(n);
         for (size_t i = 0; i < n; i++) {
           a[i] = Fr::random(rng);

@@ -81,7 +81,8 @@ inline std::vector<ff::Fr> test_scalars(size_t n, std::mt19937_64& rng) {
 template <class C>
 ec::Jacobian<C> naive_msm(std::span<const ec::Affine<C>> p, std::span<const ff::Fr> k) {
   ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
-  for (size_t i = 0; i < p.size(); i++) acc = acc.add(ec::mul_vartime(ec::Jacobian<C>::from_affine(p[i]), k[i]));
+  for (size_t i = 0; i < p.size(); i++)
+    acc = acc.add(ec::mul_vartime(ec::Jacobian<C>::from_affine(p[i]), k[i]));
   return acc;
 }
 
@@ -232,7 +233,7 @@ TEST_P(BackendConformance, MismatchedShapesAreRefused) {
   auto ks = test_scalars(5, rng);
   auto bases = be->upload(msm::Points<ec::G1Curve>(std::span<const ec::G1Affine>(pts)));
   auto sc = be->load_scalars(ks);
-  EXPECT_THROW(be->msm(*bases, all_of(*sc)), std::invalid_argument);            // 5 scalars, 4 points
+  EXPECT_THROW(be->msm(*bases, all_of(*sc)), std::invalid_argument);  // 5 scalars, 4 points
   EXPECT_THROW(be->msm(*bases, device::Run{sc.get(), 3, 4, nullptr}), std::invalid_argument);  // past the end
   r1cs::Density d;
   d.resize(3);
