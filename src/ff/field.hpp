@@ -8,9 +8,9 @@
 //   };
 //
 // Every other constant (R, R^2, -p^{-1}, exponents, 2-adicity) is derived at
-// compile time. Multiplication, addition and subtraction run in constant
-// time; functions that branch on values (sqrt, legendre, pow_vartime, the
-// zero tests) do not, whether or not their name says _vartime.
+// compile time. No function here promises constant time: those that branch
+// on values (sqrt, legendre, pow_vartime, the zero tests) are variable time
+// whether or not their name says _vartime (docs/ARCHITECTURE.md, Conventions).
 #include <array>
 #include <cstdint>
 #include <optional>
