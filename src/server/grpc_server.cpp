@@ -170,7 +170,8 @@ class ProvingEngineService final : public pb::ProvingEngine::StreamedUnaryServic
       : svc_(svc),
         slice_(std::max(slice, std::chrono::milliseconds(1))),
         tokens_(std::move(tokens)),
-        receiving_(receive_slots, receive_wait) {}
+        reading_(receive_slots, receive_wait),
+        admitting_(receive_slots, receive_wait) {}
 
   void stop_accepting() { accepting_.store(false); }
 
@@ -306,35 +307,48 @@ class ProvingEngineService final : public pb::ProvingEngine::StreamedUnaryServic
   }
 
  private:
-  // The token, then a receive slot, then the message, then `f` with the
-  // service's errors mapped to gRPC codes, then the response. Every message
-  // is read under a slot (any method's message may be large: the size is
-  // only known once it is in); a large request (SubmitProof, Prove) keeps it
-  // until the service has admitted it, the others give it back at once.
+  // The token, then the turns, then the message, then `f` with the service's
+  // errors mapped to gRPC codes, then the response. Every message is read in
+  // a turn of its own (any method's message may be large: its size is known
+  // only once it is in); a large request (SubmitProof, Prove) also holds an
+  // admission turn until the service has admitted it, so that a submission
+  // waiting for the database never holds up the reading of other calls.
   template <class Req, class Resp, class F>
   grpc::Status unary(const char* rpc, grpc::ServerContext* ctx, Stream<Req, Resp>* s, bool large, F&& f) {
     if (tokens_ && !tokens_->accepts_metadata(ctx->client_metadata())) {
       spdlog::debug("{}: refused a call without a valid token from {}", rpc, ctx->peer());
       return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, kBadToken);
     }
-    auto taken = receiving_.take(ctx);
-    if (!taken)
+    auto busy = [&] {
       return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                           std::string(rpc) + ": too many requests being received; retry later");
-    ReceiveGate::Slot slot = std::move(*taken);
-    Req req;
-    if (!s->Read(&req)) {
-      if (ctx->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
-      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                          std::string(rpc) + ": request message not received (over the size limit?)");
+    };
+    ReceiveGate::Slot admitting;
+    if (large) {
+      auto taken = admitting_.take(ctx);
+      if (!taken) return busy();
+      admitting = std::move(*taken);
     }
-    if (!large && req.ByteSizeLong() > kMaxSmallRequestBytes)  // refused while it still holds its turn
-      return invalid(std::string(rpc) + " request of " + std::to_string(req.ByteSizeLong()) +
-                     " bytes; at most " + std::to_string(kMaxSmallRequestBytes) + " are expected");
-    if (!large) slot.release();
+    Req req;
+    {
+      auto taken = reading_.take(ctx);
+      if (!taken) return busy();
+      ReceiveGate::Slot reading = std::move(*taken);
+      if (!s->Read(&req)) {
+        if (ctx->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
+        return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                            std::string(rpc) + ": request message not received (over the size limit?)");
+      }
+      if (!large && req.ByteSizeLong() > kMaxSmallRequestBytes) {  // refused while it still holds its turn
+        const auto n = req.ByteSizeLong();
+        req.Clear();
+        return invalid(std::string(rpc) + " request of " + std::to_string(n) + " bytes; at most " +
+                       std::to_string(kMaxSmallRequestBytes) + " are expected");
+      }
+    }
     Resp resp;
-    grpc::Status st = guarded(rpc, [&] { return f(req, resp, slot); });
-    slot.release();
+    grpc::Status st = guarded(rpc, [&] { return f(req, resp, admitting); });
+    admitting.release();
     if (st.ok()) s->Write(resp);
     return st;
   }
@@ -387,7 +401,8 @@ class ProvingEngineService final : public pb::ProvingEngine::StreamedUnaryServic
   engine::ProvingService& svc_;
   std::chrono::milliseconds slice_;
   std::shared_ptr<const TokenSet> tokens_;
-  ReceiveGate receiving_;
+  ReceiveGate reading_;    // messages being read
+  ReceiveGate admitting_;  // large requests from their reading until admitted
   std::atomic<bool> accepting_{true};
 };
 

@@ -27,11 +27,12 @@
 // message itself (grpc++'s "streamed unary" form), after the token check, so
 // a call without a valid token is refused before its body is read, on every
 // listener kind. Messages are read a few at a time (receive_budget_bytes /
-// max_message_bytes, at least one; SubmitProof and Prove hold their turn
-// until the service has admitted them), and gRPC's memory quota (that budget
-// and kQuotaHeadroom) cancels a stream whose message would go past it (an
-// oversized one), so no client can make the daemon buffer more than the
-// budget at once.
+// max_message_bytes turns, at least one), and as many SubmitProof/Prove
+// requests at a time are between their reading and their admission by the
+// service; gRPC's memory quota (that budget and kQuotaHeadroom) cancels
+// streams that would go past it; flow-control windows of streams not being
+// read stay at 64 KiB. So what requests hold before admission is bounded
+// (docs/PROTOCOL.md §1 Transport: about five max-size messages per turn).
 #include <atomic>
 #include <chrono>
 #include <memory>

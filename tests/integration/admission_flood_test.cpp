@@ -43,11 +43,11 @@ namespace {
 
 const cuzk::circuits::CubeChain::Shape kShape{500, 1, 3};
 constexpr uint64_t kBudget = 1ull << 30;  // memory.total_budget
-// What the budget leaves outside (docs/PROTOCOL.md §1 Transport): per message
-// being received (one here: the receive budget is the 128 MiB payload
-// budget, under one 256 MiB message) three times the message limit, and
-// gRPC's quota headroom.
-constexpr uint64_t kMargin = 3 * (256ull << 20) + (64ull << 20);
+// What the budget leaves outside (docs/PROTOCOL.md §1 Transport): per turn
+// (one here: the receive budget is the 128 MiB payload budget, under one
+// 256 MiB message) five times the message limit (a submission being admitted
+// holds three copies, a message being read two), and gRPC's quota headroom.
+constexpr uint64_t kMargin = 5 * (256ull << 20) + (64ull << 20);
 constexpr const char* kToken = "tok-flood-0123456789";
 
 int free_port() {
@@ -120,8 +120,10 @@ struct Daemon {
   }
   // The health service answers without a token (as load balancers probe).
   bool wait_ready() const {
-    auto health = grpc::health::v1::Health::NewStub(channel());
     for (int i = 0; i < 300; i++) {
+      // A fresh channel each time: a channel that failed to connect waits out
+      // its reconnect backoff (seconds) before trying again.
+      auto health = grpc::health::v1::Health::NewStub(channel());
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() + 1s);
       grpc::health::v1::HealthCheckResponse res;
