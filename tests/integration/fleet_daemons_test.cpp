@@ -443,3 +443,48 @@ TEST(FleetDaemons, APartitionFromTheDatabaseIsBoundedAndNothingIsLost) {
       submit.second, await.second, slowest_status, stop_s, kJobs, recovery_s);
   EXPECT_EQ(d[0]->stop(), 0) << d[0]->log;
 }
+
+// A daemon whose parameter directory is empty never claims the jobs it
+// cannot prove: they all go to the daemon that has the circuit, each on its
+// first attempt.
+TEST(FleetDaemons, ADaemonWithoutParametersLeavesTheJobsToOneThatHasThem) {
+  auto& pg = cuzk::test::PgServer::shared();
+  if (!pg.running()) GTEST_SKIP() << pg.skip_reason();
+  cuzk::test::TempDir dir("cuzk-fleet-capable");
+  const fs::path params = dir.path / "params", empty = dir.path / "empty";
+  fs::create_directories(params);
+  fs::create_directories(empty);
+  cuzk::circuits::install_cube_chain(params.string(), kShape);
+  const std::string uri = pg.fresh_database("fleet_capable");
+  Daemon without(dir.path, "without", uri, empty), with(dir.path, "with", uri, params);
+  ASSERT_TRUE(without.wait_ready()) << without.log;
+  ASSERT_TRUE(with.wait_ready()) << with.log;
+  std::vector<std::string> ids;
+  for (int j = 0; j < 5; j++) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    auto st = with.stub()->SubmitProof(
+        &ctx, make_request("cap-" + std::to_string(j), {uint64_t(j + 1)}, pb::NORMAL), &res);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    ids.push_back(res.job_id());
+  }
+  cuzk::fleet::Database db(uri);
+  cuzk::fleet::Queue q(db);
+  for (const auto& id : ids) {  // answered by either daemon
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 60s);
+    pb::AwaitProofRequest req;
+    req.set_job_id(id);
+    pb::AwaitProofResponse res;
+    ASSERT_TRUE(without.stub()->AwaitProof(&ctx, req, &res).ok());
+    EXPECT_EQ(res.status(), pb::AwaitProofResponse::COMPLETED) << id << ": " << res.error_message();
+    auto info = q.get(id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->claimed_by, "with") << id;
+    EXPECT_EQ(info->attempts, 1) << id;
+  }
+  EXPECT_EQ(metric(without.metrics(), "cuzk_fleet_claims_total"), 0u);
+  EXPECT_EQ(metric(with.metrics(), "cuzk_fleet_released_total"), 0u);
+  EXPECT_EQ(without.stop(), 0);
+  EXPECT_EQ(with.stop(), 0);
+}
