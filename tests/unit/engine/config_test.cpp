@@ -451,7 +451,8 @@ TEST(LoadConfig, FleetErrorsNameTheKey) {
             std::string::npos);
   EXPECT_NE(err(db + "poll_interval = \"5ms\"\n").find("'fleet.poll_interval': at least 10ms"),
             std::string::npos);
-  EXPECT_NE(err(db + "db_timeout = \"50ms\"\n").find("'fleet.db_timeout': at least 100ms"), std::string::npos);
+  EXPECT_NE(err(db + "db_timeout = \"50ms\"\n").find("'fleet.db_timeout': at least 100ms"),
+            std::string::npos);
   EXPECT_NE(err(db + "slots = 2\nreserved_slots = 2\n").find("'fleet.reserved_slots': must be smaller"),
             std::string::npos);
   EXPECT_NE(err(db + "max_attempts = 0\n").find("'fleet.max_attempts'"), std::string::npos);
