@@ -202,6 +202,7 @@ Database::Clock::time_point Database::call_deadline() const {
 void Database::connect(std::string_view step, Clock::time_point deadline) {
   drop();
   deadline = std::min(deadline, Clock::now() + opts_.connect_timeout);
+  const int64_t limit_ms = std::max<int64_t>(ms_left(deadline), 0);
   const auto call_ms = std::to_string(std::max<int64_t>(opts_.call_timeout.count(), 1));
   const auto idle_s = std::to_string(std::max<int64_t>(opts_.call_timeout.count() / 3000, 1));
   const std::string server_options = "-c statement_timeout=" + call_ms;
@@ -231,10 +232,10 @@ void Database::connect(std::string_view step, Clock::time_point deadline) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       drop();
-      throw DbError(std::string(step),
-                    "cannot connect to " + redacted_ + ": no answer within " +
-                        std::to_string(opts_.connect_timeout.count()) + " ms",
-                    "", true);
+      throw DbError(
+          std::string(step),
+          "cannot connect to " + redacted_ + ": no answer within " + std::to_string(limit_ms) + " ms", "",
+          true);
     }
     st = PQconnectPoll(conn_);
   }
