@@ -367,8 +367,8 @@ TEST_F(FleetBridgeTest, JobsOfOneRequestIdAreIndependentAndABareIdNamesThem) {
   }
   // A bare request id: the newest job (await), every live job (cancel).
   EXPECT_EQ(a.bridge->await("wdpost-1000-0-[90 90]", 1s).job_id, ids[2]);
-  const auto long1 = a.bridge->submit(req({"5000,10"}, "rerun")).job_id;
-  const auto long2 = b.bridge->submit(req({"5001,10"}, "rerun")).job_id;
+  const auto long1 = a.bridge->submit(req({"2500,10"}, "rerun")).job_id;
+  const auto long2 = b.bridge->submit(req({"2501,10"}, "rerun")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
   for (int i = 0; i < 200 && !(q.get(long1)->state == fleet::JobState::Claimed &&
@@ -393,13 +393,13 @@ TEST_F(FleetBridgeTest, JobsOfOneRequestIdAreIndependentAndABareIdNamesThem) {
 
 TEST_F(FleetBridgeTest, AwaitAfterAResubmissionWaitsForTheNewJobWithoutSpinning) {
   auto a = start("daemon-a"), b = start("daemon-b");
-  const auto first = a.bridge->submit(req({"4000,10"}, "again")).job_id;
+  const auto first = a.bridge->submit(req({"2500,10"}, "again")).job_id;
   // A client awaiting by request id in slices, as the gRPC server does.
   EXPECT_EQ(b.bridge->await("again", 100ms).status, JobStatus::Timeout);
   a.bridge->cancel(first);
   EXPECT_EQ(b.bridge->await("again", 2s).status, JobStatus::Cancelled);
   // Within the linger of the watch: the same request and payload again.
-  const auto second = a.bridge->submit(req({"4000,10"}, "again")).job_id;
+  const auto second = a.bridge->submit(req({"2500,10"}, "again")).job_id;
   EXPECT_NE(second, first);
   const uint64_t before = b.bridge->client_statements();
   const auto t0 = std::chrono::steady_clock::now();
