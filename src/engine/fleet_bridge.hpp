@@ -108,7 +108,14 @@ class FleetBridge final : public ProvingService {
   uint64_t client_statements() const;
 
  private:
-  struct Running;
+  // A claimed job held here.
+  struct Running {
+    uint64_t gen = 0;
+    std::thread runner;    // submits the job to the engine, then awaits it
+    std::string local_id;  // the engine's job id, once submitted
+    bool lease_lost = false;
+    bool stop = false;  // cancel the local run (lease lost, cancelled) as soon as it exists
+  };
   // What a runner hands to the claim loop to report: a local run's result,
   // or a refusal before it ran (`refusal` set).
   struct Finished {
