@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -95,6 +96,9 @@ int run(const Cli& cli) {
   // RPCs are served by the bridge in front of the local engine.
   std::unique_ptr<eng::FleetBridge> fleet;
   if (cfg.fleet.enabled()) {
+    // Two daemons of one host need two identities: the default names the
+    // listener too (and stays the same across restarts).
+    if (cfg.fleet.daemon_id.empty()) cfg.fleet.daemon_id = eng::default_daemon_id(cfg.listen);
     fleet = std::make_unique<eng::FleetBridge>(*engine, cfg.fleet);
     spdlog::info("fleet mode: daemon {} on {} ({} slots, {} reserved for CRITICAL/HIGH, lease {} ms)",
                  fleet->daemon_id(), cuzk::fleet::Database::redact(cfg.fleet.database), fleet->slots(),
@@ -109,18 +113,23 @@ int run(const Cli& cli) {
   gopts.token_file = cfg.token_file;
   gopts.socket_mode = cfg.socket_mode;
   gopts.socket_group = cfg.socket_group;
+  // Requests being received are held before admission charges them: as much
+  // as the payload budget, at most 1 GiB (docs/PROTOCOL.md §1 Transport).
+  gopts.receive_budget_bytes = std::min<uint64_t>(engine->payload_budget().limit(), 1ull << 30);
   srv::GrpcServer grpc_server(service, gopts);
   grpc_server.start();
 
   std::unique_ptr<srv::HttpStatusServer> http;
   if (!cfg.status_listen.empty()) {
     // The HTTP endpoint has neither TLS nor tokens (read-only, but it shows
-    // job ids and the queue): say so when gRPC is protected and it is not local.
-    const bool protected_grpc = gopts.tls.enabled() || !gopts.token_file.empty();
+    // job ids and the queue): say so when it is not local (an empty host, as
+    // in ":9090", is every interface).
     if (auto a = srv::parse_address(cfg.status_listen);
-        protected_grpc && !a.is_unix && a.host != "127.0.0.1" && a.host != "::1" && a.host != "localhost")
-      spdlog::warn("daemon.status_listen {} serves the dashboard, /status and /metrics without TLS or token",
-                   a.to_string());
+        !a.is_unix && a.host != "127.0.0.1" && a.host != "::1" && a.host != "localhost")
+      spdlog::warn(
+          "daemon.status_listen {} is reachable from other hosts and serves the dashboard, /status and "
+          "/metrics without TLS or token (use 127.0.0.1 or a unix socket, and a tunnel)",
+          a.host.empty() ? "on every interface (" + a.to_string() + ")" : a.to_string());
     http = std::make_unique<srv::HttpStatusServer>(service, cfg.status_listen, ring.get());
     http->start();
   }

@@ -352,6 +352,9 @@ class Parser {
     f["poll_interval"] = [this](const std::string& k, const toml::node& n) {
       cfg_.fleet.poll_interval = dur(k, n, 1);
     };
+    f["db_timeout"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.db_timeout = dur(k, n, 1000);
+    };
 
     sections_["srs"]["param_cache"] = [this](const std::string& k, const toml::node& n) {
       cfg_.param_cache = str(k, n);
@@ -390,6 +393,7 @@ class Parser {
         fail("fleet.reserved_slots", "must be smaller than fleet.slots (" + std::to_string(fl.slots) +
                                          "), or no NORMAL/LOW job could ever be claimed");
       if (fl.max_attempts > 100) fail("fleet.max_attempts", "at most 100");
+      if (fl.db_timeout < std::chrono::milliseconds(100)) fail("fleet.db_timeout", "at least 100ms");
     }
   }
 

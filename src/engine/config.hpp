@@ -85,6 +85,10 @@ struct EngineConfig {
     uint32_t max_attempts = 3;    // claims of one job before it fails for good
     std::chrono::milliseconds result_retention{24 * 3600 * 1000};  // ended jobs kept in the database
     std::chrono::milliseconds poll_interval{250};  // claim loop (sooner when a local job ends)
+    // The longest one database call may take, connecting included: an RPC
+    // that needs the database answers UNAVAILABLE within it while the
+    // database is unreachable (docs/FLEET.md "Timeouts").
+    std::chrono::milliseconds db_timeout{10 * 1000};
     bool enabled() const { return !database.empty(); }
   } fleet;
 };

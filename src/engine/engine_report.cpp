@@ -222,7 +222,7 @@ std::string Engine::status_json() const {
     json recent = json::array();
     for (auto it = ended_order_.rbegin(); it != ended_order_.rend() && recent.size() < kRecentJobs; ++it) {
       auto f = jobs_.find(it->id);
-      if (f == jobs_.end()) continue;
+      if (f == jobs_.end()) continue;  // job ids are unique: no stale entry to skip
       const Job& job = *f->second;
       recent.push_back(
           {{"job_id", it->id},

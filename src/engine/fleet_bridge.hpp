@@ -3,18 +3,26 @@
 // a database. It sits in front of the local Engine:
 //
 //   submit       checks the request as the engine would (engine.check) and
-//                records it in the shared queue (fleet::Queue::enqueue); the
-//                request travels as the payload (encode_request below)
-//   await/cancel read and cancel the queue's row, so any daemon answers for
-//                any job; awaited jobs are polled together, one statement
-//                per tick for all of them (Queue::states)
-//   claim loop   one thread with its own database connection: heartbeat,
-//                reclaim of expired leases, claims sized by the engine's
-//                free capacity (reserved_slots kept for CRITICAL/HIGH), each
-//                claimed job admitted to the local engine, its lease renewed
-//                while it runs (a lost lease cancels it locally), its result
-//                stored with complete() or its failure with fail(); periodic
-//                cleanup of ended jobs past fleet.result_retention
+//                records it in the shared queue (fleet::Queue::enqueue): a
+//                job is (request id, payload), named "<request_id>#<n>" with
+//                n the queue's number; the request travels as the payload
+//                (encode_request below)
+//   await/cancel read and cancel the queue's rows, so any daemon answers for
+//                any job, by job id or by bare request id; awaited jobs are
+//                polled together, one statement per tick for all of them
+//   claim loop   one thread with its own database connection: renewal of
+//                its leases (first), reports of ended local runs, reclaim of
+//                other daemons' expired leases (held off after a stall),
+//                claims sized by the engine's free capacity and limited to
+//                what it can serve (circuits with parameters here, payloads
+//                that fit), heartbeat, retention cleanup
+//   runners      one thread per claimed job: submits it to the local engine
+//                and awaits it; a refusal (no room, shutting down) hands the
+//                job back without costing an attempt
+//
+// Every database call has a deadline (fleet.db_timeout): the RPC threads use
+// a small pool of connections of their own, so neither a stalled claim loop
+// nor one stuck RPC blocks the others.
 //
 // status, /status, /metrics, preload and evict are the local engine's;
 // /metrics gains the fleet gauges and counters (cuzk_fleet_*).
@@ -26,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +56,14 @@ class Engine;
 // malformed (wrong magic or version, truncation, trailing bytes).
 std::string encode_request(const ProofRequest& req);
 ProofRequest decode_request(const std::string& bytes);
+// The identity of a request's payload (hex SHA-256 over every field that
+// defines the proof; the priority is not one of them): two submissions under
+// one request id with equal digests are one job.
+std::string request_digest(const ProofRequest& req);
+// fleet.daemon_id when the configuration gives none: "<host>/<listen
+// address>", unique among the daemons of one host and the same after a
+// restart (so a restarted daemon finds what its earlier run held).
+std::string default_daemon_id(const std::string& listen);
 
 class FleetBridge final : public ProvingService {
  public:
@@ -56,9 +73,10 @@ class FleetBridge final : public ProvingService {
   FleetBridge(Engine& engine, EngineConfig::Fleet cfg);
   ~FleetBridge() override;  // shutdown(0) if not done
 
-  // Stops claiming, shuts the engine down (running partitions get `grace`),
-  // reports what ended (results stored; jobs cut short are requeued for the
-  // other daemons) and stops the claim loop. Idempotent.
+  // Stops claiming, shuts the engine down, reports what ended (results
+  // stored; jobs cut short are handed back to the queue without an attempt)
+  // and stops the claim loop, all within `grace` (at least a second for the
+  // reports), whatever the database does. Idempotent.
   void shutdown(std::chrono::milliseconds grace);
 
   SubmitResult submit(ProofRequest req) override;
@@ -74,50 +92,79 @@ class FleetBridge final : public ProvingService {
   uint32_t slots() const { return slots_; }
 
   struct Counters {
-    uint64_t claims = 0;          // jobs this daemon claimed
-    uint64_t lease_expiries = 0;  // expired leases this daemon reclaimed (any daemon's)
-    uint64_t completed = 0;       // results stored
-    uint64_t discarded_late = 0;  // results discarded: the lease had expired
-    uint64_t failed = 0;          // failures reported (requeued or final)
-    uint64_t leases_lost = 0;     // running jobs cancelled locally after a failed renew
-    uint64_t db_errors = 0;       // claim-loop steps that failed on the database
+    uint64_t claims = 0;            // jobs this daemon claimed
+    uint64_t lease_expiries = 0;    // expired leases this daemon reclaimed (any daemon's)
+    uint64_t completed = 0;         // results stored
+    uint64_t discarded_late = 0;    // results discarded: the lease had expired
+    uint64_t failed = 0;            // failures reported (requeued or final)
+    uint64_t leases_lost = 0;       // running jobs cancelled locally after a failed renew
+    uint64_t db_errors = 0;         // claim-loop steps that failed on the database
+    uint64_t released = 0;          // jobs handed back without an attempt (no room, shutdown, ...)
+    uint64_t reclaim_holdoffs = 0;  // stalls after which reclaiming waited for the others to renew
   };
   Counters counters() const;
+  // Statements the RPC threads' connections sent (tests: awaiting costs a
+  // bounded number of queries).
+  uint64_t client_statements() const;
 
  private:
-  struct Running;
+  // A claimed job held here.
+  struct Running {
+    uint64_t gen = 0;
+    std::thread runner;    // submits the job to the engine, then awaits it
+    std::string local_id;  // the engine's job id, once submitted
+    bool lease_lost = false;
+    bool stop = false;  // cancel the local run (lease lost, cancelled) as soon as it exists
+  };
+  // What a runner hands to the claim loop to report: a local run's result,
+  // or a refusal before it ran (`refusal` set).
   struct Finished {
     std::string job_id;
     uint64_t gen = 0;  // which local run of the job (Running::gen)
     ProofResult result;
+    std::optional<ServiceError::Code> refusal;
   };
+  class ClientPool;
   void loop();
   void step(fleet::Queue& q);  // one pass of the claim loop
-  void admit(fleet::Queue& q, const std::string& job_id, const std::string& payload);
+  // Starts the runner of a claimed job (a thread: submit to the engine, await).
+  void start_runner(const std::string& job_id, std::string payload);
+  void run(const std::string& job_id, uint64_t gen, const std::string& payload);
   void report_finished(fleet::Queue& q);
   void renew_leases(fleet::Queue& q);
+  void refresh_capabilities();
   void poll_loop();  // the awaiters' poller
-  ProofResult result_of(const std::string& job_id, std::chrono::steady_clock::time_point start);
-  // Runs fn on the shared client connection (submit/await/cancel threads).
+  ProofResult result_of(const std::string& id, std::chrono::steady_clock::time_point start,
+                        std::string* job_id);
+  // Runs fn on a connection of the pool within the RPC deadline (submit,
+  // await, cancel, the poller); database failures become UNAVAILABLE.
   template <typename F>
   auto with_client(const char* what, F&& fn);
+  std::chrono::steady_clock::time_point loop_deadline() const;
 
   Engine& engine_;
   EngineConfig::Fleet cfg_;
   uint32_t slots_ = 0;
 
   std::unique_ptr<fleet::Database> loop_db_;  // the claim loop's connection
-  std::chrono::steady_clock::time_point next_reclaim_{}, next_renew_{}, next_heartbeat_{}, next_cleanup_{};
+  std::chrono::steady_clock::time_point next_reclaim_{}, next_renew_{}, next_heartbeat_{}, next_cleanup_{},
+      next_capabilities_{};
+  // Reclaiming other daemons' leases waits until this time: set after the
+  // loop itself stalled (a slow call, a gap between passes, a database
+  // error), when the others were likely stalled too and have yet to renew.
+  std::chrono::steady_clock::time_point reclaim_holdoff_until_{};
+  std::chrono::steady_clock::time_point last_step_end_{};
+  std::chrono::steady_clock::time_point claim_pause_until_{};  // after a capacity refusal
+  bool swept_own_ = false;  // the claims of an earlier run of this daemon are back in the queue
+  std::optional<std::vector<std::string>> circuits_;  // with parameters here (refreshed)
 
-  std::mutex client_mu_;  // the connection of the RPC threads
-  std::unique_ptr<fleet::Database> client_db_;
-  std::unique_ptr<fleet::Queue> client_q_;
+  std::unique_ptr<ClientPool> pool_;  // the RPC threads' connections
 
   mutable std::mutex mu_;  // running_, finished_, counters_, depth_
   std::condition_variable cv_;
-  std::map<std::string, std::unique_ptr<Running>> running_;
+  std::map<std::string, std::unique_ptr<Running>> running_;  // by queue job id
   std::deque<Finished> finished_;
-  // Waiters of local runs replaced by a new claim of the same job (gen, thread).
+  // Runners of local runs replaced by a new claim of the same job (gen, thread).
   std::vector<std::pair<uint64_t, std::thread>> retired_;
   uint64_t next_gen_ = 1;
   Counters counters_;
@@ -130,11 +177,14 @@ class FleetBridge final : public ProvingService {
   bool poke_ = false;            // a local submit: claim now rather than at the next poll
   std::atomic<bool> claiming_{true};
   std::atomic<bool> stop_{false};
+  std::atomic<int64_t> shutdown_deadline_ns_{0};  // steady clock; 0 = not shutting down
 
-  // Awaited jobs: AwaitProof callers wait on watch_cv_ while the poller
-  // reads the states of every watched job in one statement per tick. An
-  // entry lingers a little after its last waiter (the server awaits in
-  // slices), so a slice does not cost a query of its own.
+  // Awaited jobs (by job id): AwaitProof callers wait on watch_cv_ while the
+  // poller reads the states of every watched job in one statement per tick.
+  // An entry lingers a little after its last waiter (the server awaits in
+  // slices), so a slice does not cost a query of its own; a bare request id
+  // awaited in slices maps to its job through aliases_ while that job lives
+  // (a job's end is final: a resubmission is a new job).
   struct Watch {
     int waiters = 0;
     bool ended = false;  // ended, or gone from the queue
@@ -143,6 +193,7 @@ class FleetBridge final : public ProvingService {
   std::mutex watch_mu_;
   std::condition_variable watch_cv_;
   std::map<std::string, Watch> watched_;
+  std::map<std::string, std::string> aliases_;  // request id -> watched job id
   bool watch_stop_ = false;
   std::thread poller_;
   std::atomic<bool> shut_down_{false};

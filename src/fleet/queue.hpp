@@ -24,11 +24,10 @@ enum class JobState { Queued, Claimed, Done, Failed, Cancelled };
 const char* state_name(JobState s);  // "queued", "claimed", ...
 JobState parse_state(const std::string& s);
 
-// Errors of the queue's rules (not of the database): AlreadyExists is the
-// engine's Curio retry conflict (same job id, different payload).
+// Errors of the queue's rules (not of the database).
 class QueueError : public std::runtime_error {
  public:
-  enum class Code { AlreadyExists, InvalidArgument };
+  enum class Code { InvalidArgument };
   QueueError(Code c, const std::string& msg) : std::runtime_error(msg), code_(c) {}
   Code code() const { return code_; }
 
@@ -37,18 +36,24 @@ class QueueError : public std::runtime_error {
 };
 
 struct JobSpec {
-  std::string job_id;  // the idempotency key (the request id); required
-  int kind = 0;        // engine::ProofKind value
-  int priority = 2;    // engine::Priority value (4 CRITICAL .. 1 LOW)
+  std::string request_id;  // required; the job is named "<request_id>#<seq>"
+  // Names the job by request_id alone (a request id that is unique by
+  // construction, such as a fresh UUID for a request without one).
+  bool name_is_request_id = false;
+  int kind = 0;      // engine::ProofKind value
+  int priority = 2;  // engine::Priority value (4 CRITICAL .. 1 LOW)
   std::string circuit_id;
-  std::string payload;  // stored once, as bytea
+  std::string payload;  // stored once, as bytea, until the job ends
+  // The payload's identity (hex): jobs of one request id with the same
+  // digest are one job. "" = SHA-256 of `payload`.
+  std::string payload_digest;
   int partitions = 1;
   int max_attempts = 3;
 };
 
 struct EnqueueResult {
   std::string job_id;
-  bool created = false;  // false: an existing job with the same payload was returned
+  bool created = false;  // false: the live or done job with the same payload was returned
   JobState state = JobState::Queued;
 };
 
@@ -63,10 +68,16 @@ struct ClaimRequest {
   // CRITICAL/HIGH jobs).
   int reserved_slots = 0;
   int urgent_priority = 3;  // engine::Priority::High
+  // Capability: only jobs of these circuits (the daemon has their
+  // parameters); nullopt = any circuit.
+  std::optional<std::vector<std::string>> circuits;
+  // Only jobs whose payload is at most this many bytes; < 0 = any size.
+  int64_t max_payload_bytes = -1;
 };
 
 struct ClaimedJob {
   std::string job_id;
+  std::string request_id;
   int kind = 0, priority = 0;
   std::string circuit_id;
   std::string payload;
@@ -77,6 +88,7 @@ struct ClaimedJob {
 
 struct JobInfo {
   std::string job_id;
+  std::string request_id;
   int kind = 0, priority = 0;
   std::string circuit_id;
   JobState state = JobState::Queued;
@@ -84,13 +96,13 @@ struct JobInfo {
   int attempts = 0, max_attempts = 0;
   std::string last_error;
   std::optional<std::string> result;  // set when done
-  std::string payload_digest;         // SHA-256, hex
+  std::string payload_digest;         // hex
   double lease_remaining_s = 0;       // claimed jobs: seconds until the lease runs out (<= 0: expired)
 };
 
 enum class CompleteOutcome {
   Completed,  // the result is stored
-  LeaseLost,  // the caller's lease expired or the job moved on: the result is discarded
+  LeaseLost,  // another daemon holds the job now, or it ended otherwise: the result is discarded
   Cancelled,  // the job was cancelled while running: the result is discarded
   NotFound,
 };
@@ -98,6 +110,12 @@ enum class FailOutcome { Requeued, Failed, LeaseLost, NotFound };
 enum class CancelOutcome { Cancelled, WasRunning, AlreadyEnded, NotFound };
 const char* outcome_name(CompleteOutcome o);
 const char* outcome_name(FailOutcome o);
+
+struct CancelResult {
+  CancelOutcome outcome = CancelOutcome::NotFound;
+  // The jobs cancelled now, with the daemon that held each ("" when queued).
+  std::vector<std::pair<std::string, std::string>> cancelled;
+};
 
 struct Reclaimed {
   std::string job_id;
@@ -115,41 +133,63 @@ class Queue {
  public:
   explicit Queue(Database& db) : db_(db) {}
 
-  // Records a job. Idempotent on job_id: a job with the same id and payload
-  // digest is returned as it is (created = false); a different payload is
-  // QueueError::AlreadyExists while the job is queued, running or done; a
-  // FAILED or CANCELLED job is replaced (a retry under the same id, like the
-  // engine's Curio retry semantics).
+  // Records a job, or returns the one it already is: a job of the same
+  // request id and payload digest that is queued, claimed or done (created
+  // = false). A different payload under the same request id is a new job; so
+  // is the same payload after the earlier job FAILED or was CANCELLED.
   EnqueueResult enqueue(const JobSpec& spec);
 
   // Claims up to free_slots queued jobs for the daemon, ordered by priority
   // (highest first), then jobs whose circuit is hot on this daemon, then age;
+  // only jobs the daemon can serve (req.circuits, req.max_payload_bytes).
   // SELECT ... FOR UPDATE SKIP LOCKED, so concurrent claimers never take the
-  // same job. Each claim counts one attempt. Returned in claim order.
+  // same job. A claim counts one attempt (release() gives it back). Returned
+  // in claim order; payloads travel in binary.
   std::vector<ClaimedJob> claim(const ClaimRequest& req);
 
-  // Extends the lease of one job the daemon holds; false when it no longer
-  // holds an unexpired lease on it.
+  // Extends the leases of jobs the daemon holds (state claimed, claimed_by
+  // it), expired or not: a lease that ran out while nobody else took the job
+  // is still the daemon's. Returns the ids it no longer holds.
+  std::vector<std::string> renew_leases(const std::string& daemon_id, const std::vector<std::string>& job_ids,
+                                        std::chrono::milliseconds lease);
   bool renew_lease(const std::string& daemon_id, const std::string& job_id, std::chrono::milliseconds lease);
 
-  // Stores the result only while the caller holds an unexpired lease.
+  // Stores the result while the caller holds the job (its lease expired or
+  // not), or while the job waits in the queue again with nobody holding it:
+  // a finished proof is never thrown away for a late clock.
   CompleteOutcome complete(const std::string& daemon_id, const std::string& job_id,
                            const std::string& result);
 
-  // Records `reason`; requeues the job while attempts < max_attempts and
-  // `retryable`, else fails it for good.
+  // A failure of the work itself: records `reason`; requeues the job while
+  // attempts < max_attempts and `retryable`, else fails it for good.
   FailOutcome fail(const std::string& daemon_id, const std::string& job_id, const std::string& reason,
                    bool retryable = true);
 
-  // Jobs whose lease ran out: back to queued, or failed once attempts reached
-  // max_attempts; last_error names the daemon whose lease expired.
-  std::vector<Reclaimed> reclaim_expired();
+  // Hands a job the daemon holds back to the queue without counting an
+  // attempt (the daemon could not serve it now: no room, no parameters,
+  // shutting down). False when the daemon does not hold it.
+  bool release(const std::string& daemon_id, const std::string& job_id, const std::string& reason);
 
-  std::optional<JobInfo> get(const std::string& job_id);
-  // The states of many jobs in one statement (awaiting daemons poll with
-  // it); ids not in the queue are left out.
+  // Jobs of other daemons whose lease ran out before this reclaim began:
+  // back to queued, or failed once attempts reached max_attempts; last_error
+  // names the daemon whose lease expired. Never the caller's own jobs (it
+  // renews or releases those itself).
+  std::vector<Reclaimed> reclaim_expired(const std::string& caller);
+
+  // The caller's claimed jobs that it does not hold (not in `held`): claims
+  // of an earlier run of the daemon (crashed: counted as an expired lease,
+  // `count_attempt`) or a claim whose reply was lost (released). Returns them.
+  std::vector<Reclaimed> reclaim_own(const std::string& daemon_id, const std::vector<std::string>& held,
+                                     bool count_attempt);
+
+  // The job `id` names: the job with that job id, else the newest job of
+  // that request id.
+  std::optional<JobInfo> get(const std::string& id);
+  // The states of many jobs (job ids) in one statement (awaiting daemons
+  // poll with it); ids not in the queue are left out.
   std::vector<std::pair<std::string, JobState>> states(const std::vector<std::string>& job_ids);
-  CancelOutcome cancel(const std::string& job_id);
+  // A job id cancels that job; a request id, every queued or claimed job of it.
+  CancelResult cancel(const std::string& id);
 
   // Deletes done/failed/cancelled jobs last updated more than `age` ago;
   // returns how many.

@@ -51,12 +51,42 @@ ALTER TABLE cuzk_jobs ALTER COLUMN payload SET STORAGE EXTERNAL;
 ALTER TABLE cuzk_jobs ALTER COLUMN result SET STORAGE EXTERNAL;
 )sql";
 
+// Job identity: a job is (request id, payload). Several jobs may share a
+// request id (Curio sends every partition of a WindowPoSt deadline under one,
+// a retry after FAILED/CANCELLED is a new job); each gets its own number
+// `seq` and is named "<request_id>#<seq>". Rows from before keep their job_id
+// (the request id), so ids handed out earlier still answer. At most one job
+// per (request id, payload digest) is live or done: the unique index is what
+// makes identical submissions to different daemons one job.
+//
+// payload_bytes lets a daemon claim only what fits its payload budget; the
+// payload itself is dropped when a job ends (only its digest is needed
+// then). The sequence is filled by an UPDATE rather than a serial column
+// with a default, which would rewrite the table and every payload in it.
+const char* const kMigration3 = R"sql(
+CREATE SEQUENCE cuzk_jobs_seq;
+ALTER TABLE cuzk_jobs ADD COLUMN seq bigint, ADD COLUMN request_id text, ADD COLUMN payload_bytes bigint,
+  ALTER COLUMN payload DROP NOT NULL;
+UPDATE cuzk_jobs SET seq = nextval('cuzk_jobs_seq'), request_id = job_id,
+  payload_bytes = coalesce(octet_length(payload), 0),
+  payload = CASE WHEN state IN ('done', 'failed', 'cancelled') THEN NULL ELSE payload END;
+ALTER TABLE cuzk_jobs ALTER COLUMN seq SET DEFAULT nextval('cuzk_jobs_seq'), ALTER COLUMN seq SET NOT NULL,
+  ALTER COLUMN request_id SET NOT NULL, ALTER COLUMN payload_bytes SET DEFAULT 0,
+  ALTER COLUMN payload_bytes SET NOT NULL;
+ALTER SEQUENCE cuzk_jobs_seq OWNED BY cuzk_jobs.seq;
+CREATE UNIQUE INDEX cuzk_jobs_seq_key ON cuzk_jobs (seq);
+CREATE UNIQUE INDEX cuzk_jobs_identity ON cuzk_jobs (request_id, payload_digest)
+  WHERE state IN ('queued', 'claimed', 'done');
+CREATE INDEX cuzk_jobs_request ON cuzk_jobs (request_id, seq);
+)sql";
+
 }  // namespace
 
 const std::vector<Migration>& Schema::migrations() {
   static const std::vector<Migration> m = {
       {1, "cuzk_jobs (shared job queue) and cuzk_daemons (registry)", kMigration1},
       {2, "payload and result stored without compression (STORAGE EXTERNAL)", kMigration2},
+      {3, "job identity (request_id, payload): seq numbers, request_id, payload_bytes", kMigration3},
   };
   return m;
 }
@@ -77,7 +107,11 @@ int Schema::current_version(Database& db) {
 
 int Schema::migrate(Database& db) {
   int version = 0;
+  // A migration may rewrite a large table, and daemons starting together
+  // wait for the first one's: no statement timeout here.
+  const Database::Deadline long_enough(db, Database::Clock::now() + std::chrono::hours(1));
   db.transaction("schema: migrate", [&](Database& tx) {
+    tx.exec("schema: no statement timeout", "SET LOCAL statement_timeout = 0");
     tx.exec("schema: advisory lock", "SELECT pg_advisory_xact_lock($1::bigint)", {Param::integer(kLockKey)});
     tx.exec("schema: create cuzk_schema",
             "CREATE TABLE IF NOT EXISTS cuzk_schema ("

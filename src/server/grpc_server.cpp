@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <fstream>
 #include <new>
 #include <optional>
@@ -42,24 +43,6 @@ namespace {
 constexpr uint64_t kForeverMs = 10ull * 365 * 24 * 3600 * 1000;
 constexpr const char* kBadToken = "missing or invalid bearer token (authorization metadata)";
 
-// The token check of a TLS listener, run by gRPC on each call's metadata
-// before the request message is read, so an unauthenticated client cannot
-// make the daemon receive a large payload. The metadata stays on the call;
-// the handlers check it again (guarded()).
-class TokenAuthProcessor final : public grpc::AuthMetadataProcessor {
- public:
-  explicit TokenAuthProcessor(std::shared_ptr<const TokenSet> tokens) : tokens_(std::move(tokens)) {}
-  bool IsBlocking() const override { return false; }  // a few string compares
-  grpc::Status Process(const InputMetadata& md, grpc::AuthContext*, OutputMetadata*,
-                       OutputMetadata*) override {
-    if (tokens_->accepts_metadata(md)) return grpc::Status::OK;
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, kBadToken);
-  }
-
- private:
-  std::shared_ptr<const TokenSet> tokens_;
-};
-
 // A PEM file named by config key `key`, with a BEGIN line containing `what`.
 std::string read_pem(const std::string& key, const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
@@ -90,6 +73,20 @@ std::shared_ptr<grpc::ServerCredentials> tls_credentials(const TlsOptions& t) {
 
 grpc::Status invalid(const std::string& msg) { return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, msg); }
 
+// A job id is a request id (at most 256 bytes) and "#<n>"; a circuit id is
+// shorter still. Anything longer is refused before it is looked up (or
+// copied into an error message).
+constexpr size_t kMaxIdBytes = 512;
+// Requests other than SubmitProof/Prove carry an id and a few numbers.
+constexpr size_t kMaxSmallRequestBytes = 64 * 1024;
+grpc::Status check_id(const char* field, const std::string& id) {
+  if (id.empty()) return invalid(std::string(field) + " is required");
+  if (id.size() > kMaxIdBytes)
+    return invalid(std::string(field) + " is " + std::to_string(id.size()) + " bytes, at most " +
+                   std::to_string(kMaxIdBytes) + " are allowed");
+  return grpc::Status::OK;
+}
+
 void to_proto(const engine::ProofResult& r, const std::string& job_id, pb::AwaitProofResponse* out) {
   out->set_job_id(r.job_id.empty() ? job_id : r.job_id);
   int st = static_cast<int>(r.status);
@@ -106,71 +103,141 @@ void to_proto(const engine::ProofResult& r, const std::string& job_id, pb::Await
 
 }  // namespace
 
-class ProvingEngineService final : public pb::ProvingEngine::Service {
+// Request messages being read at once (and large ones until admitted): at
+// most `slots`; a call waits for a slot at most `wait` (and not past its
+// cancellation), else it is refused without reading.
+class ReceiveGate {
  public:
+  ReceiveGate(int slots, std::chrono::milliseconds wait) : free_(std::max(slots, 1)), wait_(wait) {}
+  class Slot {
+   public:
+    explicit Slot(ReceiveGate* g = nullptr) : g_(g) {}  // null: holds nothing
+    Slot(Slot&& o) noexcept : g_(o.g_) { o.g_ = nullptr; }
+    Slot& operator=(Slot&& o) noexcept {
+      if (this != &o) {
+        release();
+        g_ = o.g_;
+        o.g_ = nullptr;
+      }
+      return *this;
+    }
+    ~Slot() { release(); }
+    void release() {
+      if (g_) g_->give_back();
+      g_ = nullptr;
+    }
+
+   private:
+    ReceiveGate* g_;
+  };
+  // A slot, or none (nullopt) once the wait is over or the call cancelled.
+  std::optional<Slot> take(grpc::ServerContext* ctx) {
+    const auto until = Clock::now() + wait_;
+    std::unique_lock lk(mu_);
+    while (free_ == 0) {
+      if (ctx->IsCancelled() || Clock::now() >= until) return std::nullopt;
+      cv_.wait_for(lk, std::chrono::milliseconds(100));  // a cancelled caller is noticed
+    }
+    free_--;
+    return Slot(this);
+  }
+
+ private:
+  void give_back() {
+    {
+      std::lock_guard lk(mu_);
+      free_++;
+    }
+    cv_.notify_one();
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int free_;
+  std::chrono::milliseconds wait_;
+};
+
+// Every method in grpc++'s "streamed unary" form: the handler runs when the
+// call's metadata has arrived and reads the request message itself, so the
+// token is checked before a byte of the body is held, on every listener.
+class ProvingEngineService final : public pb::ProvingEngine::StreamedUnaryService {
+ public:
+  template <class Req, class Resp>
+  using Stream = grpc::ServerUnaryStreamer<Req, Resp>;
+
   ProvingEngineService(engine::ProvingService& svc, std::chrono::milliseconds slice,
-                       std::shared_ptr<const TokenSet> tokens)
-      : svc_(svc), slice_(std::max(slice, std::chrono::milliseconds(1))), tokens_(std::move(tokens)) {}
+                       std::shared_ptr<const TokenSet> tokens, int receive_slots,
+                       std::chrono::milliseconds receive_wait)
+      : svc_(svc),
+        slice_(std::max(slice, std::chrono::milliseconds(1))),
+        tokens_(std::move(tokens)),
+        reading_(receive_slots, receive_wait),
+        admitting_(receive_slots, receive_wait) {}
 
   void stop_accepting() { accepting_.store(false); }
 
-  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
-                           pb::SubmitProofResponse* resp) override {
-    return guarded("SubmitProof", ctx, [&] {
-      engine::ProofRequest r;
-      if (auto st = admit(*req, r); !st.ok()) return st;
-      auto res = svc_.submit(std::move(r));
-      resp->set_job_id(res.job_id);
-      resp->set_queue_position(res.queue_position);
-      resp->set_assigned_gpu(res.assigned_gpu);
-      return grpc::Status::OK;
-    });
+  grpc::Status StreamedSubmitProof(grpc::ServerContext* ctx,
+                                   Stream<pb::SubmitProofRequest, pb::SubmitProofResponse>* s) override {
+    return unary("SubmitProof", ctx, s, true,
+                 [&](pb::SubmitProofRequest& req, pb::SubmitProofResponse& resp, auto& slot) {
+                   engine::ProofRequest r;
+                   if (auto st = admit(req, r); !st.ok()) return st;
+                   auto res = svc_.submit(std::move(r));
+                   slot.release();
+                   resp.set_job_id(res.job_id);
+                   resp.set_queue_position(res.queue_position);
+                   resp.set_assigned_gpu(res.assigned_gpu);
+                   return grpc::Status::OK;
+                 });
   }
 
-  grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req,
-                          pb::AwaitProofResponse* resp) override {
-    return guarded("AwaitProof", ctx, [&] {
-      if (req->job_id().empty()) return invalid("job_id is required");
-      std::optional<std::chrono::milliseconds> timeout;
-      // Any uint64 works: beyond ten years means "until the job ends".
-      if (req->timeout_ms() > 0 && req->timeout_ms() < kForeverMs)
-        timeout = std::chrono::milliseconds(int64_t(req->timeout_ms()));
-      engine::ProofResult r;
-      if (auto st = wait_for(ctx, req->job_id(), timeout, r); !st.ok()) return st;
-      to_proto(r, req->job_id(), resp);
-      return grpc::Status::OK;
-    });
+  grpc::Status StreamedAwaitProof(grpc::ServerContext* ctx,
+                                  Stream<pb::AwaitProofRequest, pb::AwaitProofResponse>* s) override {
+    return unary("AwaitProof", ctx, s, false,
+                 [&](pb::AwaitProofRequest& req, pb::AwaitProofResponse& resp, auto&) {
+                   if (auto st = check_id("job_id", req.job_id()); !st.ok()) return st;
+                   std::optional<std::chrono::milliseconds> timeout;
+                   // Any uint64 works: beyond ten years means "until the job ends".
+                   if (req.timeout_ms() > 0 && req.timeout_ms() < kForeverMs)
+                     timeout = std::chrono::milliseconds(int64_t(req.timeout_ms()));
+                   engine::ProofResult r;
+                   if (auto st = wait_for(ctx, req.job_id(), timeout, r); !st.ok()) return st;
+                   to_proto(r, req.job_id(), &resp);
+                   return grpc::Status::OK;
+                 });
   }
 
-  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req,
-                     pb::ProveResponse* resp) override {
-    return guarded("Prove", ctx, [&] {
-      if (!req->has_submit()) return invalid("submit is required");
+  grpc::Status StreamedProve(grpc::ServerContext* ctx,
+                             Stream<pb::ProveRequest, pb::ProveResponse>* s) override {
+    return unary("Prove", ctx, s, true, [&](pb::ProveRequest& req, pb::ProveResponse& resp, auto& slot) {
+      if (!req.has_submit()) return invalid("submit is required");
       engine::ProofRequest r;
-      if (auto st = admit(req->submit(), r); !st.ok()) return st;
+      if (auto st = admit(*req.mutable_submit(), r); !st.ok()) return st;
       auto sub = svc_.submit(std::move(r));
+      slot.release();  // the message is admitted: the next one may be read
+      req.Clear();
       engine::ProofResult res;
       if (auto st = wait_for(ctx, sub.job_id, std::nullopt, res); !st.ok()) return st;
-      to_proto(res, sub.job_id, resp->mutable_result());
+      to_proto(res, sub.job_id, resp.mutable_result());
       return grpc::Status::OK;
     });
   }
 
-  grpc::Status CancelProof(grpc::ServerContext* ctx, const pb::CancelProofRequest* req,
-                           pb::CancelProofResponse* resp) override {
-    return guarded("CancelProof", ctx, [&] {
-      if (req->job_id().empty()) return invalid("job_id is required");
-      resp->set_was_running(svc_.cancel(req->job_id()));
-      return grpc::Status::OK;
-    });
+  grpc::Status StreamedCancelProof(grpc::ServerContext* ctx,
+                                   Stream<pb::CancelProofRequest, pb::CancelProofResponse>* s) override {
+    return unary("CancelProof", ctx, s, false,
+                 [&](pb::CancelProofRequest& req, pb::CancelProofResponse& resp, auto&) {
+                   if (auto st = check_id("job_id", req.job_id()); !st.ok()) return st;
+                   resp.set_was_running(svc_.cancel(req.job_id()));
+                   return grpc::Status::OK;
+                 });
   }
 
-  grpc::Status GetStatus(grpc::ServerContext* ctx, const pb::GetStatusRequest*,
-                         pb::GetStatusResponse* resp) override {
-    return guarded("GetStatus", ctx, [&] {
-      auto s = svc_.status();
-      for (const auto& g : s.devices) {
-        auto* o = resp->add_gpus();
+  grpc::Status StreamedGetStatus(grpc::ServerContext* ctx,
+                                 Stream<pb::GetStatusRequest, pb::GetStatusResponse>* s) override {
+    return unary("GetStatus", ctx, s, false, [&](pb::GetStatusRequest&, pb::GetStatusResponse& resp, auto&) {
+      auto st = svc_.status();
+      for (const auto& g : st.devices) {
+        auto* o = resp.add_gpus();
         o->set_ordinal(g.ordinal);
         o->set_name(g.name);
         o->set_vram_total_bytes(g.memory_total_bytes);
@@ -181,8 +248,8 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
         o->set_workers(g.workers);
         o->set_busy_workers(g.busy_workers);
       }
-      for (const auto& e : s.loaded_srs) {
-        auto* o = resp->add_loaded_srs();
+      for (const auto& e : st.loaded_srs) {
+        auto* o = resp.add_loaded_srs();
         o->set_circuit_id(e.circuit_id);
         int tier = static_cast<int>(e.tier);
         if (tier < pb::SRSStatus::HOT || tier > pb::SRSStatus::COLD) tier = pb::SRSStatus::COLD;
@@ -190,63 +257,104 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
         o->set_size_bytes(e.size_bytes);
         o->set_ref_count(e.ref_count);
       }
-      for (const auto& q : s.queues) {
-        auto* o = resp->add_queues();
+      for (const auto& q : st.queues) {
+        auto* o = resp.add_queues();
         o->set_proof_kind(q.proof_kind);
         o->set_pending(q.pending);
         o->set_in_progress(q.in_progress);
       }
-      resp->set_total_proofs_completed(s.total_proofs_completed);
-      resp->set_total_proofs_failed(s.total_proofs_failed);
-      resp->set_uptime_seconds(s.uptime_seconds);
-      resp->set_pinned_memory_bytes(s.pinned_used_bytes);
-      resp->set_pinned_memory_limit_bytes(s.pinned_limit_bytes);
-      resp->set_memory_budget_used_bytes(s.budget_used_bytes);
-      resp->set_memory_budget_limit_bytes(s.budget_limit_bytes);
+      resp.set_total_proofs_completed(st.total_proofs_completed);
+      resp.set_total_proofs_failed(st.total_proofs_failed);
+      resp.set_uptime_seconds(st.uptime_seconds);
+      resp.set_pinned_memory_bytes(st.pinned_used_bytes);
+      resp.set_pinned_memory_limit_bytes(st.pinned_limit_bytes);
+      resp.set_memory_budget_used_bytes(st.budget_used_bytes);
+      resp.set_memory_budget_limit_bytes(st.budget_limit_bytes);
       return grpc::Status::OK;
     });
   }
 
-  grpc::Status GetMetrics(grpc::ServerContext* ctx, const pb::GetMetricsRequest*,
-                          pb::GetMetricsResponse* resp) override {
-    return guarded("GetMetrics", ctx, [&] {
-      resp->set_prometheus_text(svc_.metrics_text());
-      return grpc::Status::OK;
-    });
+  grpc::Status StreamedGetMetrics(grpc::ServerContext* ctx,
+                                  Stream<pb::GetMetricsRequest, pb::GetMetricsResponse>* s) override {
+    return unary("GetMetrics", ctx, s, false,
+                 [&](pb::GetMetricsRequest&, pb::GetMetricsResponse& resp, auto&) {
+                   resp.set_prometheus_text(svc_.metrics_text());
+                   return grpc::Status::OK;
+                 });
   }
 
-  grpc::Status PreloadSRS(grpc::ServerContext* ctx, const pb::PreloadSrsRequest* req,
-                          pb::PreloadSrsResponse* resp) override {
-    return guarded("PreloadSRS", ctx, [&] {
-      if (req->circuit_id().empty()) return invalid("circuit_id is required");
-      auto r = svc_.preload(req->circuit_id());
-      resp->set_already_loaded(r.already_loaded);
-      resp->set_load_time_ms(r.load_time_ms);
-      return grpc::Status::OK;
-    });
+  grpc::Status StreamedPreloadSRS(grpc::ServerContext* ctx,
+                                  Stream<pb::PreloadSrsRequest, pb::PreloadSrsResponse>* s) override {
+    return unary("PreloadSRS", ctx, s, false,
+                 [&](pb::PreloadSrsRequest& req, pb::PreloadSrsResponse& resp, auto&) {
+                   if (auto st = check_id("circuit_id", req.circuit_id()); !st.ok()) return st;
+                   auto r = svc_.preload(req.circuit_id());
+                   resp.set_already_loaded(r.already_loaded);
+                   resp.set_load_time_ms(r.load_time_ms);
+                   return grpc::Status::OK;
+                 });
   }
 
-  grpc::Status EvictSRS(grpc::ServerContext* ctx, const pb::EvictSrsRequest* req,
-                        pb::EvictSrsResponse* resp) override {
-    return guarded("EvictSRS", ctx, [&] {
-      if (req->circuit_id().empty()) return invalid("circuit_id is required");
-      auto r = svc_.evict(req->circuit_id());
-      resp->set_was_loaded(r.was_loaded);
-      resp->set_freed_bytes(r.freed_bytes);
+  grpc::Status StreamedEvictSRS(grpc::ServerContext* ctx,
+                                Stream<pb::EvictSrsRequest, pb::EvictSrsResponse>* s) override {
+    return unary("EvictSRS", ctx, s, false, [&](pb::EvictSrsRequest& req, pb::EvictSrsResponse& resp, auto&) {
+      if (auto st = check_id("circuit_id", req.circuit_id()); !st.ok()) return st;
+      auto r = svc_.evict(req.circuit_id());
+      resp.set_was_loaded(r.was_loaded);
+      resp.set_freed_bytes(r.freed_bytes);
       return grpc::Status::OK;
     });
   }
 
  private:
-  template <class F>
-  grpc::Status guarded(const char* rpc, grpc::ServerContext* ctx, F&& f) {
-    // Every RPC, on every listener: a TLS listener has already refused a bad
-    // token in its AuthMetadataProcessor (before reading the request); this
-    // check also covers unix sockets and plain TCP.
+  // The token, then the turns, then the message, then `f` with the service's
+  // errors mapped to gRPC codes, then the response. Every message is read in
+  // a turn of its own (any method's message may be large: its size is known
+  // only once it is in); a large request (SubmitProof, Prove) also holds an
+  // admission turn until the service has admitted it, so that a submission
+  // waiting for the database never holds up the reading of other calls.
+  template <class Req, class Resp, class F>
+  grpc::Status unary(const char* rpc, grpc::ServerContext* ctx, Stream<Req, Resp>* s, bool large, F&& f) {
     if (tokens_ && !tokens_->accepts_metadata(ctx->client_metadata())) {
       spdlog::debug("{}: refused a call without a valid token from {}", rpc, ctx->peer());
       return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, kBadToken);
     }
+    auto busy = [&] {
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          std::string(rpc) + ": too many requests being received; retry later");
+    };
+    ReceiveGate::Slot admitting;
+    if (large) {
+      auto taken = admitting_.take(ctx);
+      if (!taken) return busy();
+      admitting = std::move(*taken);
+    }
+    Req req;
+    {
+      auto taken = reading_.take(ctx);
+      if (!taken) return busy();
+      ReceiveGate::Slot reading = std::move(*taken);
+      if (!s->Read(&req)) {
+        if (ctx->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "call cancelled");
+        return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                            std::string(rpc) + ": request message not received (over the size limit?)");
+      }
+      if (!large && req.ByteSizeLong() > kMaxSmallRequestBytes) {  // refused while it still holds its turn
+        const auto n = req.ByteSizeLong();
+        req.Clear();
+        return invalid(std::string(rpc) + " request of " + std::to_string(n) + " bytes; at most " +
+                       std::to_string(kMaxSmallRequestBytes) + " are expected");
+      }
+    }
+    Resp resp;
+    grpc::Status st = guarded(rpc, [&] { return f(req, resp, admitting); });
+    admitting.release();
+    if (st.ok()) s->Write(resp);
+    return st;
+  }
+
+  template <class F>
+  grpc::Status guarded(const char* rpc, F&& f) {
     try {
       grpc::Status st = f();
       if (!st.ok()) spdlog::debug("{}: {} ({})", rpc, st.error_message(), int(st.error_code()));
@@ -266,7 +374,7 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
     }
   }
 
-  grpc::Status admit(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
+  grpc::Status admit(pb::SubmitProofRequest& in, engine::ProofRequest& out) {
     if (!accepting_.load()) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "daemon is shutting down");
     return to_request(in, out);
   }
@@ -293,6 +401,8 @@ class ProvingEngineService final : public pb::ProvingEngine::Service {
   engine::ProvingService& svc_;
   std::chrono::milliseconds slice_;
   std::shared_ptr<const TokenSet> tokens_;
+  ReceiveGate reading_;    // messages being read
+  ReceiveGate admitting_;  // large requests from their reading until admitted
   std::atomic<bool> accepting_{true};
 };
 
@@ -333,7 +443,6 @@ void GrpcServer::start() {
                                : "is plain TCP without TLS or a token (daemon.allow_insecure_tcp = true): "
                                  "anyone who reaches the port can submit and cancel jobs";
   }
-  if (tls && tokens_) creds->SetAuthMetadataProcessor(std::make_shared<TokenAuthProcessor>(tokens_));
   std::optional<gid_t> group;
   if (addr.is_unix) {
     if (opts_.socket_mode > 07777)
@@ -343,13 +452,29 @@ void GrpcServer::start() {
     prepare_unix_socket_path(addr.path);
   }
 
-  impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice, tokens_);
+  const uint64_t max_message = uint64_t(std::max(opts_.max_message_bytes, 1));
+  const uint64_t budget = std::max(opts_.receive_budget_bytes, max_message);
+  impl_ = std::make_unique<ProvingEngineService>(service_, opts_.await_slice, tokens_,
+                                                 int(std::min<uint64_t>(budget / max_message, 1024)),
+                                                 opts_.receive_wait);
   // grpc.health.v1.Health (grpc++'s own implementation): SERVING while the
   // daemon accepts work, NOT_SERVING once it drains (stop_accepting). Read
   // by the builder, so set before it is made.
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder b;
+  // What the transport may hold for every call together: the receive budget
+  // and some headroom. Under pressure gRPC shrinks its flow-control windows
+  // and, past the quota, cancels streams rather than growing.
+  grpc::ResourceQuota quota("cuzk-grpc");
+  quota.Resize(size_t(budget + kQuotaHeadroom));
+  b.SetResourceQuota(quota);
   b.SetMaxReceiveMessageSize(opts_.max_message_bytes);
+  // Flow-control windows stay at their initial size unless a message is
+  // being read (then they open for that message): a stream waiting for its
+  // turn, or one whose client has no valid token, holds 64 KiB at most.
+  // (Bandwidth-delay probing would open every stream's window to the
+  // estimated BDP, tens of MB on a fast link, read or not.)
+  b.AddChannelArgument(GRPC_ARG_HTTP2_BDP_PROBE, 0);
   b.SetMaxSendMessageSize(opts_.max_message_bytes);
   // Two daemons on one TCP port would silently split the traffic.
   b.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

@@ -15,12 +15,24 @@
 //
 // Health: the standard grpc.health.v1.Health service answers SERVING for ""
 // and "cuzk.v1.ProvingEngine" from start() until stop_accepting(), then
-// NOT_SERVING (a load balancer stops sending work to a draining daemon). With
-// TLS and tokens it needs a token like every RPC; without TLS it is open.
+// NOT_SERVING (a load balancer stops sending work to a draining daemon). It
+// needs no token on any listener (load balancers probe without one); it
+// tells nothing but whether the daemon takes work.
 //
 // Security (GrpcServerOptions): TLS from PEM files, optional client
-// certificates, bearer tokens checked on every RPC (UNAUTHENTICATED), plain
-// TCP refused unless explicitly allowed, unix socket mode and group.
+// certificates, bearer tokens checked on every cuzk.v1 RPC (UNAUTHENTICATED),
+// plain TCP refused unless explicitly allowed, unix socket mode and group.
+//
+// Admission before allocation: every cuzk.v1 method reads its request
+// message itself (grpc++'s "streamed unary" form), after the token check, so
+// a call without a valid token is refused before its body is read, on every
+// listener kind. Messages are read a few at a time (receive_budget_bytes /
+// max_message_bytes turns, at least one), and as many SubmitProof/Prove
+// requests at a time are between their reading and their admission by the
+// service; gRPC's memory quota (that budget and kQuotaHeadroom) cancels
+// streams that would go past it; flow-control windows of streams not being
+// read stay at 64 KiB. So what requests hold before admission is bounded
+// (docs/PROTOCOL.md §1 Transport: about five max-size messages per turn).
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -63,6 +75,13 @@ struct GrpcServerOptions {
   unsigned socket_mode = 0660;
   std::string socket_group{};
   int max_message_bytes = 256 * 1024 * 1024;
+  // Bytes that request messages being received may hold at once: that many
+  // max-size messages are read at a time (at least one), and gRPC's resource
+  // quota is this plus kQuotaHeadroom. 0 = one message.
+  uint64_t receive_budget_bytes = 0;
+  // How long a call waits for its turn to be read before it is refused with
+  // RESOURCE_EXHAUSTED (retry later).
+  std::chrono::milliseconds receive_wait{30000};
   // Slice length of blocking waits (checks for client cancellation in between).
   std::chrono::milliseconds await_slice{250};
 };
@@ -98,6 +117,9 @@ class GrpcServer {
   int port() const { return port_; }  // TCP: bound port (also for ":0"); unix: 0
 
   static constexpr const char* kHealthServiceName = "cuzk.v1.ProvingEngine";
+  // gRPC's memory quota beyond the receive budget (small requests, responses,
+  // the transport's own buffers).
+  static constexpr uint64_t kQuotaHeadroom = 64ull << 20;
 
  private:
   void set_health(bool serving);

@@ -22,13 +22,12 @@ namespace cuzk::server {
 namespace {
 
 constexpr size_t kMaxHeaderBytes = 16 * 1024;
-constexpr int kIoTimeoutMs = 5000;
+constexpr int kSendTimeoutMs = 5000;  // per send() of the response
 
-void set_timeouts(int fd) {
+void set_send_timeout(int fd) {
   timeval tv{};
-  tv.tv_sec = kIoTimeoutMs / 1000;
-  tv.tv_usec = (kIoTimeoutMs % 1000) * 1000;
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  tv.tv_sec = kSendTimeoutMs / 1000;
+  tv.tv_usec = (kSendTimeoutMs % 1000) * 1000;
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
@@ -182,6 +181,10 @@ void HttpStatusServer::stop() {
   char c = 1;
   (void)!::write(wake_pipe_[1], &c, 1);
   thread_.join();
+  {  // connections still being served see the wake pipe too
+    std::unique_lock lk(workers_mu_);
+    workers_cv_.wait(lk, [&] { return workers_ == 0; });
+  }
   ::close(listen_fd_);
   ::close(wake_pipe_[0]);
   ::close(wake_pipe_[1]);
@@ -202,31 +205,64 @@ void HttpStatusServer::loop() {
     if (!(fds[0].revents & POLLIN)) continue;
     int c = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (c < 0) continue;
-    set_timeouts(c);
-    try {
-      serve(c);
-    } catch (const std::exception& e) {
-      spdlog::warn("HTTP status: {}", e.what());
+    {
+      std::lock_guard lk(workers_mu_);
+      if (workers_ >= kMaxConnections) {  // a flood of idle connections: drop the newest
+        ::close(c);
+        continue;
+      }
+      workers_++;
     }
-    linger_close(c);
+    set_send_timeout(c);
+    auto done = [this] {
+      std::lock_guard lk(workers_mu_);
+      workers_--;
+      workers_cv_.notify_all();
+    };
+    try {
+      std::thread([this, c, done] {
+        try {
+          serve(c);
+        } catch (const std::exception& e) {
+          spdlog::warn("HTTP status: {}", e.what());
+        }
+        linger_close(c);
+        done();
+      }).detach();  // stop() waits for the count to reach zero
+    } catch (const std::exception& e) {
+      spdlog::warn("HTTP status: cannot start a connection thread: {}", e.what());
+      ::close(c);
+      done();
+    }
   }
+}
+
+bool HttpStatusServer::read_head(int fd, std::string& buf) {
+  const auto deadline = std::chrono::steady_clock::now() + kRequestDeadline;
+  char tmp[2048];
+  while (buf.find("\r\n\r\n") == std::string::npos && buf.find("\n\n") == std::string::npos) {
+    if (buf.size() > kMaxHeaderBytes) return true;  // the caller answers 431
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || stop_.load()) return !buf.empty();  // answer what we have
+    pollfd fds[2] = {{fd, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
+    const int n = ::poll(fds, 2, int(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || fds[1].revents) return !buf.empty();
+    const ssize_t got = ::recv(fd, tmp, sizeof(tmp), 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return !buf.empty();  // closed before sending anything, or answer what we have
+    buf.append(tmp, size_t(got));
+  }
+  return true;
 }
 
 void HttpStatusServer::serve(int fd) {
   std::string buf;
-  char tmp[2048];
-  while (buf.find("\r\n\r\n") == std::string::npos && buf.find("\n\n") == std::string::npos) {
-    if (buf.size() > kMaxHeaderBytes) {
-      send_all(fd, response(431, "text/plain", "request header too large\n", false));
-      return;
-    }
-    ssize_t n = ::recv(fd, tmp, sizeof(tmp), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (buf.empty()) return;  // closed or timed out before sending anything
-      break;                    // answer what we have
-    }
-    buf.append(tmp, size_t(n));
+  if (!read_head(fd, buf)) return;
+  if (buf.size() > kMaxHeaderBytes) {
+    send_all(fd, response(431, "text/plain", "request header too large\n", false));
+    return;
   }
   std::string line = buf.substr(0, buf.find('\n'));
   if (!line.empty() && line.back() == '\r') line.pop_back();

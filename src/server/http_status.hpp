@@ -1,5 +1,5 @@
 #pragma once
-// A deliberately small HTTP/1.1 server (POSIX sockets, one thread) for
+// A deliberately small HTTP/1.1 server (POSIX sockets) for
 // daemon.status_listen:
 //   GET /status   -> 200 application/json   (ProvingService::status_json)
 //   GET /metrics  -> 200 text/plain (Prometheus exposition, metrics_text,
@@ -7,9 +7,15 @@
 //   GET /, /dashboard.js, /dashboard.css, /live, /timeline -> the live
 //                    dashboard (server/dashboard.hpp)
 //   anything else -> 404 (405 for methods other than GET/HEAD, 400 if malformed)
-// Each connection carries one request and is closed after the response.
+// Each connection carries one request and is closed after the response. Each
+// is served by a thread of its own (at most kMaxConnections at once; more are
+// closed at once), and a request must arrive whole within kRequestDeadline,
+// so a slow or silent client never holds up /metrics for the others.
 // Like /status, every path is served without TLS or token (docs/PROTOCOL.md §6).
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -34,9 +40,15 @@ class HttpStatusServer {
   int port() const { return port_; }  // bound TCP port
   std::string bound_address() const { return bound_; }
 
+  static constexpr int kMaxConnections = 32;
+  static constexpr std::chrono::milliseconds kRequestDeadline{5000};
+
  private:
   void loop();
   void serve(int fd);
+  // Reads until the end of the request head, the deadline or stop(); false
+  // when nothing usable arrived.
+  bool read_head(int fd, std::string& buf);
 
   const engine::ProvingService& service_;
   Dashboard dashboard_;
@@ -48,6 +60,9 @@ class HttpStatusServer {
   int port_ = 0;
   std::atomic<bool> stop_{false};
   std::thread thread_;
+  std::mutex workers_mu_;
+  std::condition_variable workers_cv_;
+  int workers_ = 0;  // connections being served
 };
 
 // One parsed request line (exposed for tests).

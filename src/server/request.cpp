@@ -12,7 +12,7 @@ grpc::Status invalid(const std::string& msg) { return grpc::Status(grpc::StatusC
 
 }  // namespace
 
-grpc::Status to_request(const pb::SubmitProofRequest& in, engine::ProofRequest& out) {
+grpc::Status to_request(pb::SubmitProofRequest& in, engine::ProofRequest& out) {
   const int kind = static_cast<int>(in.proof_kind());
   switch (kind) {
     case pb::POREP_SEAL_COMMIT:
@@ -34,8 +34,9 @@ grpc::Status to_request(const pb::SubmitProofRequest& in, engine::ProofRequest& 
   out.sector_size = in.sector_size();
   out.registered_proof = in.registered_proof();
   out.priority = static_cast<engine::Priority>(prio);
-  out.vanilla_proof = in.vanilla_proof();
-  out.vanilla_proofs.assign(in.vanilla_proofs().begin(), in.vanilla_proofs().end());
+  out.vanilla_proof = std::move(*in.mutable_vanilla_proof());
+  out.vanilla_proofs.reserve(size_t(in.vanilla_proofs_size()));
+  for (auto& v : *in.mutable_vanilla_proofs()) out.vanilla_proofs.push_back(std::move(v));
   out.sector_number = in.sector_number();
   out.miner_id = in.miner_id();
   out.randomness = in.randomness();

@@ -10,7 +10,8 @@ namespace cuzk::server {
 
 // Returns INVALID_ARGUMENT for values the engine's enums cannot represent
 // (unknown kind or priority) and for a GENERIC_R1CS request without a
-// circuit_id; everything else is the engine's to judge.
-grpc::Status to_request(const ::cuzk::v1::SubmitProofRequest& in, engine::ProofRequest& out);
+// circuit_id; everything else is the engine's to judge. The payload fields
+// are moved out of `in` (a request of 50 MB is not copied).
+grpc::Status to_request(::cuzk::v1::SubmitProofRequest& in, engine::ProofRequest& out);
 
 }  // namespace cuzk::server

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace cuzk::test {
 
@@ -22,14 +23,20 @@ class DaemonProcess {
   DaemonProcess& operator=(const DaemonProcess&) = delete;
   ~DaemonProcess() { stop(); }
 
-  void start(const std::filesystem::path& config, const std::filesystem::path& log, const char* log_level) {
+  // `extra`: more command-line arguments (e.g. {"--shutdown-grace", "5s"}).
+  void start(const std::filesystem::path& config, const std::filesystem::path& log, const char* log_level,
+             const std::vector<std::string>& extra = {}) {
     log_ = log;
+    std::vector<std::string> args = {CUZK_DAEMON_PATH, "--config", config.string(), "--log-level", log_level};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_ = ::fork();
     if (pid_ == 0) {
       FILE* f = std::freopen(log.c_str(), "w", stderr);
       (void)f;
-      ::execl(CUZK_DAEMON_PATH, CUZK_DAEMON_PATH, "--config", config.c_str(), "--log-level", log_level,
-              (char*)nullptr);
+      ::execv(CUZK_DAEMON_PATH, argv.data());
       ::_exit(127);
     }
   }

@@ -7,7 +7,9 @@
 //   runs out and the others prove its jobs;
 // - every job completes exactly once (one done row, one result), every proof
 //   verifies with the circuit's .vk and none is lost or duplicated;
-// - a CRITICAL job submitted behind a queue of NORMAL jobs overtakes them.
+// - a CRITICAL job submitted behind a queue of NORMAL jobs overtakes them;
+// - and (second test) the network to the database stops forwarding for a
+//   while: bounded RPC failures, a bounded shutdown, nothing lost.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
@@ -35,6 +37,7 @@
 #include "groth16/verifier.hpp"
 #include "temp_dir.hpp"
 #include "integration/daemon_process.hpp"
+#include "integration/tcp_proxy.hpp"
 #include "unit/fleet/pg_server.hpp"
 
 namespace fs = std::filesystem;
@@ -74,8 +77,9 @@ struct Daemon {
   fs::path log;
   cuzk::test::DaemonProcess proc;
 
-  Daemon(const fs::path& dir, const std::string& daemon_id, const std::string& db_uri,
-         const fs::path& params) {
+  // `fleet_extra`: more [fleet] lines; `args`: more command-line arguments.
+  Daemon(const fs::path& dir, const std::string& daemon_id, const std::string& db_uri, const fs::path& params,
+         const std::string& fleet_extra = "", const std::vector<std::string>& args = {}) {
     id = daemon_id;
     target = "127.0.0.1:" + std::to_string(free_port());
     log = dir / (id + ".log");
@@ -87,13 +91,16 @@ struct Daemon {
                        << "[synthesis]\nthreads = 1\n"
                        << "[pipeline]\nmax_parallel_synthesis = 1\n"
                        << "[fleet]\ndatabase = \"" << db_uri << "\"\ndaemon_id = \"" << id << "\"\n"
-                       << "lease = \"3s\"\npoll_interval = \"100ms\"\nslots = 2\nreserved_slots = 1\n";
-    proc.start(cfg, log, "info");
+                       << "lease = \"3s\"\npoll_interval = \"100ms\"\nslots = 2\nreserved_slots = 1\n"
+                       << fleet_extra;
+    proc.start(cfg, log, "info", args);
   }
   bool wait_ready() const {
-    auto ch = grpc::CreateChannel(target, grpc::InsecureChannelCredentials());
-    auto health = grpc::health::v1::Health::NewStub(ch);
     for (int i = 0; i < 300; i++) {
+      // A fresh channel each time: one that failed to connect waits out its
+      // reconnect backoff (seconds) before trying again.
+      auto health =
+          grpc::health::v1::Health::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() + 1s);
       grpc::health::v1::HealthCheckRequest req;
@@ -170,8 +177,8 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
     pb::SubmitProofResponse res;
     auto st = d[j % 3]->stub()->SubmitProof(&ctx, make_request(id, job.xs, pb::NORMAL), &res);
     ASSERT_TRUE(st.ok()) << st.error_message();
-    EXPECT_EQ(res.job_id(), id);
-    jobs[id] = job;
+    EXPECT_EQ(res.job_id().rfind(id + "#", 0), 0u) << res.job_id();  // "<request_id>#<n>"
+    jobs[res.job_id()] = job;
   }
 
   // Kill d1 while it holds a job (a claimed row with its name).
@@ -310,4 +317,174 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
       "(%d of %d queued NORMAL jobs still waiting)\n",
       kJobs + 1, held.c_str(), recovered_s, critical_s, normal_left_at_critical, normal_queued);
   for (int i : {0, 2}) EXPECT_EQ(d[i]->stop(), 0) << d[i]->id << " log " << d[i]->log;
+}
+
+// The network to the database stops forwarding (a TCP proxy of the test in
+// front of PostgreSQL, paused): RPCs that need the database answer
+// UNAVAILABLE within fleet.db_timeout, RPCs that do not are not held up, a
+// daemon told to stop exits within its grace period; when forwarding
+// resumes, the survivor goes on and every job completes, once.
+TEST(FleetDaemons, APartitionFromTheDatabaseIsBoundedAndNothingIsLost) {
+  auto& pg = cuzk::test::PgServer::shared();
+  if (!pg.running()) GTEST_SKIP() << pg.skip_reason();
+  cuzk::test::TempDir dir("cuzk-fleet-partition");
+  const fs::path params = dir.path / "params";
+  fs::create_directories(params);
+  cuzk::circuits::install_cube_chain(params.string(), kShape);
+  const std::string direct = pg.fresh_database("fleet_partition");
+  cuzk::test::TcpProxy proxy(pg.socket_path());
+  const std::string via_proxy = "postgresql://cuzk@127.0.0.1:" + std::to_string(proxy.port()) + "/" +
+                                cuzk::test::PgServer::database_of(direct);
+  constexpr auto kDbTimeout = 2s, kGrace = 5s;
+  const std::string extra = "db_timeout = \"2s\"\n";
+  std::vector<std::unique_ptr<Daemon>> d;
+  for (int i = 0; i < 2; i++)
+    d.push_back(std::make_unique<Daemon>(dir.path, "p" + std::to_string(i), via_proxy, params, extra,
+                                         std::vector<std::string>{"--shutdown-grace", "5s"}));
+  for (auto& x : d) ASSERT_TRUE(x->wait_ready()) << x->id << " did not start; log " << x->log;
+
+  constexpr int kJobs = 8;
+  std::map<std::string, std::vector<uint64_t>> jobs;
+  for (int j = 0; j < kJobs; j++) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    const std::vector<uint64_t> xs = {uint64_t(3000 + j)};
+    ASSERT_TRUE(d[0]->stub()
+                    ->SubmitProof(&ctx, make_request("part-" + std::to_string(j), xs, pb::NORMAL), &res)
+                    .ok());
+    jobs[res.job_id()] = xs;
+  }
+  cuzk::fleet::Database db(direct);  // the test's own view, past the proxy
+  for (int i = 0; i < 500; i++) {
+    auto r = db.exec("test: p1 holds",
+                     "SELECT count(*) FROM cuzk_jobs WHERE claimed_by = 'p1' AND state = 'claimed'");
+    if (r.integer(0, 0) > 0) break;
+    std::this_thread::sleep_for(10ms);
+  }
+
+  proxy.pause();
+  auto stub = d[0]->stub();
+  auto timed = [](auto&& call) {
+    const auto t0 = Clock::now();
+    const grpc::Status st = call();
+    return std::make_pair(st, std::chrono::duration<double>(Clock::now() - t0).count());
+  };
+  std::pair<grpc::Status, double> submit, await;
+  std::thread submitter([&] {
+    submit = timed([&] {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+      pb::SubmitProofResponse res;
+      return stub->SubmitProof(&ctx, make_request("during-partition", {77}, pb::NORMAL), &res);
+    });
+  });
+  std::thread awaiter([&] {
+    await = timed([&] {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 30s);
+      pb::AwaitProofRequest req;
+      req.set_job_id(jobs.begin()->first);
+      pb::AwaitProofResponse res;
+      return stub->AwaitProof(&ctx, req, &res);
+    });
+  });
+  // Meanwhile an RPC without the database answers at once.
+  double slowest_status = 0;
+  for (int i = 0; i < 5; i++) {
+    auto [st, s] = timed([&] {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+      pb::GetStatusResponse res;
+      return stub->GetStatus(&ctx, {}, &res);
+    });
+    EXPECT_TRUE(st.ok()) << st.error_message();
+    slowest_status = std::max(slowest_status, s);
+    std::this_thread::sleep_for(200ms);
+  }
+  submitter.join();
+  awaiter.join();
+  const double bound = std::chrono::duration<double>(kDbTimeout).count() + 1.0;
+  EXPECT_EQ(submit.first.error_code(), grpc::StatusCode::UNAVAILABLE) << submit.first.error_message();
+  EXPECT_LE(submit.second, bound);
+  EXPECT_EQ(await.first.error_code(), grpc::StatusCode::UNAVAILABLE) << await.first.error_message();
+  EXPECT_LE(await.second, bound);
+  EXPECT_LT(slowest_status, 1.0);
+
+  // A daemon stopped while the database is out of reach exits within its grace.
+  const auto stop_at = Clock::now();
+  EXPECT_EQ(d[1]->stop(), 0);
+  const double stop_s = std::chrono::duration<double>(Clock::now() - stop_at).count();
+  EXPECT_LE(stop_s, std::chrono::duration<double>(kGrace).count() + 1.0);
+
+  proxy.resume();
+  const auto resumed = Clock::now();
+  std::string bad;
+  for (const auto& [id, xs] : jobs) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 120s);
+    pb::AwaitProofRequest req;
+    req.set_job_id(id);
+    pb::AwaitProofResponse res;
+    auto st = stub->AwaitProof(&ctx, req, &res);
+    if (!st.ok() || res.status() != pb::AwaitProofResponse::COMPLETED || res.proof().size() != 192)
+      bad += id + " (" + st.error_message() + res.error_message() + ") ";
+  }
+  const double recovery_s = std::chrono::duration<double>(Clock::now() - resumed).count();
+  EXPECT_EQ(bad, "");
+  auto r = db.exec("test: rows",
+                   "SELECT count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE state <> 'done') "
+                   "FROM cuzk_jobs WHERE request_id LIKE 'part-%'");
+  EXPECT_EQ(r.integer(0, 0), kJobs);  // one done row per job, nothing else
+  EXPECT_EQ(r.integer(0, 1), 0);
+  std::printf(
+      "partition: SubmitProof UNAVAILABLE after %.2f s, AwaitProof after %.2f s (db_timeout 2 s), GetStatus "
+      "at "
+      "most %.3f s; p1 stopped in %.2f s (grace 5 s); all %d jobs done %.1f s after the network came back\n",
+      submit.second, await.second, slowest_status, stop_s, kJobs, recovery_s);
+  EXPECT_EQ(d[0]->stop(), 0) << d[0]->log;
+}
+
+// A daemon whose parameter directory is empty never claims the jobs it
+// cannot prove: they all go to the daemon that has the circuit, each on its
+// first attempt.
+TEST(FleetDaemons, ADaemonWithoutParametersLeavesTheJobsToOneThatHasThem) {
+  auto& pg = cuzk::test::PgServer::shared();
+  if (!pg.running()) GTEST_SKIP() << pg.skip_reason();
+  cuzk::test::TempDir dir("cuzk-fleet-capable");
+  const fs::path params = dir.path / "params", empty = dir.path / "empty";
+  fs::create_directories(params);
+  fs::create_directories(empty);
+  cuzk::circuits::install_cube_chain(params.string(), kShape);
+  const std::string uri = pg.fresh_database("fleet_capable");
+  Daemon without(dir.path, "without", uri, empty), with(dir.path, "with", uri, params);
+  ASSERT_TRUE(without.wait_ready()) << without.log;
+  ASSERT_TRUE(with.wait_ready()) << with.log;
+  std::vector<std::string> ids;
+  for (int j = 0; j < 5; j++) {
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    auto st = with.stub()->SubmitProof(
+        &ctx, make_request("cap-" + std::to_string(j), {uint64_t(j + 1)}, pb::NORMAL), &res);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    ids.push_back(res.job_id());
+  }
+  cuzk::fleet::Database db(uri);
+  cuzk::fleet::Queue q(db);
+  for (const auto& id : ids) {  // answered by either daemon
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 60s);
+    pb::AwaitProofRequest req;
+    req.set_job_id(id);
+    pb::AwaitProofResponse res;
+    ASSERT_TRUE(without.stub()->AwaitProof(&ctx, req, &res).ok());
+    EXPECT_EQ(res.status(), pb::AwaitProofResponse::COMPLETED) << id << ": " << res.error_message();
+    auto info = q.get(id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->claimed_by, "with") << id;
+    EXPECT_EQ(info->attempts, 1) << id;
+  }
+  EXPECT_EQ(metric(without.metrics(), "cuzk_fleet_claims_total"), 0u);
+  EXPECT_EQ(metric(with.metrics(), "cuzk_fleet_released_total"), 0u);
+  EXPECT_EQ(without.stop(), 0);
+  EXPECT_EQ(with.stop(), 0);
 }

@@ -395,7 +395,8 @@ TEST(LoadConfig, FleetEveryKey) {
       "reserved_slots = 2\n"
       "max_attempts = 5\n"
       "result_retention = \"2h\"\n"
-      "poll_interval = \"100ms\"\n");
+      "poll_interval = \"100ms\"\n"
+      "db_timeout = \"3s\"\n");
   EXPECT_TRUE(c.warnings.empty());
   const auto& f = c.config.fleet;
   EXPECT_TRUE(f.enabled());
@@ -407,19 +408,21 @@ TEST(LoadConfig, FleetEveryKey) {
   EXPECT_EQ(f.max_attempts, 5u);
   EXPECT_EQ(f.result_retention, 2h);
   EXPECT_EQ(f.poll_interval, 100ms);
+  EXPECT_EQ(f.db_timeout, 3s);
 }
 
 TEST(LoadConfig, FleetDefaults) {
   auto c = load_config_string("[fleet]\ndatabase = \"postgres://h/db\"\n");
   const auto& f = c.config.fleet;
   EXPECT_TRUE(f.enabled());
-  EXPECT_EQ(f.daemon_id, "");  // the host name, resolved at start
+  EXPECT_EQ(f.daemon_id, "");  // "<host>/<listen address>", resolved at start
   EXPECT_EQ(f.lease, 30s);
   EXPECT_EQ(f.slots, 0u);
   EXPECT_EQ(f.reserved_slots, 1u);
   EXPECT_EQ(f.max_attempts, 3u);
   EXPECT_EQ(f.result_retention, 24h);
   EXPECT_EQ(f.poll_interval, 250ms);
+  EXPECT_EQ(f.db_timeout, 10s);
   // Bare integers: seconds for lease and retention, milliseconds for the poll.
   auto d = load_config_string("[fleet]\ndatabase = \"postgres://h/db\"\nlease = 9\npoll_interval = 40\n");
   EXPECT_EQ(d.config.fleet.lease, 9s);
@@ -447,6 +450,8 @@ TEST(LoadConfig, FleetErrorsNameTheKey) {
   EXPECT_NE(err(db + "lease = \"2s\"\npoll_interval = \"1500ms\"\n").find("'fleet.poll_interval'"),
             std::string::npos);
   EXPECT_NE(err(db + "poll_interval = \"5ms\"\n").find("'fleet.poll_interval': at least 10ms"),
+            std::string::npos);
+  EXPECT_NE(err(db + "db_timeout = \"50ms\"\n").find("'fleet.db_timeout': at least 100ms"),
             std::string::npos);
   EXPECT_NE(err(db + "slots = 2\nreserved_slots = 2\n").find("'fleet.reserved_slots': must be smaller"),
             std::string::npos);

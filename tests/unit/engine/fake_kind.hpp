@@ -136,7 +136,9 @@ struct FakeHandler : KindHandler {
     return std::make_shared<FakeResources>(srs_bytes);
   }
   uint64_t estimate_size(const std::string&) override { return srs_bytes; }
-  std::vector<std::string> list_circuits() override { return {"fake", "fake2"}; }
+  // The circuits whose "parameters" this daemon has (a daemon without any: {}).
+  std::vector<std::string> circuits = {"fake", "fake2"};
+  std::vector<std::string> list_circuits() override { return circuits; }
 };
 
 }  // namespace cuzk::engine::test

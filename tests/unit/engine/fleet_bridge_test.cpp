@@ -126,10 +126,14 @@ class FleetBridgeTest : public ::testing::Test {
     std::unique_ptr<Fixture> fx;
     std::unique_ptr<FleetBridge> bridge;
   };
-  Daemon start(const std::string& id, uint32_t slots = 0, uint32_t reserved = 1) {
+  Daemon start(const std::string& id, uint32_t slots = 0, uint32_t reserved = 1,
+               std::vector<std::string> circuits = {"fake", "fake2"},
+               std::chrono::milliseconds lease = 1500ms) {
     Daemon d;
     d.fx = std::make_unique<Fixture>(small_config());
+    d.fx->handler->circuits = std::move(circuits);
     auto f = fleet_cfg(id);
+    f.lease = lease;
     f.slots = slots;
     f.reserved_slots = reserved;
     d.bridge = std::make_unique<FleetBridge>(*d.fx->engine, f);
@@ -148,18 +152,15 @@ TEST_F(FleetBridgeTest, JobsGoThroughTheQueueAndAnyDaemonAnswers) {
     auto& via = i % 2 ? a : b;
     ids.push_back(via.bridge->submit(req({spec, spec + "0"}, "job-" + std::to_string(i))).job_id);
   }
-  // A repeated submission with the same payload is the same job.
-  EXPECT_EQ(a.bridge->submit(req({"20,10", "20,100"}, "job-0")).job_id, "job-0");
-  // A different payload under a used id is refused.
-  try {
-    b.bridge->submit(req({"1,1"}, "job-0"));
-    FAIL();
-  } catch (const ServiceError& e) {
-    EXPECT_EQ(e.code(), ServiceError::Code::AlreadyExists);
-  }
+  // Each job has its own id, "<request_id>#<n>"; a repeated submission with
+  // the same payload (to either daemon, at another priority) is the same job.
+  EXPECT_EQ(ids[0].rfind("job-0#", 0), 0u) << ids[0];
+  EXPECT_EQ(a.bridge->submit(req({"20,10", "20,100"}, "job-0", Priority::High)).job_id, ids[0]);
+  EXPECT_EQ(b.bridge->submit(req({"20,10", "20,100"}, "job-0")).job_id, ids[0]);
   auto conn = db();
   fleet::Queue q(*conn);
   std::set<std::string> holders;
+  EXPECT_EQ(conn->exec("test: rows", "SELECT count(*) FROM cuzk_jobs").integer(0, 0), 8);
   for (int i = 0; i < 8; i++) {
     auto& asker = i % 3 ? a : b;  // not necessarily the daemon it was submitted to
     auto r = asker.bridge->await(ids[i], 20s);
@@ -301,6 +302,7 @@ TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
   auto info = q.get(id);
   EXPECT_EQ(info->state, fleet::JobState::Queued);
   EXPECT_NE(info->last_error.find("daemon-a shut down"), std::string::npos) << info->last_error;
+  EXPECT_EQ(info->attempts, 0) << "a shutdown cost the job an attempt";
   auto b = start("daemon-b");
   EXPECT_EQ(b.bridge->await(id, 20s).status, JobStatus::Completed);
 }
@@ -345,6 +347,151 @@ TEST_F(FleetBridgeTest, AwaitTimesOutAndManyWaitersShareOnePoller) {
   EXPECT_EQ(completed.load(), 8);
   // After the job ended: answered at once, in or out of the linger window.
   EXPECT_EQ(b.bridge->await(id, 0ms).status, JobStatus::Completed);
+}
+
+TEST_F(FleetBridgeTest, JobsOfOneRequestIdAreIndependentAndABareIdNamesThem) {
+  auto a = start("daemon-a"), b = start("daemon-b");
+  // Curio sends every partition of a WindowPoSt deadline under one request id.
+  std::vector<std::string> ids;
+  for (int p = 0; p < 3; p++) {
+    auto& via = p % 2 ? a : b;
+    ids.push_back(via.bridge->submit(req({std::to_string(300 + p) + ",10"}, "wdpost-1000-0-[90 90]")).job_id);
+  }
+  EXPECT_NE(ids[0], ids[1]);
+  EXPECT_NE(ids[1], ids[2]);
+  for (int p = 0; p < 3; p++) {
+    auto r = (p % 2 ? b : a).bridge->await(ids[p], 20s);
+    ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+    EXPECT_EQ(r.job_id, ids[p]);
+    EXPECT_EQ(r.proof, fake_proof(std::to_string(300 + p) + ",10", 0));
+  }
+  // A bare request id: the newest job (await), every live job (cancel).
+  EXPECT_EQ(a.bridge->await("wdpost-1000-0-[90 90]", 1s).job_id, ids[2]);
+  const auto long1 = a.bridge->submit(req({"2500,10"}, "rerun")).job_id;
+  const auto long2 = b.bridge->submit(req({"2501,10"}, "rerun")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 200 && !(q.get(long1)->state == fleet::JobState::Claimed &&
+                               q.get(long2)->state == fleet::JobState::Claimed);
+       i++)
+    std::this_thread::sleep_for(20ms);
+  EXPECT_TRUE(b.bridge->cancel("rerun"));
+  for (const auto& id : {long1, long2}) {
+    EXPECT_EQ(a.bridge->await(id, 5s).status, JobStatus::Cancelled) << id;
+    EXPECT_EQ(q.get(id)->state, fleet::JobState::Cancelled) << id;
+  }
+  EXPECT_FALSE(a.bridge->cancel("rerun"));  // nothing live any more
+  // The local runs stopped at once or at their holder's next renew.
+  for (auto* d : {&a, &b})
+    for (const auto& id : {long1, long2}) {
+      try {
+        EXPECT_EQ(d->fx->engine->await(id, 3s).status, JobStatus::Cancelled);
+      } catch (const ServiceError&) {  // not run on this daemon
+      }
+    }
+}
+
+TEST_F(FleetBridgeTest, AwaitAfterAResubmissionWaitsForTheNewJobWithoutSpinning) {
+  auto a = start("daemon-a"), b = start("daemon-b");
+  const auto first = a.bridge->submit(req({"2500,10"}, "again")).job_id;
+  // A client awaiting by request id in slices, as the gRPC server does.
+  EXPECT_EQ(b.bridge->await("again", 100ms).status, JobStatus::Timeout);
+  a.bridge->cancel(first);
+  EXPECT_EQ(b.bridge->await("again", 2s).status, JobStatus::Cancelled);
+  // Within the linger of the watch: the same request and payload again.
+  const auto second = a.bridge->submit(req({"2500,10"}, "again")).job_id;
+  EXPECT_NE(second, first);
+  const uint64_t before = b.bridge->client_statements();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = b.bridge->await("again", 1s);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, JobStatus::Timeout) << r.error_message;
+  EXPECT_EQ(r.job_id, second);
+  EXPECT_GE(s, 0.95);
+  EXPECT_LT(s, 1.5);
+  // One look-up, then the poller's one statement per tick (poll_interval / 2).
+  const uint64_t queries = b.bridge->client_statements() - before;
+  EXPECT_LE(queries, 2u + 1000u / 25u) << queries << " statements for one await of 1 s";
+  a.bridge->cancel("again");
+}
+
+TEST_F(FleetBridgeTest, ADatabaseStallLongerThanTheLeaseCostsNothing) {
+  // Lease 3 s; a 6 s job; the job table locked for 4 s by another session,
+  // so that every daemon's statements wait: both leases of the job run out
+  // during the stall. When it ends the holder renews first and the other
+  // daemon does not reclaim: the job ends once, on its first attempt.
+  auto a = start("daemon-a", 0, 1, {"fake", "fake2"}, 3s), b = start("daemon-b", 0, 1, {"fake", "fake2"}, 3s);
+  const auto id = a.bridge->submit(req({"6000,10"}, "stalled")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 200 && q.get(id)->state != fleet::JobState::Claimed; i++)
+    std::this_thread::sleep_for(20ms);
+  ASSERT_EQ(q.get(id)->state, fleet::JobState::Claimed);
+  std::this_thread::sleep_for(300ms);
+  auto locker = db();
+  locker->exec("test: begin", "BEGIN");
+  locker->exec("test: lock", "LOCK TABLE cuzk_jobs IN ACCESS EXCLUSIVE MODE");
+  std::this_thread::sleep_for(4s);
+  locker->exec("test: commit", "COMMIT");
+  auto r = b.bridge->await(id, 20s);
+  ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+  EXPECT_EQ(r.proof, fake_proof("6000,10", 0));
+  auto info = q.get(id);
+  EXPECT_EQ(info->attempts, 1);
+  const auto ca = a.bridge->counters(), cb = b.bridge->counters();
+  EXPECT_EQ(ca.leases_lost + cb.leases_lost, 0u);
+  EXPECT_EQ(ca.lease_expiries + cb.lease_expiries, 0u);
+  EXPECT_EQ(ca.discarded_late + cb.discarded_late, 0u);
+  EXPECT_EQ(ca.completed + cb.completed, 1u);
+  EXPECT_EQ(ca.claims + cb.claims, 1u);
+  EXPECT_GE(ca.reclaim_holdoffs + cb.reclaim_holdoffs, 1u) << "the stall went unnoticed";
+}
+
+TEST_F(FleetBridgeTest, ADaemonWithoutParametersNeverTakesTheJobs) {
+  // "empty" has no circuits and more free slots; it accepts submissions
+  // (the request checks need no parameters) but claims nothing.
+  auto empty = start("empty", 6, 1, {}), full = start("full", 2, 1);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; i++)
+    ids.push_back(empty.bridge->submit(req({"100,10"}, "p-" + std::to_string(i))).job_id);
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (const auto& id : ids) {
+    auto r = empty.bridge->await(id, 20s);
+    ASSERT_EQ(r.status, JobStatus::Completed) << r.error_message;
+    auto info = q.get(id);
+    EXPECT_EQ(info->attempts, 1) << id;
+    EXPECT_EQ(info->claimed_by, "full") << id;
+  }
+  EXPECT_EQ(empty.bridge->counters().claims, 0u);
+  EXPECT_EQ(full.bridge->counters().released, 0u);
+}
+
+TEST_F(FleetBridgeTest, ARefusedClaimGoesBackWithoutAnAttempt) {
+  // The engine refuses the claimed job (here: it is shutting down, as a
+  // daemon whose engine stopped first); the job goes back with no attempt
+  // spent, and another daemon proves it.
+  auto a = start("daemon-a");
+  a.fx->engine->shutdown(0ms);
+  auto conn = db();
+  fleet::Queue q(*conn);
+  fleet::JobSpec spec;  // as a submission to any daemon records it
+  const ProofRequest r = req({"100,10"}, "refused", Priority::Normal);
+  spec.request_id = r.request_id;
+  spec.kind = int(r.kind);
+  spec.priority = int(r.priority);
+  spec.circuit_id = "fake";
+  spec.payload = encode_request(r);
+  spec.payload_digest = request_digest(r);
+  const auto id = q.enqueue(spec).job_id;
+  for (int i = 0; i < 200 && a.bridge->counters().released == 0; i++) std::this_thread::sleep_for(20ms);
+  EXPECT_GE(a.bridge->counters().released, 1u);
+  a.bridge->shutdown(0ms);
+  EXPECT_EQ(q.get(id)->state, fleet::JobState::Queued);
+  EXPECT_EQ(q.get(id)->attempts, 0);
+  auto b = start("daemon-b");
+  EXPECT_EQ(b.bridge->await(id, 20s).status, JobStatus::Completed);
+  EXPECT_EQ(q.get(id)->attempts, 1);
 }
 
 }  // namespace

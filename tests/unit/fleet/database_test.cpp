@@ -35,6 +35,12 @@ TEST(DatabaseUri, RejectsOtherSchemesAndRedactsPasswords) {
             "postgresql://u:***@db.example:5432/cuzk");
   EXPECT_EQ(Database::redact("postgresql://u@db/cuzk"), "postgresql://u@db/cuzk");
   EXPECT_EQ(Database::redact("postgresql:///cuzk?host=/a@b"), "postgresql:///cuzk?host=/a@b");
+  EXPECT_EQ(Database::redact("postgresql://u@db/cuzk?sslmode=require&password=hunter2&x=1"),
+            "postgresql://u@db/cuzk?sslmode=require&password=***&x=1");
+  EXPECT_EQ(Database::redact("postgres://db/cuzk?password=a&password=b"),
+            "postgres://db/cuzk?password=***&password=***");
+  EXPECT_EQ(Database::redact("postgresql://u:p@db/cuzk?password=q"),
+            "postgresql://u:***@db/cuzk?password=***");
 }
 
 TEST(DatabaseUri, UnreachableServerIsAConnectError) {
@@ -67,6 +73,61 @@ TEST_F(DatabaseTest, ParametersNullsAndBinaryBytea) {
   EXPECT_THROW(r.integer(5, 0), DbError);
   auto u = db().exec("update", "UPDATE t SET s = 'x'");
   EXPECT_EQ(u.affected(), 2);
+}
+
+TEST_F(DatabaseTest, BinaryResults) {
+  std::string blob("\0\x01\xff", 3);
+  auto r = db().exec("binary",
+                     "SELECT $1::bytea, 42::int2, -7::int4, 1234567890123::int8, 2.5::float8, true, false, "
+                     "'text'::text, NULL::int4",
+                     {Param::bytes(blob)}, Retry::Never, cuzk::fleet::Format::Binary);
+  EXPECT_EQ(r.bytes(0, 0), blob);
+  EXPECT_EQ(r.integer(0, 1), 42);
+  EXPECT_EQ(r.integer(0, 2), -7);
+  EXPECT_EQ(r.integer(0, 3), 1234567890123);
+  EXPECT_EQ(r.number(0, 4), 2.5);
+  EXPECT_TRUE(r.boolean(0, 5));
+  EXPECT_FALSE(r.boolean(0, 6));
+  EXPECT_EQ(r.text(0, 7), "text");
+  EXPECT_TRUE(r.is_null(0, 8));
+  EXPECT_THROW(r.integer(0, 8), DbError);
+}
+
+TEST_F(DatabaseTest, EveryCallEndsByItsDeadline) {
+  // A statement stuck behind a lock: the call gives up at its deadline
+  // (here a scope's 500 ms; by default Options::call_timeout), the
+  // connection is dropped, and the next call reconnects.
+  db().exec("create", "CREATE TABLE t (id int)");
+  auto locker = connect();
+  locker->exec("begin", "BEGIN");
+  locker->exec("lock", "LOCK TABLE t IN ACCESS EXCLUSIVE MODE");
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const Database::Deadline soon(db(), std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+    db().exec("blocked", "SELECT count(*) FROM t", {}, Retry::Idempotent);
+    ADD_FAILURE() << "a blocked statement returned";
+  } catch (const DbError& e) {
+    EXPECT_TRUE(e.connection_lost()) << e.what();
+    EXPECT_EQ(e.step(), "blocked");
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GE(s, 0.45);
+  EXPECT_LT(s, 1.5);
+  locker->exec("commit", "COMMIT");
+  EXPECT_EQ(db().exec("after", "SELECT count(*) FROM t").integer(0, 0), 0);
+  EXPECT_EQ(db().reconnects(), 1u);
+
+  // A transaction shares one deadline; the server's statement_timeout is the
+  // call timeout as well.
+  Database quick(uri_, Database::Options{std::chrono::milliseconds(400), std::chrono::milliseconds(400)});
+  locker->exec("begin", "BEGIN");
+  locker->exec("lock", "LOCK TABLE t IN ACCESS EXCLUSIVE MODE");
+  EXPECT_THROW(quick.transaction("tx", [](Database& tx) { tx.exec("insert", "INSERT INTO t VALUES (1)"); }),
+               DbError);
+  EXPECT_FALSE(quick.in_transaction());
+  locker->exec("commit", "COMMIT");
+  EXPECT_EQ(quick.exec("statement_timeout", "SHOW statement_timeout").text(0, 0), "400ms");
+  EXPECT_GT(quick.statements(), 0u);
 }
 
 TEST_F(DatabaseTest, ErrorsNameTheStepAndSqlstate) {
@@ -139,7 +200,8 @@ TEST_F(DatabaseTest, ReconnectsAfterServerRestart) {
 }
 
 TEST_F(DatabaseTest, GivesUpWhenTheServerStaysDown) {
-  Database short_wait(uri_, Database::Options{std::chrono::milliseconds(300), {}});
+  Database short_wait(uri_,
+                      Database::Options{std::chrono::milliseconds(300), std::chrono::milliseconds(300)});
   server().stop_server();
   try {
     short_wait.exec("while down", "SELECT 1", {}, Retry::Idempotent);

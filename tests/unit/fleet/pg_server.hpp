@@ -49,6 +49,14 @@ class PgServer {
     return "postgresql://cuzk@/" + db + "?host=" + dir_.string() + "&port=" + std::to_string(kPort);
   }
 
+  // The server's unix socket (a TCP proxy in front of it stands for a network).
+  std::string socket_path() const { return (dir_ / (".s.PGSQL." + std::to_string(kPort))).string(); }
+  // The database name of a URI of uri().
+  static std::string database_of(const std::string& uri) {
+    const auto at = uri.find("@/") + 2;
+    return uri.substr(at, uri.find('?') - at);
+  }
+
   // Creates an empty database for one test; returns its URI.
   std::string fresh_database(const std::string& hint) {
     static std::atomic<int> n{0};

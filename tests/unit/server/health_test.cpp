@@ -6,7 +6,10 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
+#include "cuzk/v1/proving.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "server/grpc_server.hpp"
 #include "temp_dir.hpp"
@@ -71,6 +74,34 @@ TEST_F(HealthTest, ServingWhileAcceptingThenNotServingWhileDraining) {
   EXPECT_EQ(r.status(), hv1::HealthCheckResponse::NOT_SERVING);
   ASSERT_TRUE(check("cuzk.v1.ProvingEngine", &r).ok());
   EXPECT_EQ(r.status(), hv1::HealthCheckResponse::NOT_SERVING);
+}
+
+TEST(HealthWithTokens, AnswersWithoutATokenWhileTheServiceNeedsOne) {
+  // Load balancers probe without credentials; the health answer tells only
+  // whether the daemon takes work.
+  cuzk::test::TempDir dir{"cuzk-health"};
+  const auto tokens = dir.path / "tokens";
+  std::ofstream(tokens) << "tok-health-0123456789\n";
+  std::filesystem::permissions(tokens,
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  cuzk::test::FakeService fake;
+  const std::string sock = (dir.path / "cuzk.sock").string();
+  cuzk::server::GrpcServer srv(fake, {.listen = "unix://" + sock, .token_file = tokens.string()});
+  srv.start();
+  auto ch = grpc::CreateChannel("unix:" + sock, grpc::InsecureChannelCredentials());
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+  hv1::HealthCheckRequest req;
+  hv1::HealthCheckResponse r;
+  ASSERT_TRUE(hv1::Health::NewStub(ch)->Check(&ctx, req, &r).ok());
+  EXPECT_EQ(r.status(), hv1::HealthCheckResponse::SERVING);
+  grpc::ClientContext sctx;
+  sctx.set_deadline(std::chrono::system_clock::now() + 10s);
+  cuzk::v1::GetStatusRequest sreq;
+  cuzk::v1::GetStatusResponse sres;
+  EXPECT_EQ(cuzk::v1::ProvingEngine::NewStub(ch)->GetStatus(&sctx, sreq, &sres).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  fake.cancel_all();
 }
 
 }  // namespace

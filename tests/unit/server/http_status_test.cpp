@@ -6,9 +6,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "server/address.hpp"
 #include "server/http_status.hpp"
@@ -77,6 +79,31 @@ TEST_F(HttpStatusTest, KeepsServingAfterBadClients) {
   }
   EXPECT_EQ(status_code(exchange_tcp(port, std::string(40000, 'A'))), 431);
   for (int i = 0; i < 20; i++) EXPECT_EQ(status_code(get(port, "/status")), 200);
+}
+
+TEST_F(HttpStatusTest, SilentClientsDoNotHoldUpOthers) {
+  // Connections that never send a request (or send half of one): /metrics
+  // still answers at once, and stop() does not wait for them.
+  std::vector<int> idle;
+  for (int i = 0; i < 5; i++) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(uint16_t(port));
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)), 0);
+    if (i % 2) ::send(fd, "GET /met", 8, MSG_NOSIGNAL);
+    idle.push_back(fd);
+  }
+  for (int i = 0; i < 3; i++) {
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_EQ(status_code(get(port, "/metrics")), 200);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  srv->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  for (int fd : idle) ::close(fd);
 }
 
 TEST_F(HttpStatusTest, StopClosesTheListener) {
