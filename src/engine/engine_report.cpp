@@ -226,6 +226,7 @@ std::string Engine::status_json() const {
       const Job& job = *f->second;
       recent.push_back(
           {{"job_id", it->id},
+           {"request_id", job.request_id},
            {"proof_kind", kind_name(job.kind)},
            {"priority", priority_name(job.priority)},
            {"status", job_status_name(job.status)},

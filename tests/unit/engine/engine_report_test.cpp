@@ -98,11 +98,14 @@ TEST(EngineReport, RecentJobsNewestFirstWithTheirOutcome) {
   const auto js = nlohmann::json::parse(f.engine->status_json());
   const auto& recent = js["recent"];
   ASSERT_EQ(recent.size(), 3u) << recent.dump();
-  EXPECT_EQ(recent[0]["job_id"], "last");
+  EXPECT_EQ(recent[0]["request_id"], "last");
+  EXPECT_EQ(recent[0]["job_id"].get<std::string>().rfind("last#", 0), 0u);
   EXPECT_EQ(recent[0]["status"], "completed");
-  EXPECT_EQ(recent[1]["job_id"], "broken");
+  EXPECT_EQ(recent[1]["request_id"], "broken");
+  EXPECT_EQ(recent[1]["job_id"].get<std::string>().rfind("broken#", 0), 0u);
   EXPECT_EQ(recent[1]["status"], "failed");
-  EXPECT_EQ(recent[2]["job_id"], "first");
+  EXPECT_EQ(recent[2]["request_id"], "first");
+  EXPECT_EQ(recent[2]["job_id"].get<std::string>().rfind("first#", 0), 0u);
   EXPECT_EQ(recent[2]["proof_kind"], "generic-r1cs");
   EXPECT_EQ(recent[2]["priority"], "normal");
   EXPECT_LE(recent[0]["ended_secs_ago"].get<double>(), recent[2]["ended_secs_ago"].get<double>());
