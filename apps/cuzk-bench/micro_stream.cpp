@@ -1,0 +1,139 @@
+// cuzk-bench micro stream: the machine's streaming memory bandwidth, in the
+// manner of STREAM (McCalpin): arrays far larger than the caches, four
+// kernels over 64-bit words, bytes counted as STREAM counts them (what the
+// kernel names, not the write-allocate reads the hardware adds):
+//   copy   c[i] = a[i]              16 B per element
+//   scale  b[i] = 3 c[i]            16 B
+//   add    c[i] = a[i] + b[i]       24 B
+//   triad  a[i] = b[i] + 3 c[i]     24 B
+// plus read (a sum of a[i], 8 B) and write (a[i] = i, 8 B), the two halves a
+// synthesis streams: the pre-compiled matrices read, the a/b/c vectors written.
+//
+//   cuzk-bench micro stream --mib 1024 --threads 1 2 --reps 5 [--json]
+//
+// The arrays are written once before timing (page faults are not
+// bandwidth); threads split every array into equal contiguous ranges. The
+// best of --reps is reported, as STREAM does, and the median beside it.
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "micro_common.hpp"
+#include "platform/raw_array.hpp"
+
+namespace cuzk::bench_cli {
+namespace {
+
+struct StreamOpts {
+  size_t mib = 1024;  // per array
+  std::vector<unsigned> threads{1};
+  int reps = 5;
+  bool json = false;
+};
+
+struct StreamKernel {
+  const char* name;
+  double bytes_per_elem;
+  std::function<void(size_t, size_t)> body;  // over [lo, hi)
+};
+
+void run_stream(const StreamOpts& o) {
+  const size_t n = o.mib * (size_t(1) << 20) / sizeof(uint64_t);
+  platform::RawArray<uint64_t> a(n), b(n), c(n);
+  std::vector<uint64_t> sums(256);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const auto& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) {
+      a[i] = i;
+      b[i] = 2 * i;
+      c[i] = 0;
+    }
+  });
+  uint64_t* pa = a.data();
+  uint64_t* pb = b.data();
+  uint64_t* pc = c.data();
+  std::vector<StreamKernel> kernels = {
+      {"copy", 16,
+       [=](size_t lo, size_t hi) {
+         for (size_t i = lo; i < hi; i++) pc[i] = pa[i];
+       }},
+      {"scale", 16,
+       [=](size_t lo, size_t hi) {
+         for (size_t i = lo; i < hi; i++) pb[i] = 3 * pc[i];
+       }},
+      {"add", 24,
+       [=](size_t lo, size_t hi) {
+         for (size_t i = lo; i < hi; i++) pc[i] = pa[i] + pb[i];
+       }},
+      {"triad", 24,
+       [=](size_t lo, size_t hi) {
+         for (size_t i = lo; i < hi; i++) pa[i] = pb[i] + 3 * pc[i];
+       }},
+      {"read", 8,
+       [=, &sums](size_t lo, size_t hi) {
+         uint64_t s = 0;
+         for (size_t i = lo; i < hi; i++) s += pa[i];
+         sums[(lo * 97 / (hi - lo + 1)) % sums.size()] += s;
+       }},
+      {"write", 8,
+       [=](size_t lo, size_t hi) {
+         for (size_t i = lo; i < hi; i++) pa[i] = i;
+       }},
+  };
+  for (unsigned th : o.threads) {
+    tbb::task_arena arena{int(th)};
+    const unsigned T = unsigned(arena.max_concurrency());
+    for (const StreamKernel& k : kernels) {
+      std::vector<double> gbs;
+      for (int r = 0; r < o.reps + 1; r++) {  // the first pass warms up
+        const auto t0 = std::chrono::steady_clock::now();
+        arena.execute([&] {
+          tbb::parallel_for(
+              size_t(0), size_t(T), [&](size_t t) { k.body(n * t / T, n * (t + 1) / T); },
+              tbb::static_partitioner());
+        });
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (r) gbs.push_back(k.bytes_per_elem * double(n) / s / 1e9);
+      }
+      const Stats st = stats_of(gbs);
+      if (o.json) {
+        nlohmann::json j = {{"bench", "stream"},   {"kernel", k.name},
+                            {"threads", T},        {"array_mib", o.mib},
+                            {"best_gb_s", st.max}, {"median_gb_s", st.median},
+                            {"reps", o.reps},      {"bytes_per_elem", k.bytes_per_elem}};
+        std::printf("%s\n", j.dump().c_str());
+      } else {
+        std::printf("stream %-5s threads=%u arrays=%zu MiB  best %6.2f GB/s  median %6.2f GB/s\n", k.name, T,
+                    o.mib, st.max, st.median);
+      }
+      std::fflush(stdout);
+    }
+  }
+  do_not_optimize(sums);
+}
+
+void register_micro_stream(CLI::App& app) {
+  auto* micro = micro_command(app);
+  auto o = std::make_shared<StreamOpts>();
+  auto* cmd =
+      micro->add_subcommand("stream", "streaming memory bandwidth (STREAM-like copy/scale/add/triad)");
+  cmd->add_option("--mib", o->mib, "MiB per array (three arrays)")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "thread counts (one or more)");
+  cmd->add_option("--reps", o->reps, "timed passes per kernel (best and median reported)")
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "one JSON object per line");
+  cmd->callback([o] { run_stream(*o); });
+}
+
+RegisterCommand reg_micro_stream(38, register_micro_stream);
+
+}  // namespace
+}  // namespace cuzk::bench_cli
