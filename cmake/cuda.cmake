@@ -62,7 +62,7 @@ if(cuzk_with_cuda)
   file(GLOB cuzk_cuda_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/cuda/*.cpp ${CMAKE_SOURCE_DIR}/src/cuda/*.cu)
   add_library(cuzk_cuda STATIC ${cuzk_cuda_srcs})
   target_include_directories(cuzk_cuda PUBLIC ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(cuzk_cuda PUBLIC cuzk_ntt cuzk_ff CUDA::cudart)
+  target_link_libraries(cuzk_cuda PUBLIC cuzk_device cuzk_ntt cuzk_ff CUDA::cudart)
   # The directory's flags (-Wall, -march=native, sanitizers, ...) are for the
   # C++ compiler: the .cpp files keep them, the .cu files get only warnings
   # (passed to nvcc's host compiler) and nvcc's own options.
@@ -117,7 +117,10 @@ if(cuzk_with_cuda_emu)
   endforeach()
   add_library(cuzk_cuda_emu STATIC ${cuzk_cuda_emu_srcs})
   target_include_directories(cuzk_cuda_emu PUBLIC ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(cuzk_cuda_emu PUBLIC cuzk_simt cuzk_ntt cuzk_ff)
-  # Public: code that includes the layer's headers sees cuzk::cuda::emu.
-  target_compile_definitions(cuzk_cuda_emu PUBLIC CUZK_SIMT=1 CUZK_HAVE_CUDA_EMU=1)
+  target_link_libraries(cuzk_cuda_emu PUBLIC cuzk_simt cuzk_device cuzk_ntt cuzk_ff)
+  # CUZK_SIMT selects the emulated build (cuzk::cuda::emu) in the layer's own
+  # sources and in the tests built against it (tests/CMakeLists.txt), not in
+  # everything that links it: the engine links both builds and reaches them
+  # through cuda/backend.hpp's factories.
+  target_compile_definitions(cuzk_cuda_emu PRIVATE CUZK_SIMT=1 PUBLIC CUZK_HAVE_CUDA_EMU=1)
 endif()

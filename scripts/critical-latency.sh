@@ -24,7 +24,7 @@ ls "$params"/v28-proof-of-spacetime-fallback-*-3ea05428*.params >/dev/null 2>&1 
 "$bench" gen-vanilla porep --sector-size 2KiB -o "$work/c1.json" >/dev/null
 "$bench" gen-vanilla winning-post --sector-size 2KiB --randomness "$randomness" -o "$work/win.json" >/dev/null
 sock=$PWD/$work/cuzk.sock
-sed -e "s|@SOCKET@|$sock|" -e "s|@PARAMS@|$PWD/$params|" config/cuzk-demo.toml > "$work/cuzk.toml"
+sed -e "s|@SOCKET@|$sock|" -e "s|@PARAMS@|$PWD/$params|" -e "s|@BACKEND@|auto|" config/cuzk-demo.toml > "$work/cuzk.toml"
 "$build/apps/cuzk-daemon" --config "$work/cuzk.toml" 2> "$work/daemon.log" &
 daemon=$!
 trap 'kill -TERM $daemon 2>/dev/null || true' EXIT

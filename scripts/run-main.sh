@@ -26,7 +26,10 @@
 #
 # CUZK_DEMO_KIND=r1cs: a cube-chain GENERIC_R1CS circuit instead
 # (CUZK_DEMO_ROUNDS, 2 constraints each; CUZK_DEMO_PARTITIONS).
-# Both: CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY.
+# Both: CUZK_DEMO_PROOFS, CUZK_DEMO_CONCURRENCY. CUZK_DEMO_DEVICE picks the
+# device (gpus.backend): auto, cpu, cuda, or cuda-emulated, the CUDA code on
+# the CPU under the SIMT emulator (with CUZK_DEMO_KIND=r1cs, whose circuit
+# is small enough for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -38,6 +41,10 @@ rounds=${CUZK_DEMO_ROUNDS:-4000}
 partitions=${CUZK_DEMO_PARTITIONS:-4}
 proofs=${CUZK_DEMO_PROOFS:-4}
 concurrency=${CUZK_DEMO_CONCURRENCY:-2}
+# The device: auto (a CUDA GPU when this build has CUDA and finds one, else
+# the CPU), cpu, cuda, or cuda-emulated (the CUDA code path on the CPU under
+# the SIMT emulator: slow, for checking that path end to end).
+device=${CUZK_DEMO_DEVICE:-auto}
 work=.cache/cuzk-demo
 params=$work/params
 sock=$work/cuzk.sock
@@ -94,7 +101,8 @@ case $kind in
   *) echo "CUZK_DEMO_KIND must be porep, winning-post, window-post, snap or r1cs" >&2; exit 2 ;;
 esac
 
-sed -e "s|@SOCKET@|$PWD/$sock|" -e "s|@PARAMS@|$PWD/$params|" config/cuzk-demo.toml > "$work/cuzk.toml"
+sed -e "s|@SOCKET@|$PWD/$sock|" -e "s|@PARAMS@|$PWD/$params|" -e "s|@BACKEND@|$device|" config/cuzk-demo.toml \
+  > "$work/cuzk.toml"
 log=$work/daemon.log
 echo "== starting cuzk-daemon (log: $log) =="
 "$build/apps/cuzk-daemon" --config "$work/cuzk.toml" 2> "$log" &

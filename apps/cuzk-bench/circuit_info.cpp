@@ -22,6 +22,11 @@
 #include "r1cs/counting_cs.hpp"
 
 namespace cuzk::bench_cli {
+
+// The blank circuit of a PoRep, PoSt or SnapDeals circuit id, and its proof's
+// name (also used by micro device-phase).
+std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_filecoin_circuit(const std::string& id);
+
 namespace {
 
 struct InfoOpts {
@@ -46,25 +51,10 @@ double peak_rss_mib() {
   return double(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// The blank circuit of a PoRep, PoSt or SnapDeals circuit id, and its proof's name.
-std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_circuit(const std::string& id) {
-  if (auto it = porep_circuits().find(id); it != porep_circuits().end()) {
-    auto cfg = filecoin::porep_config(uint64_t(it->second));
-    auto params = filecoin::circuit::StackedCircuitParams::from_config(*cfg);
-    return {std::make_unique<filecoin::circuit::StackedCircuit>(params), std::string(cfg->name)};
-  }
-  if (auto post = filecoin::post_config_for_circuit_id(id))
-    return {std::make_unique<filecoin::FallbackPostCircuit>(*post), std::string(post->name)};
-  if (auto snap = filecoin::snap_config_for_circuit_id(id))
-    return {std::make_unique<filecoin::EmptySectorUpdateCircuit>(*snap),
-            "EmptySectorUpdate " + std::string(snap->name)};
-  throw std::invalid_argument("unknown circuit: " + id +
-                              " (porep-, winning-post-, window-post-, snap- with 2k, 8m, 512m, 32g, 64g)");
-}
 
 void run_info(const InfoOpts& o) {
   auto t0 = std::chrono::steady_clock::now();
-  auto [circuit_ptr, proof_name] = blank_circuit(o.circuit);
+  auto [circuit_ptr, proof_name] = blank_filecoin_circuit(o.circuit);
   const r1cs::Circuit& circuit = *circuit_ptr;
   r1cs::CountingCS cs;
   circuit.synthesize(cs);
@@ -145,4 +135,21 @@ void register_circuit_info(CLI::App& app) {
 RegisterCommand reg_circuit_info(70, register_circuit_info);
 
 }  // namespace
+
+// The blank circuit of a PoRep, PoSt or SnapDeals circuit id, and its proof's name.
+std::pair<std::unique_ptr<r1cs::Circuit>, std::string> blank_filecoin_circuit(const std::string& id) {
+  if (auto it = porep_circuits().find(id); it != porep_circuits().end()) {
+    auto cfg = filecoin::porep_config(uint64_t(it->second));
+    auto params = filecoin::circuit::StackedCircuitParams::from_config(*cfg);
+    return {std::make_unique<filecoin::circuit::StackedCircuit>(params), std::string(cfg->name)};
+  }
+  if (auto post = filecoin::post_config_for_circuit_id(id))
+    return {std::make_unique<filecoin::FallbackPostCircuit>(*post), std::string(post->name)};
+  if (auto snap = filecoin::snap_config_for_circuit_id(id))
+    return {std::make_unique<filecoin::EmptySectorUpdateCircuit>(*snap),
+            "EmptySectorUpdate " + std::string(snap->name)};
+  throw std::invalid_argument("unknown circuit: " + id +
+                              " (porep-, winning-post-, window-post-, snap- with 2k, 8m, 512m, 32g, 64g)");
+}
+
 }  // namespace cuzk::bench_cli

@@ -87,18 +87,6 @@ __global__ void k_combine(DevFr* a, const DevFr* b, const DevFr* c, uint64_t n) 
   if (i < n) a[i] = a[i] * b[i] - c[i];
 }
 
-// x·1/R: Montgomery form to the canonical integer.
-__device__ __forceinline__ DevFr from_montgomery(const DevFr& x) {
-  DevFr one_raw = DevFr::zero();
-  one_raw.l[0] = 1;
-  return x * one_raw;
-}
-
-__global__ void k_to_canonical(DevFr* out, const DevFr* in, uint64_t n) {
-  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = from_montgomery(in[i]);
-}
-
 __global__ void k_gather_bitrev_canonical(DevFr* out, const DevFr* a, unsigned log_n, uint64_t count) {
   const uint64_t j = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j < count) out[j] = from_montgomery(a[steps::bit_reverse(uint32_t(j), log_n)]);
@@ -121,12 +109,6 @@ int launch_ntt_pass(DevFr* a, const NttPass& p, void* stream) {
 int launch_combine(DevFr* a, const DevFr* b, const DevFr* c, uint64_t n, void* stream) {
   if (n == 0) return cudaSuccess;
   CUZK_LAUNCH(k_combine, blocks_for(n), kThreads, 0, as_stream(stream), a, b, c, n);
-  return cudaGetLastError();
-}
-
-int launch_to_canonical(DevFr* out, const DevFr* in, uint64_t n, void* stream) {
-  if (n == 0) return cudaSuccess;
-  CUZK_LAUNCH(k_to_canonical, blocks_for(n), kThreads, 0, as_stream(stream), out, in, n);
   return cudaGetLastError();
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "cuda/ntt_steps.cuh"
+#include "cuda/scalar_kernels.hpp"
 
 CUZK_CUDA_NAMESPACE_BEGIN
 namespace detail {
@@ -42,9 +43,6 @@ struct NttPass {
 int launch_ntt_pass(DevFr* a, const NttPass& p, void* stream);
 // a[i] = a[i] * b[i] - c[i], i < n.
 int launch_combine(DevFr* a, const DevFr* b, const DevFr* c, uint64_t n, void* stream);
-// out[i] = in[i] out of Montgomery form (canonical integers, 8 u32 limbs
-// little-endian: the bytes of an arith::Limbs<4>), i < n. May be in place.
-int launch_to_canonical(DevFr* out, const DevFr* in, uint64_t n, void* stream);
 // out[j] = a[brev(j)] out of Montgomery form, j < count <= 2^log_n (out and a
 // distinct).
 int launch_gather_bitrev_canonical(DevFr* out, const DevFr* a, unsigned log_n, uint64_t count, void* stream);

@@ -246,6 +246,7 @@ class Parser {
       cfg_.gpu_workers_per_device = u32(k, n, 1);
     };
     g["gpu_threads"] = [this](const std::string& k, const toml::node& n) { cfg_.gpu_threads = u32(k, n, 0); };
+    g["g2_on_host"] = [this](const std::string& k, const toml::node& n) { cfg_.g2_on_host = boolean(k, n); };
     g["backend"] = [this](const std::string& k, const toml::node& n) {
       const std::string v = str(k, n);
       if (v != "auto" && v != "cpu" && v != "cuda" && v != "cuda-emulated")

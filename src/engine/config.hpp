@@ -33,6 +33,8 @@ struct EngineConfig {
   // one, else the CPU), "cpu", "cuda", or "cuda-emulated" (the CUDA code on
   // the CPU, under the SIMT emulator: for tests, slow).
   std::string device_backend = "auto";
+  // CUDA: the B-in-G2 MSM on CPU threads beside the GPU instead of on it.
+  bool g2_on_host = false;
   uint32_t gpu_workers_per_device = 2;
   uint32_t gpu_threads = 0;  // 0 = all CPUs
   // [synthesis]

@@ -8,7 +8,7 @@
 
 #include "device/cpu_backend.hpp"
 #include "engine/memory_budget.hpp"
-#if defined(CUZK_HAVE_CUDA)
+#if defined(CUZK_HAVE_CUDA) || defined(CUZK_HAVE_CUDA_EMU)
 #include "cuda/backend.hpp"
 #endif
 
@@ -73,30 +73,34 @@ std::vector<std::unique_ptr<Device>> make_devices(const EngineConfig& cfg) {
     }
     return out;
   }
-#if defined(CUZK_HAVE_CUDA)
+#if defined(CUZK_HAVE_CUDA) || defined(CUZK_HAVE_CUDA_EMU)
   cuda::BackendOptions opt;
   opt.host_threads = cfg.gpu_threads;
+  opt.g2_on_host = cfg.g2_on_host;
+#endif
   if (kind == "cuda") {
+#if defined(CUZK_HAVE_CUDA)
     const int n = cuda::gpu_device_count();
     if (n <= 0)
-      throw std::runtime_error(
-          "gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
+      throw std::runtime_error("gpus.backend = \"cuda\": no CUDA device found (driver, CUDA_VISIBLE_DEVICES)");
     for (uint32_t o : ordinals(cfg, uint32_t(n)))
       out.push_back(std::make_unique<Device>(o, cuda::make_gpu_backend(int(o), opt), cfg.gpu_threads));
     return out;
+#else
+    throw std::runtime_error(
+        "gpus.backend = \"cuda\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires it)");
+#endif
   }
   if (kind == "cuda-emulated") {
+#if defined(CUZK_HAVE_CUDA_EMU)
     for (uint32_t o : ordinals(cfg, uint32_t(cuda::emulated_device_count())))
       out.push_back(std::make_unique<Device>(o, cuda::make_emulated_backend(int(o), opt), cfg.gpu_threads));
     return out;
-  }
 #else
-  (void)ordinals;
-  if (kind == "cuda" || kind == "cuda-emulated")
-    throw std::runtime_error(
-        "gpus.backend = \"" + kind +
-        "\": this build has no CUDA backend (nvcc was not found; CUZK_CUDA=ON requires it)");
+    throw std::runtime_error("gpus.backend = \"cuda-emulated\": this build has no SIMT emulator (CUZK_CUDA_EMU=OFF)");
 #endif
+  }
+  (void)ordinals;
   throw std::runtime_error("gpus.backend: unknown backend \"" + kind + "\"");
 }
 

@@ -221,7 +221,7 @@ std::string Engine::status_json() const {
     json recent = json::array();
     for (auto it = ended_order_.rbegin(); it != ended_order_.rend() && recent.size() < kRecentJobs; ++it) {
       auto f = jobs_.find(it->id);
-      if (f == jobs_.end() || f->second->seq != it->seq) continue;
+      if (f == jobs_.end()) continue;
       const Job& job = *f->second;
       recent.push_back(
           {{"job_id", it->id},

@@ -282,6 +282,42 @@ TEST(DaemonLoad, CriticalOvertakesQueuedNormalJobs) {
   EXPECT_EQ(d.stop(), 0);
 }
 
+// The daemon on the emulated CUDA device (gpus.backend = "cuda-emulated"):
+// every partition's device phase runs the CUDA backend's kernels under the
+// SIMT emulator; the proofs pass the daemon's self-check and verify here
+// with the circuit's .vk.
+TEST(DaemonLoad, ProvesOnTheEmulatedCudaDevice) {
+#if !defined(CUZK_HAVE_CUDA_EMU)
+  GTEST_SKIP() << "this build has no SIMT emulator (CUZK_CUDA_EMU=OFF)";
+#endif
+  Daemon d("[gpus]\nbackend = \"cuda-emulated\"\n");
+  ASSERT_TRUE(fs::exists(d.sock));
+  auto stub = d.stub();
+  {
+    grpc::ClientContext ctx;
+    pb::GetStatusResponse st;
+    ASSERT_TRUE(stub->GetStatus(&ctx, pb::GetStatusRequest(), &st).ok());
+    ASSERT_EQ(st.gpus_size(), 1);
+    EXPECT_EQ(st.gpus(0).name().rfind("cuda-emulated", 0), 0u) << st.gpus(0).name();
+  }
+  std::map<std::string, Outcome> out;
+  for (uint64_t j = 0; j < 3; j++) {
+    const std::string id = "emu-" + std::to_string(j);
+    Outcome& o = out[id];
+    o.xs = {j + 1, j + 40};
+    pb::ProveRequest req;
+    *req.mutable_submit() = make_request(id, o.xs, pb::NORMAL);
+    pb::ProveResponse res;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(stub->Prove(&ctx, req, &res).ok());
+    o.status = res.result().status();
+    o.proof = res.result().proof();
+    EXPECT_EQ(o.status, pb::AwaitProofResponse::COMPLETED) << res.result().error_message();
+  }
+  EXPECT_EQ(verify_completed(d, out), 3);
+  EXPECT_EQ(d.stop(), 0);
+}
+
 // Generic multi-partition jobs on 2 synthesis threads and 2 synthesis
 // workers, with cancels, parameter evictions racing the running partitions,
 // and resubmissions of ended request ids (as Curio retries): every id ends

@@ -30,6 +30,8 @@ struct BackendCase {
   std::string name;
   std::function<std::unique_ptr<Backend>()> make;
   size_t max_n = 300;  // the largest MSM to try (emulated devices are slow)
+  // Why the backend cannot run here ("" when it can): the test is skipped.
+  std::function<std::string()> unavailable = [] { return std::string(); };
 };
 
 inline void PrintTo(const BackendCase& c, std::ostream* os) { *os << c.name; }
@@ -93,7 +95,10 @@ ec::Jacobian<C> reference_msm(std::span<const ec::Affine<C>> p, std::span<const 
 
 class BackendConformance : public testing::TestWithParam<BackendCase> {
  protected:
-  void SetUp() override { be = GetParam().make(); }
+  void SetUp() override {
+    if (const std::string why = GetParam().unavailable(); !why.empty()) GTEST_SKIP() << why;
+    be = GetParam().make();
+  }
   std::unique_ptr<Backend> be;
 
   template <class C>

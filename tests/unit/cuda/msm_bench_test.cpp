@@ -1,0 +1,52 @@
+// GPU timings of the device MSM as JSON lines for scripts/gpu-check.sh
+// (cuda::time_msm: resident points, scalars in device memory, best of 3):
+// G1 2^20..2^CUZK_CUDA_BENCH_MSM_G1_MAX_LOG (default 26) and G2
+// 2^22..2^CUZK_CUDA_BENCH_MSM_G2_MAX_LOG (default 24), uniform and
+// Filecoin-like scalars. Runs only with CUZK_CUDA_BENCH=1 on a GPU (never
+// under the emulator: it would take hours).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cuda/device.hpp"
+#include "cuda/msm.hpp"
+
+using namespace cuzk;
+
+#if !defined(CUZK_SIMT)
+namespace {
+
+unsigned env_log(const char* name, unsigned dflt) {
+  const char* e = std::getenv(name);
+  return e ? unsigned(std::strtoul(e, nullptr, 10)) : dflt;
+}
+
+template <class C>
+void bench(unsigned lo, unsigned hi) {
+  for (unsigned log_n = lo; log_n <= hi; log_n++)
+    for (const char* kind : {"uniform", "filecoin"}) {
+      const double ms = cuda::time_msm<C>(log_n, kind, 3);
+      std::printf("{\"bench\":\"cuda_msm\",\"group\":\"%s\",\"log_n\":%u,\"scalars\":\"%s\",\"ms\":%.3f}\n",
+                  C::name, log_n, kind, ms);
+      std::fflush(stdout);
+    }
+}
+
+}  // namespace
+#endif
+
+TEST(CudaBench, Msm) {
+#if defined(CUZK_SIMT)
+  GTEST_SKIP() << "timings need a GPU, not the emulator";
+#else
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const char* on = std::getenv("CUZK_CUDA_BENCH");
+  if (!on || std::string(on) != "1") GTEST_SKIP() << "set CUZK_CUDA_BENCH=1";
+  bench<ec::G1Curve>(env_log("CUZK_CUDA_BENCH_MSM_G1_MIN_LOG", 20),
+                     env_log("CUZK_CUDA_BENCH_MSM_G1_MAX_LOG", 26));
+  bench<ec::G2Curve>(env_log("CUZK_CUDA_BENCH_MSM_G2_MIN_LOG", 22),
+                     env_log("CUZK_CUDA_BENCH_MSM_G2_MAX_LOG", 24));
+#endif
+}
