@@ -163,17 +163,26 @@ void PceStore::extract(const std::string& job_id, const std::string& id,
   tl_.emit(timeline::events::kPceExtractStart, job_id, "circuit=" + id + ",reason=" + reason);
   const auto t0 = Clock::now();
   try {
-    auto pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::PrecompiledCircuit::record(*blank()));
-    const uint64_t bytes = pce->bytes();
+    // With a directory, the circuit is recorded straight into its file in
+    // bounded memory (r1cs/pce_extract.hpp: the 32 GiB PoRep's matrices do
+    // not fit in memory beside their recording) and the file is mapped;
+    // when it cannot be written, recorded in memory.
+    std::shared_ptr<const r1cs::PrecompiledCircuit> pce;
     std::string note;
     if (const std::string path = path_of(id); !path.empty()) {
       try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-        r1cs::write_pce_file(path, *pce, circuit_digest(id));
-      } catch (const std::exception& e) {  // kept in memory all the same
+        r1cs::extract_pce_file(path, *blank(), circuit_digest(id));
+        pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::read_pce_file(path, circuit_digest(id)));
+      } catch (const r1cs::SynthesisError&) {
+        throw;
+      } catch (const std::exception& e) {
         note = ",write_error=" + clean(e.what());
       }
     }
+    if (!pce)
+      pce = std::make_shared<const r1cs::PrecompiledCircuit>(r1cs::PrecompiledCircuit::record(*blank()));
+    const uint64_t bytes = pce->bytes();
     const bool kept = install(id, std::move(pce));
     tl_.emit(timeline::events::kPceExtractEnd, job_id,
              "circuit=" + id + ",reason=" + reason + ",ms=" + std::to_string(ms_since(t0)) +

@@ -5,9 +5,12 @@
 // on disk as <dir>/<circuit_id>.pce next to the parameters.
 //
 // The first partition of a circuit is synthesized by the gadgets (a cold
-// start); meanwhile one background thread loads the circuit's .pce file or,
-// when there is none (or it is stale or damaged), records the circuit and
-// writes the file. Later partitions go through the PCE. TIMELINE:
+// start); meanwhile one background thread maps the circuit's .pce file or,
+// when there is none (or it is stale or damaged), records the circuit
+// straight into the file in bounded memory (r1cs/pce_extract.hpp) and maps
+// that. A mapped PCE lives in the page cache, shared and evictable, and is
+// charged to the budget all the same. Later partitions go through the PCE.
+// TIMELINE:
 //   PCE_LOAD_START / PCE_LOAD_END        circuit=<id>[,ms=,bytes=][,error=<why>]
 //   PCE_EXTRACT_START / PCE_EXTRACT_END  circuit=<id>,reason=missing|stale|corrupt[,ms=,bytes=][,error=<why>]
 // under the id of the job whose synthesis started them.
@@ -31,6 +34,7 @@
 #include "engine/memory_budget.hpp"
 #include "engine/timeline_emitter.hpp"
 #include "r1cs/pce.hpp"
+#include "r1cs/pce_extract.hpp"
 #include "r1cs/pce_file.hpp"
 
 namespace cuzk::engine {
