@@ -28,6 +28,7 @@
 
 #include "commands.hpp"
 #include "micro_common.hpp"
+#include "micro_stream.hpp"
 #include "platform/raw_array.hpp"
 
 namespace cuzk::bench_cli {
@@ -46,20 +47,33 @@ struct StreamKernel {
   std::function<void(size_t, size_t)> body;  // over [lo, hi)
 };
 
-void run_stream(const StreamOpts& o) {
-  const size_t n = o.mib * (size_t(1) << 20) / sizeof(uint64_t);
+}  // namespace
+
+std::vector<StreamResult> measure_stream(size_t mib, unsigned threads, int reps) {
+  const size_t n = mib * (size_t(1) << 20) / sizeof(uint64_t);
   platform::RawArray<uint64_t> a(n), b(n), c(n);
   std::vector<uint64_t> sums(256);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const auto& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) {
-      a[i] = i;
-      b[i] = 2 * i;
-      c[i] = 0;
-    }
-  });
+  tbb::task_arena arena{int(threads)};
+  const unsigned T = unsigned(arena.max_concurrency());
+  // The arrays written once before timing (page faults are not bandwidth),
+  // by the threads that time them.
+  const auto each_range = [&](const std::function<void(size_t, size_t)>& body) {
+    arena.execute([&] {
+      tbb::parallel_for(
+          size_t(0), size_t(T), [&](size_t t) { body(n * t / T, n * (t + 1) / T); },
+          tbb::static_partitioner());
+    });
+  };
   uint64_t* pa = a.data();
   uint64_t* pb = b.data();
   uint64_t* pc = c.data();
+  each_range([=](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; i++) {
+      pa[i] = i;
+      pb[i] = 2 * i;
+      pc[i] = 0;
+    }
+  });
   std::vector<StreamKernel> kernels = {
       {"copy", 16,
        [=](size_t lo, size_t hi) {
@@ -88,36 +102,39 @@ void run_stream(const StreamOpts& o) {
          for (size_t i = lo; i < hi; i++) pa[i] = i;
        }},
   };
-  for (unsigned th : o.threads) {
-    tbb::task_arena arena{int(th)};
-    const unsigned T = unsigned(arena.max_concurrency());
-    for (const StreamKernel& k : kernels) {
-      std::vector<double> gbs;
-      for (int r = 0; r < o.reps + 1; r++) {  // the first pass warms up
-        const auto t0 = std::chrono::steady_clock::now();
-        arena.execute([&] {
-          tbb::parallel_for(
-              size_t(0), size_t(T), [&](size_t t) { k.body(n * t / T, n * (t + 1) / T); },
-              tbb::static_partitioner());
-        });
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (r) gbs.push_back(k.bytes_per_elem * double(n) / s / 1e9);
-      }
-      const Stats st = stats_of(gbs);
+  std::vector<StreamResult> out;
+  for (const StreamKernel& k : kernels) {
+    std::vector<double> gbs;
+    for (int r = 0; r < reps + 1; r++) {  // the first pass warms up
+      const auto t0 = std::chrono::steady_clock::now();
+      each_range(k.body);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (r) gbs.push_back(k.bytes_per_elem * double(n) / s / 1e9);
+    }
+    const Stats st = stats_of(gbs);
+    out.push_back({k.name, T, k.bytes_per_elem, st.max, st.median});
+  }
+  do_not_optimize(sums);
+  return out;
+}
+
+namespace {
+
+void run_stream(const StreamOpts& o) {
+  for (unsigned th : o.threads)
+    for (const StreamResult& r : measure_stream(o.mib, th, o.reps)) {
       if (o.json) {
-        nlohmann::json j = {{"bench", "stream"},   {"kernel", k.name},
-                            {"threads", T},        {"array_mib", o.mib},
-                            {"best_gb_s", st.max}, {"median_gb_s", st.median},
-                            {"reps", o.reps},      {"bytes_per_elem", k.bytes_per_elem}};
+        nlohmann::json j = {{"bench", "stream"},       {"kernel", r.kernel},
+                            {"threads", r.threads},    {"array_mib", o.mib},
+                            {"best_gb_s", r.best_gbs}, {"median_gb_s", r.median_gbs},
+                            {"reps", o.reps},          {"bytes_per_elem", r.bytes_per_elem}};
         std::printf("%s\n", j.dump().c_str());
       } else {
-        std::printf("stream %-5s threads=%u arrays=%zu MiB  best %6.2f GB/s  median %6.2f GB/s\n", k.name, T,
-                    o.mib, st.max, st.median);
+        std::printf("stream %-5s threads=%u arrays=%zu MiB  best %6.2f GB/s  median %6.2f GB/s\n",
+                    r.kernel.c_str(), r.threads, o.mib, r.best_gbs, r.median_gbs);
       }
       std::fflush(stdout);
     }
-  }
-  do_not_optimize(sums);
 }
 
 void register_micro_stream(CLI::App& app) {

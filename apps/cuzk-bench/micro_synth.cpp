@@ -4,6 +4,9 @@
 // about a minute). With --mode both (the default) the two paths alternate,
 // so the ratio compares them under the same machine load.
 //   rate_per_core = constraints / (median seconds x threads)
+// Larger circuits (porep-512m, porep-32g, porep-64g) take --mode pce from a
+// random C1 in the real layout, the PCE from a file (extracted into it when
+// absent), a/b/c evaluated by chunks: micro_synth_large.cpp.
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -21,6 +24,7 @@
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "micro_common.hpp"
+#include "micro_synth_large.hpp"
 #include "platform/large_vector.hpp"
 #include "r1cs/pce.hpp"
 #include "r1cs/proving_assignment.hpp"
@@ -36,6 +40,7 @@ struct SynthOpts {
   unsigned threads = 1;
   int reps = 5;
   bool json = false;
+  LargeSynthOpts large;  // --pce-file, --chunk-rows, --stream-mib, --seed
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -50,9 +55,27 @@ std::optional<fc::PorepConfig> config_of(const std::string& circuit) {
 
 void run_synth(const SynthOpts& o) {
   const auto cfg = config_of(o.circuit);
-  if (!cfg || cfg->sector_size > (uint64_t(8) << 20)) {
-    std::fprintf(stderr, "micro synth: --circuit must be porep-2k or porep-8m (got %s)\n", o.circuit.c_str());
+  if (!cfg) {
+    std::fprintf(
+        stderr,
+        "micro synth: --circuit must be a PoRep circuit (porep-2k, porep-8m, porep-32g, ...; got %s)\n",
+        o.circuit.c_str());
     set_exit_code(2);
+    return;
+  }
+  if (cfg->sector_size > (uint64_t(8) << 20)) {
+    if (o.mode != "pce") {
+      std::fprintf(stderr, "micro synth: %s runs with --mode pce only (got %s)\n", o.circuit.c_str(),
+                   o.mode.c_str());
+      set_exit_code(2);
+      return;
+    }
+    LargeSynthOpts lo = o.large;
+    lo.circuit = o.circuit;
+    lo.threads = o.threads;
+    lo.reps = o.reps;
+    lo.json = o.json;
+    run_synth_large(lo, *cfg);
     return;
   }
   const bool gadgets = o.mode != "pce", pce = o.mode != "gadgets";
@@ -150,12 +173,22 @@ void register_micro_synth(CLI::App& app) {
   auto o = std::make_shared<SynthOpts>();
   auto* cmd =
       micro->add_subcommand("synth", "PoRep partition synthesis: gadgets vs pre-compiled constraints");
-  cmd->add_option("--circuit", o->circuit, "porep-2k | porep-8m")->capture_default_str();
+  cmd->add_option("--circuit", o->circuit,
+                  "porep-2k | porep-8m (sealed here) | porep-512m | porep-32g | porep-64g")
+      ->capture_default_str();
   cmd->add_option("--mode", o->mode, "gadgets | pce | both (alternating, with their ratio)")
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "arena threads (0 = all)")->capture_default_str();
   cmd->add_option("--reps", o->reps, "timed repetitions per mode (median reported)")->capture_default_str();
   cmd->add_flag("--json", o->json, "one JSON object per line");
+  cmd->add_option("--pce-file", o->large.pce_file,
+                  "large circuits: the .pce file, mapped or extracted into (default <circuit>.pce)");
+  cmd->add_option("--chunk-rows", o->large.chunk_rows, "large circuits: rows of a/b/c evaluated at a time")
+      ->capture_default_str();
+  cmd->add_option("--stream-mib", o->large.stream_mib,
+                  "large circuits: MiB per array of the bandwidth measurement")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->large.seed, "large circuits: seed of the random C1")->capture_default_str();
   cmd->callback([o] { run_synth(*o); });
 }
 
