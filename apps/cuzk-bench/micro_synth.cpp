@@ -9,6 +9,7 @@
 // absent), a/b/c evaluated by chunks: micro_synth_large.cpp.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <random>
@@ -26,7 +27,10 @@
 #include "micro_common.hpp"
 #include "micro_synth_large.hpp"
 #include "platform/large_vector.hpp"
+#include "engine/pce_store.hpp"
 #include "r1cs/pce.hpp"
+#include "r1cs/pce_extract.hpp"
+#include "r1cs/pce_file.hpp"
 #include "r1cs/proving_assignment.hpp"
 
 namespace cuzk::bench_cli {
@@ -40,6 +44,7 @@ struct SynthOpts {
   unsigned threads = 1;
   int reps = 5;
   bool json = false;
+  bool first = false;    // the process's first synthesis only (run_first_synthesis)
   LargeSynthOpts large;  // --pce-file, --chunk-rows, --stream-mib, --seed
 };
 
@@ -51,6 +56,63 @@ std::optional<fc::PorepConfig> config_of(const std::string& circuit) {
   for (uint64_t id = 5; id < 10; id++)  // the V1_1 proofs
     if (auto cfg = fc::porep_config(id); cfg && fc::porep_circuit_id(*cfg) == circuit) return cfg;
   return std::nullopt;
+}
+
+// The first synthesis of a one-shot process (nothing recycled, every buffer
+// in fresh pages), by the gadgets or, as a daemon restarted with the
+// circuit's .pce file does (engine/pce_store.hpp), by the PCE mapped from
+// --pce-file first (mapping included in the time; the file is extracted
+// beforehand when absent or stale, untimed). One measurement per process:
+// scripts/bench-first-synth.sh runs several.
+void run_first_synthesis(const SynthOpts& o, const fc::PorepConfig& cfg,
+                         const fc::SealCommitPhase1Output& c1) {
+  if (o.mode != "gadgets" && o.mode != "pce") {
+    std::fprintf(stderr, "micro synth: --first takes --mode gadgets or pce\n");
+    set_exit_code(2);
+    return;
+  }
+  tbb::task_arena arena(int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads));
+  const std::string path = o.large.pce_file.empty() ? o.circuit + ".pce" : o.large.pce_file;
+  const r1cs::PceDigest digest = engine::PceStore::circuit_digest(o.circuit);
+  const bool use_pce = o.mode == "pce";
+  if (use_pce && !std::filesystem::exists(path)) {
+    std::fprintf(stderr, "micro synth: extracting into %s (not timed)\n", path.c_str());
+    r1cs::extract_pce_file(path, fc::porep_blank_circuit(cfg), digest);
+  }
+  auto circuit = fc::porep_partition_circuit(c1, cfg, 0);
+  double load_s = 0, s = 0;
+  size_t rows = 0;
+  const auto start = std::chrono::steady_clock::now();
+  arena.execute([&] {
+    r1cs::ProvingAssignment a;
+    if (use_pce) {
+      const r1cs::PrecompiledCircuit pre =
+          r1cs::read_pce_file(path, digest);  // a stale file throws: remove it
+      load_s = seconds_since(start);
+      a = pre.synthesize(circuit);
+    } else {
+      circuit.synthesize(a);
+    }
+    s = seconds_since(start);  // before the assignment is freed
+    rows = a.num_constraints();
+    do_not_optimize(a.c[0]);
+  });
+  const double rate = double(rows) / s;
+  if (o.json) {
+    nlohmann::json j = {{"bench", "synth_first"},
+                        {"circuit", o.circuit},
+                        {"mode", o.mode},
+                        {"threads", unsigned(arena.max_concurrency())},
+                        {"constraints", rows},
+                        {"ms", s * 1e3},
+                        {"pce_map_ms", load_s * 1e3},
+                        {"constraints_per_s", rate}};
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("synth %-9s %-7s first in process  %8.1f ms (PCE mapped in %.1f ms)  %6.2f M constraints/s\n",
+                o.circuit.c_str(), o.mode.c_str(), s * 1e3, load_s * 1e3, rate / 1e6);
+  }
+  std::fflush(stdout);
 }
 
 void run_synth(const SynthOpts& o) {
@@ -97,6 +159,10 @@ void run_synth(const SynthOpts& o) {
   std::fprintf(stderr, "micro synth: sealed a %s test sector in %.1f s\n", o.circuit.c_str(),
                seconds_since(t0));
 
+  if (o.first) {
+    run_first_synthesis(o, *cfg, c1);
+    return;
+  }
   // As the daemon does (engine.cpp): spent buffers are reused, for both paths.
   platform::set_recycle_limit(size_t(1) << 30);
   tbb::task_arena arena(int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads));
@@ -189,6 +255,9 @@ void register_micro_synth(CLI::App& app) {
                   "large circuits: MiB per array of the bandwidth measurement")
       ->capture_default_str();
   cmd->add_option("--seed", o->large.seed, "large circuits: seed of the random C1")->capture_default_str();
+  cmd->add_flag(
+      "--first", o->first,
+      "time only the process's first synthesis (--mode gadgets, or pce: mapping --pce-file included)");
   cmd->callback([o] { run_synth(*o); });
 }
 
