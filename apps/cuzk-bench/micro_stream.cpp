@@ -6,8 +6,9 @@
 //   scale  b[i] = 3 c[i]            16 B
 //   add    c[i] = a[i] + b[i]       24 B
 //   triad  a[i] = b[i] + 3 c[i]     24 B
-// plus read (a sum of a[i], 8 B) and write (a[i] = i, 8 B), the two halves a
-// synthesis streams: the pre-compiled matrices read, the a/b/c vectors written.
+// plus read (a sum of a[i], 8 B), write (a[i] = i, 8 B) and write_nt (the
+// same with streaming stores), what a synthesis streams: the pre-compiled
+// matrices read, the witness and the a/b/c vectors written.
 //
 //   cuzk-bench micro stream --mib 1024 --threads 1 2 --reps 5 [--json]
 //
@@ -18,6 +19,9 @@
 #include <tbb/task_arena.h>
 
 #include <chrono>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -100,6 +104,17 @@ std::vector<StreamResult> measure_stream(size_t mib, unsigned threads, int reps)
       {"write", 8,
        [=](size_t lo, size_t hi) {
          for (size_t i = lo; i < hi; i++) pa[i] = i;
+       }},
+      // Streaming (non-temporal) stores: no read of the line before it is
+      // written (how synthesis writes the a/b/c of large circuits).
+      {"write_nt", 8,
+       [=](size_t lo, size_t hi) {
+#if defined(__x86_64__)
+         for (size_t i = lo; i < hi; i++) _mm_stream_si64(reinterpret_cast<long long*>(pa + i), (long long)i);
+         _mm_sfence();
+#else
+         for (size_t i = lo; i < hi; i++) pa[i] = i;
+#endif
        }},
   };
   std::vector<StreamResult> out;

@@ -171,6 +171,16 @@ size_t PrecompiledCircuit::bytes() const {
          a_from_c_.size() * sizeof(uint32_t);
 }
 
+uint64_t PrecompiledCircuit::matrix_bytes_read() const {
+  const uint64_t offsets = 4 * (uint64_t(num_constraints()) + 1);
+  uint64_t a_terms = a_.nnz(), c_bytes = 0;
+  for (uint32_t i : a_from_c_) {
+    a_terms -= a_.row_ptr[i + 1] - a_.row_ptr[i];
+    c_bytes += 8 + 8 * uint64_t(c_.row_ptr[i + 1] - c_.row_ptr[i]);  // two offsets, the terms
+  }
+  return 2 * offsets + 8 * (a_terms + b_.nnz()) + c_bytes;
+}
+
 std::vector<Fr> PrecompiledCircuit::witness(const Circuit& witnessed) const {
   WitnessCS w(num_inputs_, num_aux_, parts_);
   witnessed.synthesize(w);

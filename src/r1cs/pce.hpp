@@ -123,6 +123,10 @@ class PrecompiledCircuit {
   size_t nnz() const { return a_.nnz() + b_.nnz() + c_.nnz(); }
   // Memory held (matrices, tables, densities).
   size_t bytes() const;
+  // Bytes of the matrices one synthesis reads: A's and B's offsets and
+  // terms, but C's terms only for the rows whose a comes from C (c = a∘b is
+  // not evaluated from C). For the memory-bandwidth bound of benchmarks.
+  uint64_t matrix_bytes_read() const;
 
   // Witness-only synthesis of `witnessed`, then a = A·w, b = B·w and
   // c = a∘b in parallel over rows (on the caller's oneTBB arena): the
