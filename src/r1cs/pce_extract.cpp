@@ -1,6 +1,7 @@
 #include "r1cs/pce_extract.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -87,6 +88,22 @@ class OutFile {
   int fd_ = -1;
   bool kept_ = false;
 };
+
+// Temporary files of earlier extractions into `path` whose process is gone
+// (killed part-way: a 32 GiB PoRep's is 7 GB) are removed.
+void remove_orphans(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  const std::string prefix = p.filename().string() + ".tmp.";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (::kill(pid_t(std::stol(pid)), 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), ec);
+  }
+}
 
 // Pass 1: counts only.
 struct CountSink {
@@ -193,6 +210,7 @@ PceExtractReport extract_pce_file(const std::string& path, const Circuit& blank,
   rep.file_bytes = body + pce_format::kTrailerBytes;
 
   t0 = std::chrono::steady_clock::now();
+  remove_orphans(path);
   OutFile out(path + ".tmp." + std::to_string(::getpid()));
   out.reserve(rep.file_bytes);
   {

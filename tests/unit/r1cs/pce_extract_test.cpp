@@ -3,13 +3,16 @@
 // the in-memory recording (whatever the buffer size, so every array is cut
 // at many places, rows across buffers), and the mapped file synthesizes
 // exactly as full synthesis; evaluation by ranges of rows gives the
-// assignment of synthesize(); a failed extraction leaves no file.
+// assignment of synthesize(); a failed extraction leaves no file, and the
+// temporary file of a killed one is removed by the next.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
+
+#include <unistd.h>
 
 #include "r1cs/pce_extract.hpp"
 #include "r1cs/pce_file.hpp"
@@ -147,4 +150,19 @@ TEST_F(PceExtractTest, ACircuitThatChangesBetweenPassesLeavesNoFile) {
   const auto path = dir / "growing.pce";
   EXPECT_THROW(extract_pce_file(path, Growing(), digest, {1}), SynthesisError);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 0);
+}
+
+// The temporary file of an extraction whose process is gone (killed) is
+// removed by the next extraction into the same path; a live one's is not.
+TEST_F(PceExtractTest, AKilledExtractionsFileIsRemovedByTheNext) {
+  const auto path = dir / "chain.pce";
+  const auto orphan = dir / "chain.pce.tmp.2147483646";  // no such process
+  const auto live = dir / ("chain.pce.tmp." + std::to_string(::getppid()));
+  std::ofstream(orphan) << "partial";
+  std::ofstream(live) << "in progress";
+  ChainCircuit chain;
+  extract_pce_file(path, chain, digest, {});
+  EXPECT_FALSE(std::filesystem::exists(orphan));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(path));
 }
