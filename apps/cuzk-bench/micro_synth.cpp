@@ -75,7 +75,9 @@ void run_first_synthesis(const SynthOpts& o, const fc::PorepConfig& cfg,
   const std::string path = o.large.pce_file.empty() ? o.circuit + ".pce" : o.large.pce_file;
   const r1cs::PceDigest digest = engine::PceStore::circuit_digest(o.circuit);
   const bool use_pce = o.mode == "pce";
-  if (use_pce && !std::filesystem::exists(path)) {
+  // A missing or stale file is extracted first (not timed); a current one
+  // is only looked at when timed.
+  if (use_pce && (!std::filesystem::exists(path) || !r1cs::pce_file_is_current(path, digest))) {
     std::fprintf(stderr, "micro synth: extracting into %s (not timed)\n", path.c_str());
     r1cs::extract_pce_file(path, fc::porep_blank_circuit(cfg), digest);
   }

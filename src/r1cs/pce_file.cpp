@@ -184,6 +184,16 @@ void write_pce_file(const std::string& path, const PrecompiledCircuit& pce, cons
   }
 }
 
+bool pce_file_is_current(const std::string& path, const PceDigest& expected) {
+  File f(std::fopen(path.c_str(), "rb"), std::fclose);
+  uint8_t head[sizeof kMagic + 8 + 32];
+  if (!f || std::fread(head, 1, sizeof head, f.get()) != sizeof head) return false;
+  uint32_t version;
+  std::memcpy(&version, head + sizeof kMagic, 4);
+  return std::memcmp(head, kMagic, sizeof kMagic) == 0 && version == kVersion &&
+         std::memcmp(head + sizeof kMagic + 8, expected.data(), expected.size()) == 0;
+}
+
 PrecompiledCircuit read_pce_file(const std::string& path, const PceDigest& expected) {
   std::shared_ptr<const platform::MappedFile> file;
   {

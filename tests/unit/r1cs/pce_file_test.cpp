@@ -91,10 +91,14 @@ TEST_F(PceFileTest, OtherCircuitCodeOrVersionIsStale) {
   write_pce_file(path, PrecompiledCircuit::record(MixedCircuit()), digest);
   PceDigest other = digest;
   other[31] ^= 1;
+  EXPECT_TRUE(pce_file_is_current(path, digest));
+  EXPECT_FALSE(pce_file_is_current(path, other));
+  EXPECT_FALSE(pce_file_is_current(dir / "absent.pce", digest));
   EXPECT_EQ(error_of(path, other), PceFileError::Kind::Stale);
   auto bytes = read(path);
   bytes[8] = 1;  // version 1, before the part marks
   write(path, bytes);
+  EXPECT_FALSE(pce_file_is_current(path, digest));
   EXPECT_EQ(error_of(path, digest), PceFileError::Kind::Stale);
   EXPECT_EQ(error_of(dir / "absent.pce", digest), PceFileError::Kind::Missing);
 }
