@@ -6,10 +6,8 @@
 //   cuzk-bench micro msm --group g1 --log-n 16 18 --threads 1 2
 //       --scalars uniform filecoin --reps 3 --json [--compare-naive-xyzz] [--compare-scalar]
 //
-// Scalars: uniform = uniform in Fr; filecoin = 45% zero, 45% one, 10% uniform
-// (Filecoin witness vectors are dominated by 0/1). Points: a random
-// arithmetic progression a*G + i*b*G (additions, one batch inversion), so
-// generating 2^20 points takes seconds, not minutes; nothing is cached.
+// Inputs (micro_msm_inputs.hpp): points on a random arithmetic progression;
+// scalars uniform in Fr or Filecoin-like (45% zero, 45% one, 10% uniform).
 #include <tbb/parallel_for.h>
 
 #include <chrono>
@@ -25,6 +23,7 @@
 #include "commands.hpp"
 #include "ec/bls12_381.hpp"
 #include "micro_common.hpp"
+#include "micro_msm_inputs.hpp"
 #include "msm/msm.hpp"
 
 namespace cuzk::bench_cli {
@@ -63,41 +62,6 @@ double fp_mul_latency_ns() {
   return stats_of(v).median;
 }
 
-template <class C>
-std::vector<ec::Affine<C>> make_points(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const auto g = ec::Jacobian<C>::from_affine(C::generator());
-  const ff::Fr a = ff::Fr::random(rng), b = ff::Fr::random(rng);
-  const auto step = ec::mul_vartime(g, b).to_affine();
-  std::vector<ec::Affine<C>> out(n);
-  const size_t blk = 1 << 14;
-  tbb::parallel_for(size_t(0), (n + blk - 1) / blk, [&](size_t c) {
-    size_t lo = c * blk, hi = std::min(n, lo + blk);
-    std::vector<ec::Jacobian<C>> jac(hi - lo);
-    auto p = ec::mul_vartime(g, a + b * ff::Fr::from_u64(lo));
-    for (size_t i = lo; i < hi; i++) {
-      jac[i - lo] = p;
-      p = p.add_mixed(step);
-    }
-    ec::batch_to_affine<C>(jac, std::span<ec::Affine<C>>(out.data() + lo, hi - lo));
-  });
-  return out;
-}
-
-std::vector<ff::Fr> make_scalars(size_t n, const std::string& kind, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<ff::Fr> k(n);
-  for (auto& x : k) {
-    if (kind == "filecoin") {
-      unsigned u = unsigned(rng() % 100);
-      x = u < 45 ? ff::Fr::zero() : u < 90 ? ff::Fr::one() : ff::Fr::random(rng);
-    } else {
-      x = ff::Fr::random(rng);
-    }
-  }
-  return k;
-}
-
 // Medians of the default variant, for the ratio lines printed at the end.
 struct Key {
   std::string group, scalars;
@@ -127,12 +91,12 @@ void run_group(const MsmOpts& o, const char* gname) {
   int max_log = 0;
   for (int l : o.log_n) max_log = std::max(max_log, l);
   const size_t nmax = size_t(1) << max_log;
-  auto pts = make_points<C>(nmax, 1234);
+  auto pts = make_msm_points<C>(nmax, 1234);
   for (int log_n : o.log_n) {
     const size_t n = size_t(1) << log_n;
     std::span<const ec::Affine<C>> ps(pts.data(), n);
     for (const auto& sk : o.scalars) {
-      auto ks = make_scalars(n, sk, 5678 + log_n);
+      auto ks = make_msm_scalars(n, sk, 5678 + log_n);
       std::vector<arith::Limbs<4>> can(n);
       for (size_t i = 0; i < n; i++) can[i] = ks[i].to_canonical();
       for (unsigned th : o.threads) {

@@ -4,10 +4,14 @@
 // (charged to it, evicted least recently used when the budget needs room),
 // on disk as <dir>/<circuit_id>.pce next to the parameters.
 //
-// The first partition of a circuit is synthesized by the gadgets (a cold
-// start); meanwhile one background thread loads the circuit's .pce file or,
-// when there is none (or it is stale or damaged), records the circuit and
-// writes the file. Later partitions go through the PCE. TIMELINE:
+// When the circuit's .pce file exists, the first synthesis maps it (in its
+// own thread, a fraction of a synthesis by the gadgets) and goes through
+// it. Without one (or when it is stale or damaged), the first partition is
+// synthesized by the gadgets (a cold start) while one background thread
+// records the circuit straight into the file in bounded memory
+// (r1cs/pce_extract.hpp) and maps that. A mapped PCE lives in the page
+// cache, shared and evictable, and is charged to the budget all the same.
+// Later partitions go through the PCE. TIMELINE:
 //   PCE_LOAD_START / PCE_LOAD_END        circuit=<id>[,ms=,bytes=][,error=<why>]
 //   PCE_EXTRACT_START / PCE_EXTRACT_END  circuit=<id>,reason=missing|stale|corrupt[,ms=,bytes=][,error=<why>]
 // under the id of the job whose synthesis started them.
@@ -31,6 +35,7 @@
 #include "engine/memory_budget.hpp"
 #include "engine/timeline_emitter.hpp"
 #include "r1cs/pce.hpp"
+#include "r1cs/pce_extract.hpp"
 #include "r1cs/pce_file.hpp"
 
 namespace cuzk::engine {
@@ -86,6 +91,10 @@ class PceStore {
   void schedule_locked(const std::string& job_id, const std::string& id, Entry& e,
                        const Synthesizer::BlankCircuit& blank);
   void load(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank);
+  // Maps and installs the circuit's file; returns the reason to rebuild it
+  // ("stale", "corrupt", "missing"; the file removed), or nullptr (loaded,
+  // or failed for good, or over budget).
+  const char* try_load(const std::string& job_id, const std::string& id);
   void extract(const std::string& job_id, const std::string& id, const Synthesizer::BlankCircuit& blank,
                const char* reason);
   // Charges the budget and makes `pce` the circuit's; false when it does not fit.

@@ -1,11 +1,14 @@
 #include "r1cs/pce.hpp"
 
 #include <algorithm>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 #include "r1cs/fr_sum.hpp"
+#include "r1cs/pce_recorder.hpp"
 #include "r1cs/vec_growth.hpp"
 #include "r1cs/witness_cs.hpp"
 
@@ -15,120 +18,56 @@ namespace cuzk::r1cs {
 
 namespace {
 
-struct FrHash {
-  size_t operator()(const Fr& x) const {
-    const auto& v = x.v;  // Montgomery limbs: any fixed function of them will do
-    return size_t(v[0] ^ (v[1] * 0x9e3779b97f4a7c15ull) ^ (v[2] >> 7) ^ (v[3] << 13));
+// Terms into growing arrays (8 bytes a term, not the 36 of a CsrMatrix), so
+// recording needs about the memory of its result.
+struct MemorySink {
+  std::vector<uint32_t> row_ptr[3] = {{0}, {0}, {0}}, col[3], coeff[3];
+  void term(int k, uint32_t c, uint32_t t) {
+    push_back_large(col[k], c);
+    push_back_large(coeff[k], t);
   }
-};
-
-// Interns coefficients into a matrix's table; 1 and -1 without hashing.
-class CoeffIndex {
- public:
-  explicit CoeffIndex(std::vector<Fr>& table) : table_(table) {}
-  uint32_t operator()(const Fr& x) {
-    if (fr_is_one(x)) return 0;
-    if (x == FrSum::minus_one()) return 1;
-    auto [it, fresh] = index_.try_emplace(x, uint32_t(table_.size()));
-    if (fresh) table_.push_back(x);
-    return it->second;
-  }
-
- private:
-  std::vector<Fr>& table_;
-  std::unordered_map<Fr, uint32_t, FrHash> index_;
-};
-
-// Records a blank circuit straight into packed matrices (8 bytes a term,
-// not the 36 of a CsrMatrix), so recording needs about the memory of its
-// result. Columns are final for aux variables; inputs carry kInputBit until
-// finish() knows the aux count and moves them behind.
-class PackedRecorder final : public ConstraintSystem {
- public:
-  static constexpr uint32_t kInputBit = 0x80000000u;
-
-  PrecompiledCircuit finish() {
-    if (uint64_t(num_inputs_) + num_aux_ > 0xffffffffull)
-      throw SynthesisError("too many variables for a 32-bit column index");
-    for (PackedCsr* m : {&m_[0], &m_[1], &m_[2]})
-      for (uint32_t& j : m->col)
-        if (j & kInputBit) j = uint32_t(num_aux_ + (j & ~kInputBit));
-    return PrecompiledCircuit(num_inputs_, num_aux_, std::move(m_[0]), std::move(m_[1]), std::move(m_[2]),
-                              std::move(parts_));
-  }
-
-  // Notes where each part of the first call starts (nested and later calls
-  // are not recorded: they run in order).
-  void run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part) override {
-    const bool record = !parts_done_ && !in_parts_;
-    in_parts_ = true;
-    for (size_t i = 0; i < n; i++) {
-      if (record) parts_.push_back(counts());
-      part(i, *this);
-    }
-    if (record) {
-      parts_.push_back(counts());
-      parts_done_ = true;
-    }
-    in_parts_ = false;
-  }
-
- protected:
-  Variable alloc_impl(const Name&, FnRef<Fr()>) override {
-    if (num_aux_ >= kInputBit) throw SynthesisError("too many aux variables for a 32-bit column index");
-    return Variable::aux(num_aux_++);
-  }
-  Variable alloc_input_impl(const Name&, FnRef<Fr()>) override {
-    if (num_inputs_ >= kInputBit) throw SynthesisError("too many inputs for a 32-bit column index");
-    return Variable::input(num_inputs_++);
-  }
-  void enforce_impl(const Name&, LinearCombination&& a, LinearCombination&& b,
-                    LinearCombination&& c) override {
-    append(0, a);
-    append(1, b);
-    append(2, c);
-  }
-
- private:
-  SynthesisCounts counts() const { return {num_aux_, num_inputs_, m_[0].rows()}; }
-  void append(int k, const LinearCombination& lc) {
-    PackedCsr& m = m_[k];
-    for (const auto& e : lc.inputs())
-      if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index) | kInputBit, e.coeff);
-    for (const auto& e : lc.aux())
-      if (!e.coeff.is_zero()) push(m, k, uint32_t(e.index), e.coeff);
-    if (m.col.size() >= (uint64_t(1) << 32))
+  void end_row(int k) {
+    if (col[k].size() >= (uint64_t(1) << 32))
       throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
-    m.row_ptr.push_back(uint32_t(m.col.size()));
+    push_back_large(row_ptr[k], uint32_t(col[k].size()));
   }
-  void push(PackedCsr& m, int k, uint32_t col, const Fr& coeff) {
-    push_back_large(m.col, col);
-    push_back_large(m.coeff, index_[k](coeff));
-  }
+};
 
-  size_t num_inputs_ = 1, num_aux_ = 0;
-  PackedCsr m_[3];
-  std::vector<SynthesisCounts> parts_;
-  bool parts_done_ = false, in_parts_ = false;
-  CoeffIndex index_[3] = {CoeffIndex(m_[0].table), CoeffIndex(m_[1].table), CoeffIndex(m_[2].table)};
+struct OwnedArrays {
+  std::vector<uint32_t> row_ptr, col, coeff;
 };
 
 }  // namespace
 
+PackedCsr::PackedCsr(std::vector<uint32_t> row_ptr_v, std::vector<uint32_t> col_v,
+                     std::vector<uint32_t> coeff_v, std::vector<Fr> table_v)
+    : table(std::move(table_v)) {
+  auto own =
+      std::make_shared<OwnedArrays>(OwnedArrays{std::move(row_ptr_v), std::move(col_v), std::move(coeff_v)});
+  if (own->row_ptr.empty()) own->row_ptr.push_back(0);
+  row_ptr = own->row_ptr;
+  col = own->col;
+  coeff = own->coeff;
+  storage = std::move(own);
+}
+
+PackedCsr::PackedCsr(std::span<const uint32_t> row_ptr_s, std::span<const uint32_t> col_s,
+                     std::span<const uint32_t> coeff_s, std::vector<Fr> table_v,
+                     std::shared_ptr<const void> st)
+    : row_ptr(row_ptr_s), col(col_s), coeff(coeff_s), table(std::move(table_v)), storage(std::move(st)) {}
+
 PackedCsr PackedCsr::pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux) {
   if (m.nnz() >= (uint64_t(1) << 32))
     throw std::length_error("pre-compiled circuit: 2^32 terms or more in a matrix");
-  PackedCsr p;
-  p.row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
-  p.col.resize(m.col.size());
-  p.coeff.resize(m.val.size());
-  CoeffIndex index(p.table);
+  std::vector<uint32_t> col(m.col.size()), coeff(m.val.size());
+  pce_detail::CoeffIndex index;
   for (size_t k = 0; k < m.val.size(); k++) {
     const uint32_t j = m.col[k];  // z order: inputs, then aux
-    p.col[k] = uint32_t(j < num_inputs ? num_aux + j : j - num_inputs);
-    p.coeff[k] = index(m.val[k]);
+    col[k] = uint32_t(j < num_inputs ? num_aux + j : j - num_inputs);
+    coeff[k] = index(m.val[k]);
   }
-  return p;
+  return PackedCsr(std::vector<uint32_t>(m.row_ptr.begin(), m.row_ptr.end()), std::move(col),
+                   std::move(coeff), index.take_table());
 }
 
 void PackedCsr::index_small() {
@@ -160,9 +99,21 @@ void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& ou
 }
 
 PrecompiledCircuit PrecompiledCircuit::record(const Circuit& blank) {
-  PackedRecorder rec;
+  MemorySink sink;
+  pce_detail::Recorder<MemorySink> rec(sink);
   blank.synthesize(rec);
-  return rec.finish();
+  const size_t num_aux = rec.num_aux(), num_inputs = rec.num_inputs();
+  if (uint64_t(num_inputs) + num_aux > 0xffffffffull)
+    throw SynthesisError("too many variables for a 32-bit column index");
+  PackedCsr m[3];
+  for (int k = 0; k < 3; k++) {
+    for (uint32_t& j : sink.col[k])
+      if (j & pce_detail::kInputBit) j = uint32_t(num_aux + (j & ~pce_detail::kInputBit));
+    m[k] = PackedCsr(std::move(sink.row_ptr[k]), std::move(sink.col[k]), std::move(sink.coeff[k]),
+                     rec.index(k).take_table());
+  }
+  return PrecompiledCircuit(num_inputs, num_aux, std::move(m[0]), std::move(m[1]), std::move(m[2]),
+                            rec.take_parts());
 }
 
 PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
@@ -220,7 +171,17 @@ size_t PrecompiledCircuit::bytes() const {
          a_from_c_.size() * sizeof(uint32_t);
 }
 
-ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const {
+uint64_t PrecompiledCircuit::matrix_bytes_read() const {
+  const uint64_t offsets = 4 * (uint64_t(num_constraints()) + 1);
+  uint64_t a_terms = a_.nnz(), c_bytes = 0;
+  for (uint32_t i : a_from_c_) {
+    a_terms -= a_.row_ptr[i + 1] - a_.row_ptr[i];
+    c_bytes += 8 + 8 * uint64_t(c_.row_ptr[i + 1] - c_.row_ptr[i]);  // two offsets, the terms
+  }
+  return 2 * offsets + 8 * (a_terms + b_.nnz()) + c_bytes;
+}
+
+std::vector<Fr> PrecompiledCircuit::witness(const Circuit& witnessed) const {
   WitnessCS w(num_inputs_, num_aux_, parts_);
   witnessed.synthesize(w);
   if (w.num_inputs() != num_inputs_ || w.num_aux() != num_aux_ || w.num_constraints() != num_constraints())
@@ -228,8 +189,13 @@ ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const
                       " inputs, " + std::to_string(num_aux_) + " aux, " + std::to_string(num_constraints()) +
                       " constraints; synthesis gave " + std::to_string(w.num_inputs()) + ", " +
                       std::to_string(w.num_aux()) + ", " + std::to_string(w.num_constraints()));
-  std::vector<Fr> inputs = w.inputs();
-  return assign(w.take_aux_then_inputs(), std::move(inputs), false);
+  return w.take_aux_then_inputs();
+}
+
+ProvingAssignment PrecompiledCircuit::synthesize(const Circuit& witnessed) const {
+  std::vector<Fr> w = witness(witnessed);
+  std::vector<Fr> inputs(w.end() - std::ptrdiff_t(num_inputs_), w.end());
+  return assign(std::move(w), std::move(inputs), false);
 }
 
 ProvingAssignment PrecompiledCircuit::evaluate(std::span<const Fr> z) const {
@@ -241,27 +207,77 @@ ProvingAssignment PrecompiledCircuit::evaluate(std::span<const Fr> z) const {
   return assign(std::move(w), {z.begin(), z.begin() + std::ptrdiff_t(num_inputs_)}, true);
 }
 
+void PrecompiledCircuit::evaluate_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b,
+                                       Fr* c) const {
+  if (w.size() != num_inputs_ + num_aux_ || first > num_constraints() || n > num_constraints() - first)
+    throw SynthesisError("evaluate_rows: witness or row range does not fit the circuit");
+  if (w.size() > num_aux_ && !w[num_aux_].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
+  eval_rows(w, first, n, a, b, c, false);
+}
+
+namespace {
+
+// a, b and c are written once and not read again by synthesis. For a large
+// circuit they cannot stay in any cache either, and streaming (non-temporal)
+// stores send them to memory without reading their lines first: half the
+// write traffic of plain stores (the 32 GiB PoRep partition writes 12.5 GB of
+// them; its a/b/c took 3.8-5.2 s instead of 5.8-6.3 s, alternating runs). A
+// small circuit's (the 2 KiB PoRep's 258 MB) partly stay in the last-level
+// cache for the prover, and plain stores measured level or 1-2% ahead.
+constexpr size_t kStreamingRows = size_t(1) << 23;
+
+inline void store_row(Fr* dst, const Fr& x, bool streaming) {
+#if defined(__x86_64__)
+  if (streaming) {
+    auto* d = reinterpret_cast<long long*>(dst->v.data());
+    for (size_t k = 0; k < 4; k++) _mm_stream_si64(d + k, static_cast<long long>(x.v[k]));
+    return;
+  }
+#endif
+  *dst = x;
+}
+
+// Orders the streaming stores before anything after them.
+inline void streaming_done() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
+}  // namespace
+
+void PrecompiledCircuit::eval_rows(std::span<const Fr> ws, size_t first, size_t n, Fr* a, Fr* b, Fr* c,
+                                   bool exact_c) const {
+  const bool streaming = num_constraints() >= kStreamingRows;
+  tbb::parallel_for(tbb::blocked_range<size_t>(first, first + n, 4096),
+                    [&](const tbb::blocked_range<size_t>& rg) {
+                      auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(rg.begin()));
+                      for (size_t i = rg.begin(); i < rg.end(); i++) {
+                        Fr ai, bi, ci;
+                        if (!exact_c && next != a_from_c_.end() && *next == i) [[unlikely]] {
+                          c_.eval_row(i, ws, ai);  // b = 1: a = c for a satisfying witness
+                          ++next;
+                        } else {
+                          a_.eval_row(i, ws, ai);
+                        }
+                        b_.eval_row(i, ws, bi);
+                        if (exact_c) c_.eval_row(i, ws, ci);
+                        else product_into(ai, bi, ci);
+                        store_row(a + (i - first), ai, streaming);
+                        store_row(b + (i - first), bi, streaming);
+                        store_row(c + (i - first), ci, streaming);
+                      }
+                      if (streaming) streaming_done();
+                    });
+}
+
 ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr> inputs,
                                              bool exact_c) const {
   if (inputs.empty() || !inputs[0].is_one()) throw SynthesisError("witness value 0 (ONE) must be 1");
   const size_t rows = num_constraints();
   ProvingAssignment pa = start_assignment(rows, densities_);
   pa.input_assignment = std::move(inputs);
-  const std::span<const Fr> ws(w);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 4096), [&](const tbb::blocked_range<size_t>& rg) {
-    auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(rg.begin()));
-    for (size_t i = rg.begin(); i < rg.end(); i++) {
-      if (!exact_c && next != a_from_c_.end() && *next == i) [[unlikely]] {
-        c_.eval_row(i, ws, pa.a[i]);  // b = 1: a = c for a satisfying witness
-        ++next;
-      } else {
-        a_.eval_row(i, ws, pa.a[i]);
-      }
-      b_.eval_row(i, ws, pa.b[i]);
-      if (exact_c) c_.eval_row(i, ws, pa.c[i]);
-      else product_into(pa.a[i], pa.b[i], pa.c[i]);
-    }
-  });
+  eval_rows(w, 0, rows, pa.a.data(), pa.b.data(), pa.c.data(), exact_c);
   w.resize(num_aux_);  // drops the inputs behind the aux values
   pa.aux_assignment = std::move(w);
   return pa;

@@ -22,6 +22,7 @@
 // (MultiEq's packed additions), a_i is evaluated from C.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -33,15 +34,27 @@
 
 namespace cuzk::r1cs {
 
+// One matrix, compressed: row offsets, columns and coefficient indices as
+// 32-bit arrays (views of memory that `storage` keeps alive: owned vectors
+// after recording or packing, or a mapped .pce file), and the table of
+// distinct coefficients.
 struct PackedCsr {
-  std::vector<uint32_t> row_ptr{0};
-  std::vector<uint32_t> col, coeff;  // coeff: index into table
+  std::span<const uint32_t> row_ptr, col, coeff;  // coeff: index into table
   std::vector<Fr> table{Fr::one(), -Fr::one()};
+  std::shared_ptr<const void> storage;  // owner of the three arrays
+
+  PackedCsr() : row_ptr(kNoRows) {}
+  // Takes ownership of the three arrays.
+  PackedCsr(std::vector<uint32_t> row_ptr, std::vector<uint32_t> col, std::vector<uint32_t> coeff,
+            std::vector<Fr> table);
+  // Views arrays owned by `storage` (a mapped file).
+  PackedCsr(std::span<const uint32_t> row_ptr, std::span<const uint32_t> col, std::span<const uint32_t> coeff,
+            std::vector<Fr> table, std::shared_ptr<const void> storage);
 
   // `m` with columns moved to w order. Throws std::length_error for a matrix
   // of 2^32 terms or more.
   static PackedCsr pack(const CsrMatrix& m, size_t num_inputs, size_t num_aux);
-  size_t rows() const { return row_ptr.size() - 1; }
+  size_t rows() const { return row_ptr.empty() ? 0 : row_ptr.size() - 1; }
   size_t nnz() const { return col.size(); }
   size_t bytes() const;
   // Row i against w, written to `out` (whatever it held: a/b/c are not
@@ -83,6 +96,7 @@ struct PackedCsr {
     return true;
   }
   static constexpr int kSmallRange = 4 * int(kSmallTerms);
+  static constexpr uint32_t kNoRows[1] = {0};
   std::array<Fr, 2 * kSmallRange + 1> small_values_{};  // -16 ... 16
 };
 
@@ -109,6 +123,10 @@ class PrecompiledCircuit {
   size_t nnz() const { return a_.nnz() + b_.nnz() + c_.nnz(); }
   // Memory held (matrices, tables, densities).
   size_t bytes() const;
+  // Bytes of the matrices one synthesis reads: A's and B's offsets and
+  // terms, but C's terms only for the rows whose a comes from C (c = a∘b is
+  // not evaluated from C). For the memory-bandwidth bound of benchmarks.
+  uint64_t matrix_bytes_read() const;
 
   // Witness-only synthesis of `witnessed`, then a = A·w, b = B·w and
   // c = a∘b in parallel over rows (on the caller's oneTBB arena): the
@@ -116,6 +134,14 @@ class PrecompiledCircuit {
   // Throws PceMismatch when the circuit's allocation or constraint counts
   // differ from the recorded ones (a stale PCE).
   ProvingAssignment synthesize(const Circuit& witnessed) const;
+  // The two halves of synthesize(), for circuits whose a, b and c do not fit
+  // in memory at once (the 32 GiB PoRep: 12 GB of them), evaluated a range
+  // of rows at a time. witness(): witness-only synthesis checked against the
+  // recorded counts (PceMismatch), w = (aux..., inputs...).
+  std::vector<Fr> witness(const Circuit& witnessed) const;
+  // Rows [first, first + n) against w: a, b and c = a∘b into a[0..n),
+  // b[0..n), c[0..n), in parallel on the caller's oneTBB arena.
+  void evaluate_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c) const;
   // From a full witness z = (ONE, inputs..., aux...), with c = C·z
   // evaluated: exactly full synthesis's assignment, satisfied or not.
   ProvingAssignment evaluate(std::span<const Fr> z) const;
@@ -124,6 +150,7 @@ class PrecompiledCircuit {
   // Rows in parallel; c = C·w when exact_c, else a∘b. `w` becomes the aux
   // assignment.
   ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const;
+  void eval_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c, bool exact_c) const;
 
   void find_rows_a_from_c();  // fills a_from_c_ (sorted rows)
 

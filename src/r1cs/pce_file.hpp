@@ -40,6 +40,11 @@ void write_pce_file(const std::string& path, const PrecompiledCircuit& pce, cons
 // Throws PceFileError (Missing, Stale or Corrupt) naming the path.
 PrecompiledCircuit read_pce_file(const std::string& path, const PceDigest& expected);
 
+// Whether `path` starts like a file of this format version for `expected`
+// (magic, version, digest: the header alone, no checksum). A cheap test for
+// a file that is certainly stale; read_pce_file checks everything.
+bool pce_file_is_current(const std::string& path, const PceDigest& expected);
+
 // Size of the file write_pce_file would produce.
 uint64_t pce_file_bytes(const PrecompiledCircuit& pce);
 

@@ -1,9 +1,10 @@
 // The engine's pre-compiled constraints: the first synthesis of a circuit
 // goes through the gadgets and starts a background extraction (file written,
 // PCE_EXTRACT events); later ones go through the PCE with the same
-// assignment. A new store loads the file (PCE_LOAD); stale, damaged or
-// mismatched files are rebuilt, never used; the budget bounds what stays in
-// memory and reclaim evicts idle PCEs.
+// assignment. A new store maps the file before its first synthesis, which
+// then goes through it (PCE_LOAD); stale, damaged or mismatched files are
+// rebuilt, never used; the budget bounds what stays in memory and reclaim
+// evicts idle PCEs.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -95,7 +96,7 @@ TEST_F(PceStoreTest, ANewStoreLoadsTheFile) {
     s.drain();
   }
   PceStore s({true, dir.string()}, budget, tl);
-  EXPECT_FALSE(synth(s, "job-3", 30, 4));  // the load runs in the background
+  EXPECT_TRUE(synth(s, "job-3", 30, 4));  // the file mapped first
   s.drain();
   EXPECT_EQ(count("PCE_LOAD_START,job-3,circuit=chain"), 1u);
   EXPECT_EQ(count("PCE_LOAD_END,job-3,circuit=chain,ms="), 1u);
@@ -167,7 +168,7 @@ TEST_F(PceStoreTest, TheBudgetBoundsMemoryAndReclaimEvicts) {
   EXPECT_GT(s.reclaim(1), 0u);
   EXPECT_EQ(state(s), "evicted");
   EXPECT_LT(budget.used(), used);
-  EXPECT_FALSE(synth(s, "job-2", 40, 3));  // reloads from the file
+  EXPECT_TRUE(synth(s, "job-2", 40, 3));  // mapped again from the file
   s.drain();
   EXPECT_EQ(count("PCE_LOAD_END,job-2"), 1u);
   EXPECT_TRUE(synth(s, "job-3", 40, 4));

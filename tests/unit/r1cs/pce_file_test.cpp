@@ -3,6 +3,7 @@
 // file (any byte flipped, truncated, extended) is Corrupt, never loaded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -62,7 +63,7 @@ TEST_F(PceFileTest, RoundTripsToTheSameAssignment) {
   const auto back = read_pce_file(path, digest);
   EXPECT_EQ(back.num_inputs(), pce.num_inputs());
   EXPECT_EQ(back.num_aux(), pce.num_aux());
-  EXPECT_EQ(back.a().col, pce.a().col);
+  EXPECT_TRUE(std::ranges::equal(back.a().col, pce.a().col));
   EXPECT_EQ(back.c().table, pce.c().table);
   ProvingAssignment full;
   chain.synthesize(full);
@@ -90,10 +91,14 @@ TEST_F(PceFileTest, OtherCircuitCodeOrVersionIsStale) {
   write_pce_file(path, PrecompiledCircuit::record(MixedCircuit()), digest);
   PceDigest other = digest;
   other[31] ^= 1;
+  EXPECT_TRUE(pce_file_is_current(path, digest));
+  EXPECT_FALSE(pce_file_is_current(path, other));
+  EXPECT_FALSE(pce_file_is_current(dir / "absent.pce", digest));
   EXPECT_EQ(error_of(path, other), PceFileError::Kind::Stale);
   auto bytes = read(path);
   bytes[8] = 1;  // version 1, before the part marks
   write(path, bytes);
+  EXPECT_FALSE(pce_file_is_current(path, digest));
   EXPECT_EQ(error_of(path, digest), PceFileError::Kind::Stale);
   EXPECT_EQ(error_of(dir / "absent.pce", digest), PceFileError::Kind::Missing);
 }

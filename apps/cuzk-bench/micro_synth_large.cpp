@@ -1,0 +1,213 @@
+// cuzk-bench micro synth for PoRep partitions too large to seal or to hold
+// whole here (porep-512m, porep-32g, porep-64g): the PCE path only, from a
+// random C1 in the real layout (filecoin/porep/random_c1.hpp).
+//
+//   cuzk-bench micro synth --circuit porep-32g --mode pce [--pce-file F] [--chunk-rows N] [--threads T]
+//
+// 1. The machine's streaming bandwidth on T threads (micro stream's kernels).
+// 2. The PCE: F (default <circuit>.pce here) mapped if it is current, else
+//    extracted into it first by the streaming extractor (r1cs/pce_extract.hpp),
+//    with the extraction's time and peak RSS.
+// 3. Per repetition: witness-only synthesis (w, 32 bytes per variable), then
+//    a, b and c = a∘b evaluated N rows at a time into buffers reused from
+//    chunk to chunk (the 32 GiB partition's whole a/b/c, 12 GB, would not fit
+//    beside the PCE and w in 24 GiB), as a prover streaming them to a device
+//    would.
+// Reported: witness and evaluation seconds, constraints/s per core, peak RSS
+// (VmHWM; the mapped PCE counts, as page cache), and the bandwidth bound:
+// the bytes synthesis must move (the matrix arrays it reads and w, read once;
+// w and a, b, c written once) over the measured read, write and streaming
+// write bandwidths.
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/pce_store.hpp"
+#include "filecoin/porep/c2.hpp"
+#include "filecoin/porep/random_c1.hpp"
+#include "micro_common.hpp"
+#include "micro_stream.hpp"
+#include "micro_synth_large.hpp"
+#include "platform/large_vector.hpp"
+#include "platform/raw_array.hpp"
+#include "r1cs/pce_extract.hpp"
+#include "r1cs/pce_file.hpp"
+
+namespace cuzk::bench_cli {
+
+namespace {
+
+namespace fc = cuzk::filecoin;
+
+double large_seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A /proc/self/status field in MiB (VmHWM, VmRSS, RssAnon, RssFile).
+double status_mib(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string key = std::string(field) + ":";
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) return std::stod(line.substr(key.size())) / 1024.0;  // kB
+  return 0;
+}
+// Starts a new peak-RSS window (Linux: VmHWM := VmRSS).
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+}  // namespace
+
+void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
+  tbb::task_arena arena{int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads)};
+  const unsigned threads = unsigned(arena.max_concurrency());
+  nlohmann::json j = {{"bench", "synth_large"}, {"circuit", o.circuit}, {"threads", threads}};
+
+  // 1. Bandwidth, before anything large is resident.
+  double read_gbs = 0, write_gbs = 0, write_nt_gbs = 0, copy_gbs = 0;
+  for (const StreamResult& r : measure_stream(o.stream_mib, threads, 3)) {
+    if (r.kernel == "read") read_gbs = r.best_gbs;
+    if (r.kernel == "write") write_gbs = r.best_gbs;
+    if (r.kernel == "write_nt") write_nt_gbs = r.best_gbs;
+    if (r.kernel == "copy") copy_gbs = r.best_gbs;
+  }
+  std::fprintf(
+      stderr,
+      "micro synth: bandwidth on %u thread(s): read %.2f, write %.2f, streaming write %.2f, copy %.2f GB/s\n",
+      threads, read_gbs, write_gbs, write_nt_gbs, copy_gbs);
+  j["read_gb_s"] = read_gbs;
+  j["write_gb_s"] = write_gbs;
+  j["write_nt_gb_s"] = write_nt_gbs;
+  j["copy_gb_s"] = copy_gbs;
+
+  // 2. The PCE file: mapped when current, else extracted first.
+  const std::string path = o.pce_file.empty() ? o.circuit + ".pce" : o.pce_file;
+  const r1cs::PceDigest digest = engine::PceStore::circuit_digest(o.circuit);
+  std::optional<r1cs::PrecompiledCircuit> pce;
+  const auto load = [&] {
+    reset_peak_rss();
+    const auto t0 = std::chrono::steady_clock::now();
+    arena.execute([&] { pce.emplace(r1cs::read_pce_file(path, digest)); });
+    j["pce_load_s"] = large_seconds_since(t0);
+    j["pce_load_peak_rss_mib"] = status_mib("VmHWM");
+  };
+  try {
+    load();
+  } catch (const r1cs::PceFileError& e) {
+    std::fprintf(stderr, "micro synth: %s; extracting into %s\n", e.what(), path.c_str());
+    reset_peak_rss();
+    const auto t0 = std::chrono::steady_clock::now();
+    const r1cs::PceExtractReport rep = r1cs::extract_pce_file(path, fc::porep_blank_circuit(cfg), digest);
+    j["extract_s"] = large_seconds_since(t0);
+    j["extract_count_s"] = rep.count_s;
+    j["extract_record_s"] = rep.record_s;
+    j["extract_checksum_s"] = rep.checksum_s;
+    j["extract_peak_rss_mib"] = status_mib("VmHWM");
+    std::fprintf(stderr,
+                 "micro synth: extracted %llu constraints into %s (%.2f GiB) in %.1f s, peak RSS %.0f MiB\n",
+                 (unsigned long long)rep.rows, path.c_str(), double(rep.file_bytes) / (1 << 30),
+                 j["extract_s"].get<double>(), j["extract_peak_rss_mib"].get<double>());
+    load();
+  }
+  const size_t rows = pce->num_constraints(), vars = pce->num_aux() + pce->num_inputs();
+  const uint64_t file_bytes = r1cs::pce_file_bytes(*pce);
+  j["constraints"] = rows;
+  j["pce_file_gib"] = double(file_bytes) / (1 << 30);
+  std::fprintf(stderr, "micro synth: mapped %s (%.2f GiB) in %.1f s\n", path.c_str(),
+               double(file_bytes) / (1 << 30), j["pce_load_s"].get<double>());
+
+  // 3. Synthesis: w, then a/b/c by chunks.
+  const fc::SealCommitPhase1Output c1 = fc::random_c1(cfg, o.seed, 1);
+  const size_t chunk = std::max<size_t>(1, std::min(o.chunk_rows, rows));
+  platform::RawArray<r1cs::Fr> a(chunk), b(chunk), c(chunk);
+  for (auto* v : {&a, &b, &c})  // faulted in before timing: a prover keeps such buffers
+    std::fill(v->data(), v->data() + chunk, r1cs::Fr::zero());
+  platform::set_recycle_limit(size_t(8) << 30);  // w's buffer reused between repetitions, as in the daemon
+  std::vector<double> w_s, e_s, total_s;
+  double first_s = 0, first_w_s = 0;
+  r1cs::Fr check = r1cs::Fr::zero();
+  reset_peak_rss();
+  // Repetition 0 is the first synthesis of the process (w's 4 GB in fresh
+  // pages), reported apart; the others reuse w's buffer, as the daemon does.
+  for (int r = 0; r <= o.reps; r++) {
+    const auto circuit = fc::porep_partition_circuit(c1, cfg, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<r1cs::Fr> w;
+    double t_w = 0;
+    arena.execute([&] {
+      w = pce->witness(circuit);
+      t_w = large_seconds_since(t0);
+      for (size_t first = 0; first < rows; first += chunk) {
+        const size_t n = std::min(chunk, rows - first);
+        pce->evaluate_rows(w, first, n, a.data(), b.data(), c.data());
+        check += c[n - 1];  // every chunk used
+      }
+    });
+    const double t = large_seconds_since(t0);
+    std::fprintf(stderr, "micro synth: %s: witness %.2f s, a/b/c %.2f s, total %.2f s\n",
+                 r ? ("repetition " + std::to_string(r)).c_str() : "first synthesis", t_w, t - t_w, t);
+    if (r) {
+      w_s.push_back(t_w);
+      e_s.push_back(t - t_w);
+      total_s.push_back(t);
+    } else {
+      first_s = t;
+      first_w_s = t_w;
+    }
+    platform::recycle_large(w);
+  }
+  do_not_optimize(check);
+  const Stats sw = stats_of(w_s), se = stats_of(e_s), st = stats_of(total_s);
+  // The bytes synthesis must move per partition, each once (the least any
+  // order of the work can do): the matrix arrays it reads and w, read; w
+  // (plain stores) and a, b, c (streaming stores, large circuits), written;
+  // each at the bandwidth the machine streams it with (best of 3).
+  const double matrix_bytes = double(pce->matrix_bytes_read()), w_bytes = 32.0 * double(vars);
+  const double abc_bytes = 3 * 32.0 * double(rows);
+  const double read_bytes = matrix_bytes + w_bytes, written_bytes = w_bytes + abc_bytes;
+  const double abc_gbs = rows >= (size_t(1) << 23) ? std::max(write_gbs, write_nt_gbs) : write_gbs;
+  const double bound_s =
+      read_bytes / (read_gbs * 1e9) + w_bytes / (write_gbs * 1e9) + abc_bytes / (abc_gbs * 1e9);
+  j["reps"] = o.reps;
+  j["chunk_rows"] = chunk;
+  j["witness_s"] = sw.median;
+  j["abc_s"] = se.median;
+  j["synth_s"] = st.median;
+  j["synth_s_min"] = st.min;
+  j["first_synth_s"] = first_s;
+  j["first_witness_s"] = first_w_s;
+  j["constraints_per_s_per_core"] = double(rows) / st.median / double(threads);
+  j["peak_rss_mib"] = status_mib("VmHWM");
+  j["rss_anon_mib"] = status_mib("RssAnon");
+  j["rss_file_mib"] = status_mib("RssFile");
+  j["bytes_per_constraint"] = (read_bytes + written_bytes) / double(rows);
+  j["bandwidth_bound_s"] = bound_s;
+  j["synth_over_bound"] = st.median / bound_s;
+  if (o.json) {
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf(
+        "synth %s pce threads=%u constraints=%zu  witness %.2f s + a/b/c %.2f s = %.2f s (min %.2f)  "
+        "%.2f M/s per core\n"
+        "  first synthesis of the process %.2f s (witness %.2f s)\n"
+        "  peak RSS %.0f MiB (mapped PCE %.0f MiB of it at the end, anonymous %.0f MiB)\n"
+        "  bytes moved per constraint %.1f (read %.1f, written %.1f); bandwidth read %.2f / write %.2f / "
+        "streaming write %.2f GB/s: bound %.2f s; synthesis / bound = %.2f\n",
+        o.circuit.c_str(), threads, rows, sw.median, se.median, st.median, st.min,
+        j["constraints_per_s_per_core"].get<double>() / 1e6, first_s, first_w_s,
+        j["peak_rss_mib"].get<double>(), j["rss_file_mib"].get<double>(), j["rss_anon_mib"].get<double>(),
+        j["bytes_per_constraint"].get<double>(), read_bytes / double(rows), written_bytes / double(rows),
+        read_gbs, write_gbs, write_nt_gbs, bound_s, st.median / bound_s);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace cuzk::bench_cli
