@@ -2,15 +2,14 @@
 // docs/FLEET.md "How the engine plugs in"): construction and shutdown, the
 // RPCs (submit, await and its poller, cancel) on a pool of connections, and
 // the metrics. The claim loop and the runners are in fleet_claims.cpp, the
-// request payload encoding in fleet_payload.cpp.
+// request payload encoding in fleet_payload.cpp, /status and /metrics in
+// fleet_status.cpp.
 #include "engine/fleet_bridge.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "engine/engine.hpp"
@@ -25,16 +24,6 @@ namespace {
 using Code = ServiceError::Code;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
-
-const char* priority_label(int p) {
-  switch (p) {
-    case 1: return "low";
-    case 2: return "normal";
-    case 3: return "high";
-    case 4: return "critical";
-    default: return "unspecified";
-  }
-}
 
 bool ended(fleet::JobState s) {
   return s == fleet::JobState::Done || s == fleet::JobState::Failed || s == fleet::JobState::Cancelled;
@@ -392,78 +381,11 @@ FleetBridge::Counters FleetBridge::counters() const {
   return counters_;
 }
 
-std::string FleetBridge::metrics_text() const {
-  std::ostringstream o;
-  o << engine_.metrics_text();
-  Counters c;
-  std::vector<DepthRow> depth;
-  size_t running = 0;
-  {
-    std::lock_guard lk(mu_);
-    c = counters_;
-    depth = depth_;
-    running = running_.size();
-  }
-  auto head = [&](const char* name, const char* help, const char* type) {
-    o << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << "\n";
-  };
-  head("cuzk_fleet_queue_jobs",
-       "Jobs in the fleet queue by kind, priority and state (refreshed every second).", "gauge");
-  for (const auto& d : depth)
-    o << "cuzk_fleet_queue_jobs{kind=\"" << kind_name(ProofKind(d.kind)) << "\",priority=\""
-      << priority_label(d.priority) << "\",state=\"" << (d.claimed ? "claimed" : "queued") << "\"} " << d.jobs
-      << "\n";
-  head("cuzk_fleet_slots", "Jobs this daemon proves at once in the fleet.", "gauge");
-  o << "cuzk_fleet_slots " << slots_ << "\n";
-  head("cuzk_fleet_running_jobs", "Claimed jobs running on this daemon.", "gauge");
-  o << "cuzk_fleet_running_jobs " << running << "\n";
-  const std::pair<const char*, uint64_t> totals[] = {
-      {"cuzk_fleet_claims_total", c.claims},
-      {"cuzk_fleet_lease_expiries_total", c.lease_expiries},
-      {"cuzk_fleet_completed_total", c.completed},
-      {"cuzk_fleet_results_discarded_total", c.discarded_late},
-      {"cuzk_fleet_failures_total", c.failed},
-      {"cuzk_fleet_leases_lost_total", c.leases_lost},
-      {"cuzk_fleet_db_errors_total", c.db_errors},
-      {"cuzk_fleet_released_total", c.released},
-      {"cuzk_fleet_reclaim_holdoffs_total", c.reclaim_holdoffs},
-  };
-  const char* helps[] = {
-      "Jobs this daemon claimed from the fleet queue.",
-      "Expired leases (of any daemon) this daemon returned to the queue.",
-      "Results this daemon stored in the fleet queue.",
-      "Results discarded because this daemon's lease had expired (late completions).",
-      "Job failures this daemon reported (requeued or final).",
-      "Running jobs cancelled here because their lease could not be renewed.",
-      "Claim-loop steps that failed on the database.",
-      "Claimed jobs handed back to the queue without an attempt (no room, no parameters, shutdown).",
-      "Stalls of the claim loop after which reclaiming other daemons' leases waited a lease.",
-  };
-  for (size_t i = 0; i < std::size(totals); i++) {
-    head(totals[i].first, helps[i], "counter");
-    o << totals[i].first << ' ' << totals[i].second << "\n";
-  }
-  return o.str();
-}
-
-std::string FleetBridge::status_json() const {
-  auto j = nlohmann::json::parse(engine_.status_json());
-  const Counters c = counters();
-  size_t running = 0;
-  {
-    std::lock_guard lk(mu_);
-    running = running_.size();
-  }
-  j["fleet"] = {{"daemon_id", cfg_.daemon_id},
-                {"database", fleet::Database::redact(cfg_.database)},
-                {"slots", slots_},
-                {"running", running},
-                {"claims", c.claims},
-                {"completed", c.completed},
-                {"lease_expiries", c.lease_expiries},
-                {"results_discarded", c.discarded_late},
-                {"released", c.released}};
-  return j.dump();
+fleet::FleetView FleetBridge::read_fleet_view(std::chrono::milliseconds timeout) const {
+  const auto deadline = Clock::now() + timeout;
+  auto conn = pool_->take(deadline);
+  const fleet::Database::Deadline bound(**conn, deadline);
+  return fleet::Queue(**conn).fleet_view();
 }
 
 }  // namespace cuzk::engine

@@ -25,7 +25,11 @@
 // nor one stuck RPC blocks the others.
 //
 // status, /status, /metrics, preload and evict are the local engine's;
-// /metrics gains the fleet gauges and counters (cuzk_fleet_*).
+// /metrics gains the fleet gauges and counters (cuzk_fleet_*), /status a
+// `fleet` object: this daemon's figures, the fleet's queue depth, and the
+// daemons of the fleet with the jobs they hold and their leases (read from
+// the database at most once a second, within a short deadline; an error is
+// shown instead when it does not answer). Reports: fleet_status.cpp.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -45,6 +49,7 @@
 namespace cuzk::fleet {
 class Database;
 class Queue;
+struct FleetView;
 }  // namespace cuzk::fleet
 
 namespace cuzk::engine {
@@ -140,6 +145,12 @@ class FleetBridge final : public ProvingService {
   // await, cancel, the poller); database failures become UNAVAILABLE.
   template <typename F>
   auto with_client(const char* what, F&& fn);
+  // The "fleet view" part of /status (daemons, their jobs and leases, or the
+  // error of the read) as JSON text, read again when older than a second;
+  // `read_at` gets the time of the read.
+  std::string fleet_view_json(std::chrono::steady_clock::time_point* read_at) const;
+  // Queue::fleet_view on a connection of the pool, within `timeout`.
+  fleet::FleetView read_fleet_view(std::chrono::milliseconds timeout) const;
   std::chrono::steady_clock::time_point loop_deadline() const;
 
   Engine& engine_;
@@ -174,7 +185,12 @@ class FleetBridge final : public ProvingService {
     int64_t jobs;
   };
   std::vector<DepthRow> depth_;  // last Queue::depth() of the claim loop
-  bool poke_ = false;            // a local submit: claim now rather than at the next poll
+  // The last fleet view of /status: its JSON text and when it was read. The
+  // mutex is held while reading, so concurrent /status requests share one read.
+  mutable std::mutex view_mu_;
+  mutable std::string view_json_;
+  mutable std::chrono::steady_clock::time_point view_at_{};
+  bool poke_ = false;  // a local submit: claim now rather than at the next poll
   std::atomic<bool> claiming_{true};
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> shutdown_deadline_ns_{0};  // steady clock; 0 = not shutting down

@@ -451,6 +451,53 @@ std::vector<DepthRow> Queue::depth() {
   return out;
 }
 
+// The registry's daemons joined with the claimed jobs' holders: a daemon
+// without jobs is one row with NULL job columns, a holder missing from the
+// registry one row per job with a NULL heartbeat. The last two columns say
+// whether the limits left daemons or jobs out.
+const char* const kFleetViewSql = R"sql(
+WITH d AS (SELECT daemon_id, extract(epoch FROM clock_timestamp() - heartbeat)::float8 AS age, capacity
+             FROM cuzk_daemons ORDER BY heartbeat DESC, daemon_id LIMIT $1::int),
+     l AS (SELECT job_id, claimed_by, kind, priority, circuit_id, attempts, max_attempts,
+                  extract(epoch FROM lease_expires - clock_timestamp())::float8 AS left_s
+             FROM cuzk_jobs WHERE state = 'claimed' ORDER BY lease_expires, seq LIMIT $2::int),
+     n AS (SELECT (SELECT count(*) FROM cuzk_daemons) > $1::int AS more_daemons,
+                  (SELECT count(*) FROM cuzk_jobs WHERE state = 'claimed') > $2::int AS more_jobs)
+SELECT coalesce(d.daemon_id, l.claimed_by), d.age, coalesce(d.capacity, 0), l.job_id, l.kind, l.priority,
+       coalesce(l.circuit_id, ''), l.left_s, l.attempts, l.max_attempts, n.more_daemons, n.more_jobs
+  FROM d FULL JOIN l ON l.claimed_by = d.daemon_id CROSS JOIN n
+ ORDER BY 1, l.left_s, l.job_id
+)sql";
+
+FleetView Queue::fleet_view(int max_daemons, int max_jobs) {
+  Result r = db_.exec("fleet view", kFleetViewSql, {Param::integer(max_daemons), Param::integer(max_jobs)},
+                      Retry::Idempotent);
+  FleetView v;
+  for (int i = 0; i < r.rows(); ++i) {
+    const std::string id = r.text(i, 0);
+    if (v.daemons.empty() || v.daemons.back().daemon_id != id) {
+      FleetDaemon d;
+      d.daemon_id = id;
+      if (!r.is_null(i, 1)) d.heartbeat_age_s = r.number(i, 1);
+      d.capacity = int(r.integer(i, 2));
+      v.daemons.push_back(std::move(d));
+    }
+    if (!r.is_null(i, 3)) {
+      HeldJob j;
+      j.job_id = r.text(i, 3);
+      j.kind = int(r.integer(i, 4));
+      j.priority = int(r.integer(i, 5));
+      j.circuit_id = r.text(i, 6);
+      j.lease_remaining_s = r.number(i, 7);
+      j.attempts = int(r.integer(i, 8));
+      j.max_attempts = int(r.integer(i, 9));
+      v.daemons.back().jobs.push_back(std::move(j));
+    }
+    v.truncated = r.boolean(i, 10) || r.boolean(i, 11);
+  }
+  return v;
+}
+
 void Queue::heartbeat(const std::string& daemon_id, const std::vector<std::string>& hot_circuits,
                       int capacity) {
   db_.exec(

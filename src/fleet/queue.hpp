@@ -129,6 +129,31 @@ struct DepthRow {
   int64_t jobs = 0;
 };
 
+// The fleet as the database records it (Queue::fleet_view): each daemon of
+// the registry and each daemon holding a claimed job, with those jobs.
+struct HeldJob {
+  std::string job_id;
+  int kind = 0, priority = 0;
+  std::string circuit_id;
+  double lease_remaining_s = 0;  // seconds until the lease runs out (< 0: expired, not yet reclaimed)
+  int attempts = 0, max_attempts = 0;
+};
+
+struct FleetDaemon {
+  std::string daemon_id;
+  // Seconds since its last heartbeat; nullopt when it holds jobs but is not
+  // in the registry (it never sent a heartbeat).
+  std::optional<double> heartbeat_age_s;
+  int capacity = 0;           // its slots, as it last reported them
+  std::vector<HeldJob> jobs;  // the claimed jobs it holds, soonest lease expiry first
+};
+
+struct FleetView {
+  std::vector<FleetDaemon> daemons;  // by daemon id
+  // More daemons or claimed jobs exist than the limits let in.
+  bool truncated = false;
+};
+
 class Queue {
  public:
   explicit Queue(Database& db) : db_(db) {}
@@ -197,6 +222,11 @@ class Queue {
 
   // Jobs queued and claimed, by kind and priority (metrics).
   std::vector<DepthRow> depth();
+
+  // The daemons (most recently seen first, at most `max_daemons`) and the
+  // claimed jobs (soonest lease expiry first, at most `max_jobs`), in one
+  // statement: a read-only view for the status page.
+  FleetView fleet_view(int max_daemons = 100, int max_jobs = 500);
 
   // The daemon registry: upserts the daemon's heartbeat, hot circuits and
   // capacity.

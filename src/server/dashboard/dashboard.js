@@ -183,16 +183,57 @@ function renderParameters(status) {
     el('td', {}, fmtBytes(p.size_bytes)), el('td', {}, p.proofs))), 'none', 4);
 }
 
+// A daemon's last heartbeat: "0.4 s ago", "stale" past the lease (its claim
+// loop beats every second), "not registered" for a holder without one.
+function lastSeen(d, leaseS) {
+  if (d.heartbeat_age_s === null || d.heartbeat_age_s === undefined) {
+    return el('span', { class: 'badge stale' }, 'not registered');
+  }
+  const ago = fmtSecs(d.heartbeat_age_s) + ' ago';
+  if (d.heartbeat_age_s > Math.max(3, leaseS || 0)) return el('span', {}, el('span', { class: 'badge stale' }, 'stale'), ' ' + ago);
+  return ago;
+}
+
+function leaseCell(j) {
+  const s = j.lease_remaining_s;
+  if (s < 0) return el('span', { class: 'badge expired' }, 'expired ' + fmtSecs(-s) + ' ago');
+  return fmtSecs(s) + ' left';
+}
+
 function renderFleet(status) {
   const f = status.fleet;
   $('fleet').hidden = !f;
   if (!f) return;
-  const kv = [['daemon', f.daemon_id], ['database', f.database], ['slots', f.slots], ['running here', f.running],
-    ['claims', f.claims], ['results stored', f.completed], ['expired leases reclaimed', f.lease_expiries],
-    ['late results discarded', f.results_discarded]];
+  const q = f.queue || { queued: 0, claimed: 0 };
+  const kv = [['this daemon', f.daemon_id], ['database', f.database], ['fleet queue', q.queued + ' queued · ' +
+    q.claimed + ' claimed'], ['slots', f.slots], ['running here', f.running], ['claims', f.claims],
+    ['results stored', f.completed], ['expired leases reclaimed', f.lease_expiries],
+    ['late results discarded', f.results_discarded], ['lease', fmtSecs(f.lease_s)]];
   $('fleetbody').replaceChildren(
-    el('dl', { class: 'kv' }, ...kv.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-    el('p', { class: 'small' }, 'The other daemons of the fleet and their leases are not in this daemon\'s /status.'));
+    el('dl', { class: 'kv' }, ...kv.flatMap(([k, v]) => [el('dt', {}, k), el('dd', { title: v }, v)])));
+  const rows = [];
+  for (const d of f.daemons || []) {
+    const name = el('td', { title: d.daemon_id }, d.daemon_id, ...(d.this_daemon ? [' ', el('span', { class: 'badge self' }, 'this daemon')] : []));
+    const head = [name, el('td', {}, lastSeen(d, f.lease_s)), el('td', {}, d.capacity || '-')];
+    if (d.jobs.length === 0) {
+      rows.push(el('tr', { 'data-daemon': d.daemon_id }, ...head, el('td', { class: 'empty', colspan: 5 }, 'no job held')));
+      continue;
+    }
+    d.jobs.forEach((j, i) => rows.push(el('tr', { 'data-daemon': d.daemon_id, 'data-job-id': j.job_id,
+      'data-lease': j.lease_remaining_s.toFixed(1), 'data-attempts': j.attempts },
+      ...(i === 0 ? head : [el('td', {}), el('td', {}), el('td', {})]),
+      el('td', { title: j.job_id + (j.circuit_id ? ' · ' + j.circuit_id : '') }, j.job_id),
+      el('td', {}, j.proof_kind),
+      el('td', {}, el('span', { class: 'badge ' + j.priority }, j.priority)),
+      el('td', { class: 'lease' }, leaseCell(j)),
+      el('td', {}, j.attempts + ' of ' + j.max_attempts))));
+  }
+  fillTable('fleetdaemons', rows, f.view_error ? 'not available' : 'no daemon registered', 8);
+  const err = $('fleeterror');
+  err.hidden = !f.view_error;
+  err.textContent = f.view_error ? 'The daemons could not be read: ' + f.view_error : '';
+  $('fleetnote').textContent = (f.daemons ? f.daemons.length + ' daemons · ' : '') + 'read ' +
+    fmtSecs(f.view_age_s) + ' ago' + (f.view_truncated ? ' · only the first 100 daemons and 500 held jobs' : '');
 }
 
 function renderSummary(status) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
@@ -492,6 +493,74 @@ TEST_F(FleetBridgeTest, ARefusedClaimGoesBackWithoutAnAttempt) {
   auto b = start("daemon-b");
   EXPECT_EQ(b.bridge->await(id, 20s).status, JobStatus::Completed);
   EXPECT_EQ(q.get(id)->attempts, 1);
+}
+
+TEST_F(FleetBridgeTest, StatusListsTheDaemonsOfTheFleetWithTheirLeases) {
+  auto a = start("daemon-a", 0, 1, {"fake", "fake2"}, 3s), b = start("daemon-b", 0, 1, {"fake", "fake2"}, 3s);
+  const auto id = a.bridge->submit(req({"5000,10"}, "held")).job_id;
+  auto conn = db();
+  fleet::Queue q(*conn);
+  for (int i = 0; i < 200 && q.get(id)->state != fleet::JobState::Claimed; i++)
+    std::this_thread::sleep_for(20ms);
+  const auto info = q.get(id);
+  ASSERT_EQ(info->state, fleet::JobState::Claimed);
+  const std::string holder = info->claimed_by;
+  // Both daemons are in the registry after their first heartbeat, and the
+  // depth gauge after a second; /status reads the fleet at most once a second.
+  nlohmann::json f;
+  for (int i = 0; i < 150; i++) {
+    f = nlohmann::json::parse(b.bridge->status_json())["fleet"];
+    if (f.contains("daemons") && f["daemons"].size() == 2 && f["queue"]["claimed"] == 1) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_EQ(f["daemon_id"], "daemon-b");
+  EXPECT_EQ(f["lease_s"], 3.0);
+  EXPECT_FALSE(f.contains("view_error")) << f.dump();
+  EXPECT_EQ(f["view_truncated"], false);
+  EXPECT_EQ(f["queue"]["claimed"], 1);
+  EXPECT_EQ(f["queue"]["queued"], 0);
+  ASSERT_EQ(f["daemons"].size(), 2u) << f.dump();
+  for (const auto& d : f["daemons"]) {
+    const std::string name = d["daemon_id"];
+    SCOPED_TRACE(name);
+    EXPECT_EQ(d["this_daemon"], name == "daemon-b");
+    ASSERT_TRUE(d["heartbeat_age_s"].is_number());
+    EXPECT_LT(d["heartbeat_age_s"].get<double>(), 3.0);  // beats every second
+    if (name != holder) {
+      EXPECT_TRUE(d["jobs"].empty());
+      continue;
+    }
+    ASSERT_EQ(d["jobs"].size(), 1u);
+    const auto& j = d["jobs"][0];
+    EXPECT_EQ(j["job_id"], id);
+    EXPECT_EQ(j["proof_kind"], "generic-r1cs");
+    EXPECT_EQ(j["circuit_id"], "fake");
+    EXPECT_EQ(j["attempts"], 1);
+    EXPECT_EQ(j["max_attempts"], 3);
+    // Renewed every third of the 3 s lease: in the future, at most a lease away.
+    EXPECT_GT(j["lease_remaining_s"].get<double>(), 0.0);
+    EXPECT_LE(j["lease_remaining_s"].get<double>(), 3.0);
+  }
+  std::set<std::string> names;
+  for (const auto& d : f["daemons"]) names.insert(d["daemon_id"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"daemon-a", "daemon-b"}));
+
+  // A database that does not answer: /status answers within the view's
+  // deadline (2 s) with the error instead of the daemons.
+  auto locker = db();
+  locker->exec("test: begin", "BEGIN");
+  locker->exec("test: lock", "LOCK TABLE cuzk_daemons IN ACCESS EXCLUSIVE MODE");
+  std::this_thread::sleep_for(1100ms);  // the last read is stale now
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto stalled = nlohmann::json::parse(b.bridge->status_json())["fleet"];
+  const auto took = std::chrono::steady_clock::now() - t0;
+  locker->exec("test: commit", "COMMIT");
+  EXPECT_LT(took, 3s);
+  EXPECT_GE(took, 1500ms);  // it did wait for the database, then gave up
+  EXPECT_FALSE(stalled.contains("daemons")) << stalled.dump();
+  ASSERT_TRUE(stalled.contains("view_error")) << stalled.dump();
+  EXPECT_NE(stalled["view_error"].get<std::string>().find("fleet view"), std::string::npos) << stalled.dump();
+  EXPECT_EQ(stalled["daemon_id"], "daemon-b");  // this daemon's figures stay
 }
 
 }  // namespace
