@@ -183,193 +183,14 @@ class Parser {
  public:
   Parser(EngineConfig& cfg, std::vector<std::string>& warnings, std::string origin)
       : cfg_(cfg), warnings_(warnings), origin_(std::move(origin)) {
-    auto& d = sections_["daemon"];
-    d["listen"] = [this](const std::string& k, const toml::node& n) { cfg_.listen = str(k, n); };
-    d["status_listen"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.status_listen = str(k, n);
-    };
-    d["result_retention"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.result_retention = dur(k, n, 1000);
-    };
-    d["result_retention_count"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.result_retention_count = u32(k, n, 1);
-    };
-    d["allow_insecure_tcp"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.allow_insecure_tcp = boolean(k, n);
-    };
-    d["token_file"] = [this](const std::string& k, const toml::node& n) { cfg_.token_file = str(k, n); };
-    d["socket_mode"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_mode = mode(k, n); };
-    d["socket_group"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_group = str(k, n); };
-    // [daemon.tls]: a table of its own keys.
-    d["tls"] = [this](const std::string& k, const toml::node& n) {
-      auto* t = n.as_table();
-      if (!t) fail(k, std::string("expected a table ([daemon.tls]), got ") + type_name(n));
-      const std::map<std::string, std::string*> keys = {{"cert_file", &cfg_.tls_cert_file},
-                                                        {"key_file", &cfg_.tls_key_file},
-                                                        {"client_ca_file", &cfg_.tls_client_ca_file}};
-      for (auto&& [kk, v] : *t) {
-        const std::string leaf(kk.str());
-        auto it = keys.find(leaf);
-        if (it == keys.end()) {
-          warn("unknown key '" + k + "." + leaf + "' ignored");
-          continue;
-        }
-        *it->second = str(k + "." + leaf, v);
-      }
-    };
-
-    auto& m = sections_["memory"];
-    m["total_budget"] = [this](const std::string& k, const toml::node& n) {
-      if (auto s = n.as_string(); s && lower(trim(s->get())) == "auto") {
-        cfg_.total_budget_bytes = 0;
-        return;
-      }
-      cfg_.total_budget_bytes = size(k, n);
-    };
-    m["safety_margin"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.safety_margin_bytes = size(k, n);
-    };
-    m["eviction_min_idle"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.eviction_min_idle = dur(k, n, 1000);
-    };
-
-    auto& g = sections_["gpus"];
-    g["devices"] = [this](const std::string& k, const toml::node& n) {
-      auto* arr = n.as_array();
-      if (!arr) fail(k, std::string("expected an array of device ordinals, got ") + type_name(n));
-      std::vector<uint32_t> devs;
-      for (size_t i = 0; i < arr->size(); i++)
-        devs.push_back(u32(k + "[" + std::to_string(i) + "]", *arr->get(i), 0));
-      cfg_.devices = std::move(devs);
-    };
-    g["gpu_workers_per_device"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.gpu_workers_per_device = u32(k, n, 1);
-    };
-    g["gpu_threads"] = [this](const std::string& k, const toml::node& n) { cfg_.gpu_threads = u32(k, n, 0); };
-    g["g2_on_host"] = [this](const std::string& k, const toml::node& n) { cfg_.g2_on_host = boolean(k, n); };
-    g["backend"] = [this](const std::string& k, const toml::node& n) {
-      const std::string v = str(k, n);
-      if (v != "auto" && v != "cpu" && v != "cuda" && v != "cuda-emulated")
-        fail(k, "expected \"auto\", \"cpu\", \"cuda\" or \"cuda-emulated\", got \"" + v + "\"");
-      cfg_.device_backend = v;
-    };
-
-    sections_["synthesis"]["threads"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.synthesis_threads = u32(k, n, 0);
-    };
-    sections_["synthesis"]["pce"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.pce_enabled = boolean(k, n);
-    };
-    sections_["synthesis"]["pce_dir"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.pce_dir = str(k, n);
-    };
-
-    auto& p = sections_["pipeline"];
-    p["enabled"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.pipeline_enabled = boolean(k, n);
-    };
-    p["max_parallel_synthesis"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_parallel_synthesis = u32(k, n, 1);
-    };
-    p["synthesis_concurrency"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.synthesis_concurrency = u32(k, n, 1);
-    };
-    p["max_gpu_queue_depth"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_gpu_queue_depth = u32(k, n, 0);
-    };
-    p["self_check"] = [this](const std::string& k, const toml::node& n) { cfg_.self_check = boolean(k, n); };
-    p["throttle_synthesis_during_tail"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.throttle_synthesis_during_tail = boolean(k, n);
-    };
-
-    auto& s = sections_["scheduler"];
-    s["max_batch_size"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_batch_size = u32(k, n, 1);
-    };
-    s["max_batch_wait_ms"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_batch_wait = dur(k, n, 1);
-    };
-
-    auto& l = sections_["limits"];
-    l["max_queued_jobs"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_queued_jobs = u32(k, n, 1);
-    };
-    l["max_partitions_per_request"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.max_partitions_per_request = u32(k, n, 1);
-    };
-    l["payload_budget"] = [this](const std::string& k, const toml::node& n) {
-      if (auto s = n.as_string(); s && lower(trim(s->get())) == "auto") {
-        cfg_.payload_budget_bytes = 0;
-        return;
-      }
-      cfg_.payload_budget_bytes = size(k, n);
-    };
-    // A size for every kind, or a table of sizes by kind name.
-    l["max_payload"] = [this](const std::string& k, const toml::node& n) {
-      auto* t = n.as_table();
-      if (!t) {
-        cfg_.max_payload_bytes = size(k, n);
-        return;
-      }
-      static const std::set<std::string> kinds = {"porep-c2", "snap-update", "window-post", "winning-post",
-                                                  "generic-r1cs"};
-      for (auto&& [kk, v] : *t) {
-        const std::string kind(kk.str());
-        if (!kinds.count(kind))
-          fail(k + "." + kind,
-               "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
-               "generic-r1cs)");
-        cfg_.max_payload_by_kind[kind] = size(k + "." + kind, v);
-      }
-    };
-
-    auto& f = sections_["fleet"];
-    f["database"] = [this](const std::string& k, const toml::node& n) {
-      std::string v = trim(str(k, n));
-      if (v.rfind("postgresql://", 0) != 0 && v.rfind("postgres://", 0) != 0)
-        fail(k, "expected a postgresql:// URI (e.g. \"postgresql://cuzk@db-host/cuzk\")");
-      cfg_.fleet.database = v;
-    };
-    f["daemon_id"] = [this](const std::string& k, const toml::node& n) {
-      std::string v = str(k, n);
-      if (v.empty() || v.size() > 200 || v != trim(v))
-        fail(k, "expected 1 to 200 characters without edge spaces");
-      for (unsigned char c : v)
-        if (c < 0x20 || c > 0x7e) fail(k, "printable ASCII only");
-      cfg_.fleet.daemon_id = v;
-    };
-    f["lease"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.lease = dur(k, n, 1000); };
-    f["slots"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.slots = u32(k, n, 0); };
-    f["reserved_slots"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.fleet.reserved_slots = u32(k, n, 0);
-    };
-    f["max_attempts"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.fleet.max_attempts = u32(k, n, 1);
-    };
-    f["result_retention"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.fleet.result_retention = dur(k, n, 1000);
-    };
-    f["poll_interval"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.fleet.poll_interval = dur(k, n, 1);
-    };
-    f["db_timeout"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.fleet.db_timeout = dur(k, n, 1000);
-    };
-
-    sections_["srs"]["param_cache"] = [this](const std::string& k, const toml::node& n) {
-      cfg_.param_cache = str(k, n);
-    };
-
-    sections_["logging"]["level"] = [this](const std::string& k, const toml::node& n) {
-      std::string v = lower(trim(str(k, n)));
-      if (v == "warning") v = "warn";
-      if (v == "fatal") v = "critical";
-      static const std::set<std::string> ok = {"trace", "debug", "info", "warn", "error", "critical", "off"};
-      if (!ok.count(v))
-        fail(k,
-             "unknown log level \"" + str(k, n) + "\" (use trace, debug, info, warn, error, critical, off)");
-      cfg_.log_level = v;
-    };
+    add_daemon_keys();
+    add_memory_keys();
+    add_gpus_keys();
+    add_synthesis_keys();
+    add_pipeline_keys();
+    add_limits_keys();
+    add_fleet_keys();
+    add_srs_and_logging_keys();
   }
 
   // Checks across keys, after every key is read.
@@ -431,6 +252,206 @@ class Parser {
 
  private:
   using Handler = std::function<void(const std::string&, const toml::node&)>;
+
+  // One handler per known key, section by section.
+  void add_daemon_keys() {
+    auto& d = sections_["daemon"];
+    d["listen"] = [this](const std::string& k, const toml::node& n) { cfg_.listen = str(k, n); };
+    d["status_listen"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.status_listen = str(k, n);
+    };
+    d["result_retention"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.result_retention = dur(k, n, 1000);
+    };
+    d["result_retention_count"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.result_retention_count = u32(k, n, 1);
+    };
+    d["allow_insecure_tcp"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.allow_insecure_tcp = boolean(k, n);
+    };
+    d["token_file"] = [this](const std::string& k, const toml::node& n) { cfg_.token_file = str(k, n); };
+    d["socket_mode"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_mode = mode(k, n); };
+    d["socket_group"] = [this](const std::string& k, const toml::node& n) { cfg_.socket_group = str(k, n); };
+    // [daemon.tls]: a table of its own keys.
+    d["tls"] = [this](const std::string& k, const toml::node& n) {
+      auto* t = n.as_table();
+      if (!t) fail(k, std::string("expected a table ([daemon.tls]), got ") + type_name(n));
+      const std::map<std::string, std::string*> keys = {{"cert_file", &cfg_.tls_cert_file},
+                                                        {"key_file", &cfg_.tls_key_file},
+                                                        {"client_ca_file", &cfg_.tls_client_ca_file}};
+      for (auto&& [kk, v] : *t) {
+        const std::string leaf(kk.str());
+        auto it = keys.find(leaf);
+        if (it == keys.end()) {
+          warn("unknown key '" + k + "." + leaf + "' ignored");
+          continue;
+        }
+        *it->second = str(k + "." + leaf, v);
+      }
+    };
+  }
+  void add_memory_keys() {
+    auto& m = sections_["memory"];
+    m["total_budget"] = [this](const std::string& k, const toml::node& n) {
+      if (auto s = n.as_string(); s && lower(trim(s->get())) == "auto") {
+        cfg_.total_budget_bytes = 0;
+        return;
+      }
+      cfg_.total_budget_bytes = size(k, n);
+    };
+    m["safety_margin"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.safety_margin_bytes = size(k, n);
+    };
+    m["eviction_min_idle"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.eviction_min_idle = dur(k, n, 1000);
+    };
+  }
+  void add_gpus_keys() {
+    auto& g = sections_["gpus"];
+    g["devices"] = [this](const std::string& k, const toml::node& n) {
+      auto* arr = n.as_array();
+      if (!arr) fail(k, std::string("expected an array of device ordinals, got ") + type_name(n));
+      std::vector<uint32_t> devs;
+      for (size_t i = 0; i < arr->size(); i++)
+        devs.push_back(u32(k + "[" + std::to_string(i) + "]", *arr->get(i), 0));
+      cfg_.devices = std::move(devs);
+    };
+    g["gpu_workers_per_device"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.gpu_workers_per_device = u32(k, n, 1);
+    };
+    g["gpu_threads"] = [this](const std::string& k, const toml::node& n) { cfg_.gpu_threads = u32(k, n, 0); };
+    g["g2_on_host"] = [this](const std::string& k, const toml::node& n) { cfg_.g2_on_host = boolean(k, n); };
+    g["backend"] = [this](const std::string& k, const toml::node& n) {
+      const std::string v = str(k, n);
+      if (v != "auto" && v != "cpu" && v != "cuda" && v != "cuda-emulated")
+        fail(k, "expected \"auto\", \"cpu\", \"cuda\" or \"cuda-emulated\", got \"" + v + "\"");
+      cfg_.device_backend = v;
+    };
+  }
+  void add_synthesis_keys() {
+    sections_["synthesis"]["threads"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.synthesis_threads = u32(k, n, 0);
+    };
+    sections_["synthesis"]["pce"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.pce_enabled = boolean(k, n);
+    };
+    sections_["synthesis"]["pce_dir"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.pce_dir = str(k, n);
+    };
+  }
+  // [pipeline] and [scheduler].
+  void add_pipeline_keys() {
+    auto& p = sections_["pipeline"];
+    p["enabled"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.pipeline_enabled = boolean(k, n);
+    };
+    p["max_parallel_synthesis"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_parallel_synthesis = u32(k, n, 1);
+    };
+    p["synthesis_concurrency"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.synthesis_concurrency = u32(k, n, 1);
+    };
+    p["max_gpu_queue_depth"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_gpu_queue_depth = u32(k, n, 0);
+    };
+    p["self_check"] = [this](const std::string& k, const toml::node& n) { cfg_.self_check = boolean(k, n); };
+    p["throttle_synthesis_during_tail"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.throttle_synthesis_during_tail = boolean(k, n);
+    };
+
+    auto& s = sections_["scheduler"];
+    s["max_batch_size"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_batch_size = u32(k, n, 1);
+    };
+    s["max_batch_wait_ms"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_batch_wait = dur(k, n, 1);
+    };
+  }
+  void add_limits_keys() {
+    auto& l = sections_["limits"];
+    l["max_queued_jobs"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_queued_jobs = u32(k, n, 1);
+    };
+    l["max_partitions_per_request"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.max_partitions_per_request = u32(k, n, 1);
+    };
+    l["payload_budget"] = [this](const std::string& k, const toml::node& n) {
+      if (auto s = n.as_string(); s && lower(trim(s->get())) == "auto") {
+        cfg_.payload_budget_bytes = 0;
+        return;
+      }
+      cfg_.payload_budget_bytes = size(k, n);
+    };
+    // A size for every kind, or a table of sizes by kind name.
+    l["max_payload"] = [this](const std::string& k, const toml::node& n) {
+      auto* t = n.as_table();
+      if (!t) {
+        cfg_.max_payload_bytes = size(k, n);
+        return;
+      }
+      static const std::set<std::string> kinds = {"porep-c2", "snap-update", "window-post", "winning-post",
+                                                  "generic-r1cs"};
+      for (auto&& [kk, v] : *t) {
+        const std::string kind(kk.str());
+        if (!kinds.count(kind))
+          fail(k + "." + kind,
+               "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
+               "generic-r1cs)");
+        cfg_.max_payload_by_kind[kind] = size(k + "." + kind, v);
+      }
+    };
+  }
+  void add_fleet_keys() {
+    auto& f = sections_["fleet"];
+    f["database"] = [this](const std::string& k, const toml::node& n) {
+      std::string v = trim(str(k, n));
+      if (v.rfind("postgresql://", 0) != 0 && v.rfind("postgres://", 0) != 0)
+        fail(k, "expected a postgresql:// URI (e.g. \"postgresql://cuzk@db-host/cuzk\")");
+      cfg_.fleet.database = v;
+    };
+    f["daemon_id"] = [this](const std::string& k, const toml::node& n) {
+      std::string v = str(k, n);
+      if (v.empty() || v.size() > 200 || v != trim(v))
+        fail(k, "expected 1 to 200 characters without edge spaces");
+      for (unsigned char c : v)
+        if (c < 0x20 || c > 0x7e) fail(k, "printable ASCII only");
+      cfg_.fleet.daemon_id = v;
+    };
+    f["lease"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.lease = dur(k, n, 1000); };
+    f["slots"] = [this](const std::string& k, const toml::node& n) { cfg_.fleet.slots = u32(k, n, 0); };
+    f["reserved_slots"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.reserved_slots = u32(k, n, 0);
+    };
+    f["max_attempts"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.max_attempts = u32(k, n, 1);
+    };
+    f["result_retention"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.result_retention = dur(k, n, 1000);
+    };
+    f["poll_interval"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.poll_interval = dur(k, n, 1);
+    };
+    f["db_timeout"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.fleet.db_timeout = dur(k, n, 1000);
+    };
+  }
+  // [srs] and [logging].
+  void add_srs_and_logging_keys() {
+    sections_["srs"]["param_cache"] = [this](const std::string& k, const toml::node& n) {
+      cfg_.param_cache = str(k, n);
+    };
+
+    sections_["logging"]["level"] = [this](const std::string& k, const toml::node& n) {
+      std::string v = lower(trim(str(k, n)));
+      if (v == "warning") v = "warn";
+      if (v == "fatal") v = "critical";
+      static const std::set<std::string> ok = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+      if (!ok.count(v))
+        fail(k,
+             "unknown log level \"" + str(k, n) + "\" (use trace, debug, info, warn, error, critical, off)");
+      cfg_.log_level = v;
+    };
+  }
 
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
     throw std::runtime_error(origin_ + ": config key '" + key + "': " + msg);

@@ -62,7 +62,7 @@ constexpr ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y)
 
 namespace cuzk::simt::detail {
 
-// Implemented by the block scheduler (simt/block.cpp); each may suspend the
+// Implemented by the block scheduler (simt/block.cpp, simt/warp.cpp); each may suspend the
 // calling fiber until the other threads it waits for arrive.
 enum class BarrierKind : int { plain, count, all, any };
 int block_barrier(BarrierKind kind, int predicate);

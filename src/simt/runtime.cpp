@@ -1,154 +1,44 @@
-// The CUDA runtime API of the emulator (simt/runtime.hpp): devices, memory,
-// streams, events, errors. One mutex guards the bookkeeping; memory is host
-// memory, streams run synchronously.
+// The CUDA runtime API of the emulator (simt/runtime.hpp): errors, devices,
+// streams, events and kernel attributes; the memory calls are in
+// runtime_memory.cpp, the bookkeeping both share (one mutex) in
+// runtime_state.hpp. Streams run synchronously.
 #include "simt/runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
 
 #include "simt/control.hpp"
-#include "simt/state.hpp"
+#include "simt/runtime_state.hpp"
 
 namespace cuzk::simt {
 
-struct Stream {
-  int device;
-  unsigned flags;
-};
-
-struct Event {
-  int device;
-  unsigned flags;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point at{};
-};
-
 using namespace cuda_api;
 
-namespace {
-
-enum class AllocKind { device, pinned, registered };
-
-struct Alloc {
-  size_t bytes;
-  int device;
-  AllocKind kind;
-};
-
-struct DeviceState {
-  uint64_t used = 0;
-  cudaError_t sticky = cudaSuccess;
-};
-
-struct Runtime {
-  std::mutex m;
-  std::map<uintptr_t, Alloc> allocs;  // by start address
-  DeviceState devices[detail::kMaxDevices];
-  std::set<Stream*> streams;
-  std::set<Event*> events;
-  std::map<const void*, size_t> max_dynamic_shared;
-  std::string last_failure;
-  std::deque<std::string>
-      failure_texts;  // what cudaGetErrorString returned (kept: callers hold the pointers)
-};
+namespace bookkeeping {
 
 Runtime& rt() {
-  static Runtime* r = new Runtime;  // never destroyed: used until the process ends
+  static Runtime* r = new Runtime;
   return *r;
 }
 
-thread_local cudaError_t tl_last_error = cudaSuccess;
-thread_local int tl_device = 0;
+constinit thread_local int tl_device = 0;
 
-cudaError_t fail(cudaError_t e) { return detail::set_last_error(e); }
+}  // namespace bookkeeping
 
-// The allocation holding [p, p + n), or null.
-const Alloc* find(const Runtime& r, const void* p, size_t n) {
-  const auto a = reinterpret_cast<uintptr_t>(p);
-  auto it = r.allocs.upper_bound(a);
-  if (it == r.allocs.begin()) return nullptr;
-  --it;
-  if (a - it->first >= std::max<size_t>(it->second.bytes, 1)) return nullptr;
-  if (n > it->second.bytes - (a - it->first)) return nullptr;
-  return &it->second;
-}
-bool is_device(const Runtime& r, const void* p, size_t n) {
-  const Alloc* a = find(r, p, n);
-  return a && a->kind == AllocKind::device;
-}
-bool in_device(const Runtime& r, const void* p) {
-  const Alloc* a = find(r, p, 1);
-  return a && a->kind == AllocKind::device;
-}
+using namespace bookkeeping;
 
-// Each side of a copy where `kind` says it is.
-bool copy_sides_ok(const Runtime& r, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
-  switch (kind) {
-    case cudaMemcpyHostToHost: return !in_device(r, dst) && !in_device(r, src);
-    case cudaMemcpyHostToDevice: return is_device(r, dst, n) && !in_device(r, src);
-    case cudaMemcpyDeviceToHost: return !in_device(r, dst) && is_device(r, src, n);
-    case cudaMemcpyDeviceToDevice: return is_device(r, dst, n) && is_device(r, src, n);
-    case cudaMemcpyDefault:
-      return (!in_device(r, dst) || is_device(r, dst, n)) && (!in_device(r, src) || is_device(r, src, n));
-  }
-  return false;
-}
+namespace {
 
-bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
+constinit thread_local cudaError_t tl_last_error = cudaSuccess;
 
 bool default_stream(cudaStream_t s) {
   return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread;
-}
-
-cudaError_t host_alloc(void** ptr, size_t bytes, AllocKind kind) {
-  if (!ptr) return fail(cudaErrorInvalidValue);
-  *ptr = nullptr;
-  if (bytes == 0) return cudaSuccess;
-  void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-  if (!p) return fail(cudaErrorMemoryAllocation);
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  r.allocs[reinterpret_cast<uintptr_t>(p)] = {bytes, tl_device, kind};
-  *ptr = p;
-  return cudaSuccess;
-}
-
-cudaError_t copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!valid_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
-  int device = tl_device;
-  if (const cudaError_t e = detail::stream_device(stream, &device); e != cudaSuccess) return fail(e);
-  if (const cudaError_t e = detail::sticky_error(device); e != cudaSuccess) return fail(e);
-  if (bytes == 0) return cudaSuccess;
-  if (!dst || !src) return fail(cudaErrorInvalidValue);
-  {
-    Runtime& r = rt();
-    std::lock_guard lock(r.m);
-    if (!copy_sides_ok(r, dst, src, bytes, kind)) return fail(cudaErrorInvalidValue);
-  }
-  std::memmove(dst, src, bytes);
-  return cudaSuccess;
-}
-
-cudaError_t set(void* dst, int value, size_t bytes, cudaStream_t stream) {
-  int device = tl_device;
-  if (const cudaError_t e = detail::stream_device(stream, &device); e != cudaSuccess) return fail(e);
-  if (const cudaError_t e = detail::sticky_error(device); e != cudaSuccess) return fail(e);
-  if (bytes == 0) return cudaSuccess;
-  {
-    Runtime& r = rt();
-    std::lock_guard lock(r.m);
-    if (!is_device(r, dst, bytes)) return fail(cudaErrorInvalidValue);
-  }
-  std::memset(dst, value, bytes);
-  return cudaSuccess;
 }
 
 // A synchronizing call: the device's sticky error, if any.
@@ -247,13 +137,6 @@ size_t max_dynamic_shared(const void* key) {
 }
 
 }  // namespace detail
-
-uint64_t device_memory_used(int device) {
-  if (device < 0 || device >= detail::kMaxDevices) return 0;
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  return r.devices[device].used;
-}
 
 std::string last_failure() {
   Runtime& r = rt();
@@ -468,125 +351,6 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
   if (!version) return fail(cudaErrorInvalidValue);
   *version = 13000;
   return cudaSuccess;
-}
-
-// ---- memory ---------------------------------------------------------------------------
-cudaError_t cudaMalloc(void** ptr, size_t bytes) {
-  if (!ptr) return fail(cudaErrorInvalidValue);
-  *ptr = nullptr;
-  const int device = tl_device;
-  if (const cudaError_t e = detail::sticky_error(device); e != cudaSuccess) return fail(e);
-  if (bytes == 0) return cudaSuccess;
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  DeviceState& d = r.devices[device];
-  const uint64_t limit = device_memory_limit();
-  if (bytes > limit || d.used > limit - bytes) return fail(cudaErrorMemoryAllocation);
-  // 256-byte aligned, as cudaMalloc guarantees.
-  void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  if (!p) return fail(cudaErrorMemoryAllocation);
-  r.allocs[reinterpret_cast<uintptr_t>(p)] = {bytes, device, AllocKind::device};
-  d.used += bytes;
-  *ptr = p;
-  return cudaSuccess;
-}
-
-cudaError_t cudaFree(void* ptr) {
-  if (!ptr) return cudaSuccess;
-  Runtime& r = rt();
-  cudaError_t sticky = cudaSuccess;
-  {
-    std::lock_guard lock(r.m);
-    const auto it = r.allocs.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == r.allocs.end() || it->second.kind != AllocKind::device) return fail(cudaErrorInvalidValue);
-    DeviceState& d = r.devices[it->second.device];
-    d.used -= it->second.bytes;
-    sticky = d.sticky;
-    r.allocs.erase(it);
-  }
-  std::free(ptr);
-  return sticky == cudaSuccess ? cudaSuccess : fail(sticky);
-}
-
-cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return host_alloc(ptr, bytes, AllocKind::pinned); }
-cudaError_t cudaMallocHost(void** ptr, size_t bytes, unsigned) {
-  return host_alloc(ptr, bytes, AllocKind::pinned);
-}
-cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned) {
-  return host_alloc(ptr, bytes, AllocKind::pinned);
-}
-
-cudaError_t cudaFreeHost(void* ptr) {
-  if (!ptr) return cudaSuccess;
-  Runtime& r = rt();
-  {
-    std::lock_guard lock(r.m);
-    const auto it = r.allocs.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == r.allocs.end() || it->second.kind != AllocKind::pinned) return fail(cudaErrorInvalidValue);
-    r.allocs.erase(it);
-  }
-  std::free(ptr);
-  return cudaSuccess;
-}
-
-cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned) {
-  if (!ptr || bytes == 0) return fail(cudaErrorInvalidValue);
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  const auto a = reinterpret_cast<uintptr_t>(ptr);
-  // Any overlap with a registered or pinned range is refused.
-  auto it = r.allocs.lower_bound(a);
-  if (it != r.allocs.end() && it->first < a + bytes) return fail(cudaErrorHostMemoryAlreadyRegistered);
-  if (it != r.allocs.begin() && find(r, ptr, 1)) return fail(cudaErrorHostMemoryAlreadyRegistered);
-  r.allocs[a] = {bytes, tl_device, AllocKind::registered};
-  return cudaSuccess;
-}
-
-cudaError_t cudaHostUnregister(void* ptr) {
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  const auto it = r.allocs.find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == r.allocs.end() || it->second.kind != AllocKind::registered)
-    return fail(cudaErrorHostMemoryNotRegistered);
-  r.allocs.erase(it);
-  return cudaSuccess;
-}
-
-cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned) {
-  if (!device_ptr) return fail(cudaErrorInvalidValue);
-  Runtime& r = rt();
-  std::lock_guard lock(r.m);
-  const Alloc* a = find(r, host_ptr, 1);
-  if (!a || a->kind == AllocKind::device) return fail(cudaErrorInvalidValue);
-  *device_ptr = host_ptr;
-  return cudaSuccess;
-}
-
-cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-  return copy(dst, src, bytes, kind, nullptr);
-}
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
-  return copy(dst, src, bytes, kind, s);
-}
-cudaError_t cudaMemset(void* dst, int value, size_t bytes) { return set(dst, value, bytes, nullptr); }
-cudaError_t cudaMemsetAsync(void* dst, int value, size_t bytes, cudaStream_t s) {
-  return set(dst, value, bytes, s);
-}
-
-cudaError_t memcpy_symbol(void* symbol, size_t symbol_bytes, size_t offset, void* dst, const void* src,
-                          size_t bytes, cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream) {
-  if (offset > symbol_bytes || bytes > symbol_bytes - offset) return fail(cudaErrorInvalidValue);
-  char* sym = static_cast<char*>(symbol) + offset;
-  if (to_symbol) {
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-      return fail(cudaErrorInvalidMemcpyDirection);
-    return copy(sym, src, bytes, kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToHost : cudaMemcpyDefault,
-                stream);
-  }
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    return fail(cudaErrorInvalidMemcpyDirection);
-  return copy(dst, sym, bytes, kind == cudaMemcpyDeviceToHost ? cudaMemcpyHostToHost : cudaMemcpyDefault,
-              stream);
 }
 
 // ---- streams and events ----------------------------------------------------------------

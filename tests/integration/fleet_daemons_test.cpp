@@ -148,6 +148,52 @@ struct Job {
   std::string proof, error;
 };
 
+// Submits `n` NORMAL jobs of one or two partitions to the daemons in turn;
+// `jobs` gets them by the job id the daemon answered.
+void submit_round_robin(const std::vector<std::unique_ptr<Daemon>>& d, int n,
+                        std::map<std::string, Job>* jobs) {
+  for (int j = 0; j < n; j++) {
+    Job job;
+    job.xs = {uint64_t(1000 + j)};
+    if (j % 3 == 0) job.xs.push_back(uint64_t(5000 + j));
+    const size_t to = size_t(j) % d.size();
+    job.submitted_to = d[to]->id;
+    const std::string id = "job-" + std::to_string(j);
+    grpc::ClientContext ctx;
+    pb::SubmitProofResponse res;
+    auto st = d[to]->stub()->SubmitProof(&ctx, make_request(id, job.xs, pb::NORMAL), &res);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    EXPECT_EQ(res.job_id().rfind(id + "#", 0), 0u) << res.job_id();  // "<request_id>#<n>"
+    (*jobs)[res.job_id()] = job;
+  }
+}
+
+// Every awaited job completed, each partition's proof verifies against the
+// circuit's .vk and appears once across all jobs, and the queue holds the
+// job as done with that very result.
+void expect_each_proved_once(const std::map<std::string, Job>& jobs, const fs::path& params,
+                             cuzk::fleet::Queue& q) {
+  auto vk = cuzk::groth16::read_verifying_key_file(
+      (params / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
+  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
+  std::set<std::string> proofs;
+  for (auto& [id, j] : jobs) {
+    ASSERT_EQ(j.status, pb::AwaitProofResponse::COMPLETED) << id << ": " << j.error;
+    ASSERT_EQ(j.proof.size(), 192 * j.xs.size()) << id;
+    auto decoded = cuzk::groth16::decode_proofs(
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(j.proof.data()), j.proof.size()));
+    for (size_t p = 0; p < decoded.size(); p++) {
+      auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(j.xs[p]));
+      EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, decoded[p], pub)) << id << " partition " << p;
+      EXPECT_TRUE(proofs.insert(j.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
+    }
+    auto info = q.get(id);
+    ASSERT_TRUE(info) << id;
+    EXPECT_EQ(info->state, cuzk::fleet::JobState::Done) << id;
+    EXPECT_EQ(info->result.value_or(""), j.proof) << id;
+  }
+}
+
 }  // namespace
 
 TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
@@ -167,19 +213,7 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   // 30 NORMAL jobs of 1-2 partitions, submitted round-robin to the daemons.
   constexpr int kJobs = 30;
   std::map<std::string, Job> jobs;
-  for (int j = 0; j < kJobs; j++) {
-    Job job;
-    job.xs = {uint64_t(1000 + j)};
-    if (j % 3 == 0) job.xs.push_back(uint64_t(5000 + j));
-    job.submitted_to = d[j % 3]->id;
-    const std::string id = "job-" + std::to_string(j);
-    grpc::ClientContext ctx;
-    pb::SubmitProofResponse res;
-    auto st = d[j % 3]->stub()->SubmitProof(&ctx, make_request(id, job.xs, pb::NORMAL), &res);
-    ASSERT_TRUE(st.ok()) << st.error_message();
-    EXPECT_EQ(res.job_id().rfind(id + "#", 0), 0u) << res.job_id();  // "<request_id>#<n>"
-    jobs[res.job_id()] = job;
-  }
+  ASSERT_NO_FATAL_FAILURE(submit_round_robin(d, kJobs, &jobs));
 
   // Kill d1 while it holds a job (a claimed row with its name).
   cuzk::fleet::Database db(uri);
@@ -263,25 +297,7 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   EXPECT_EQ(rpc_errors.load(), 0);
 
   // Every job completed exactly once, with a proof that verifies.
-  auto vk = cuzk::groth16::read_verifying_key_file(
-      (params / (cuzk::circuits::cube_chain_id(kShape) + ".vk")).string());
-  auto pvk = cuzk::groth16::prepare_verifying_key(vk);
-  std::set<std::string> proofs;
-  for (auto& [id, j] : jobs) {
-    ASSERT_EQ(j.status, pb::AwaitProofResponse::COMPLETED) << id << ": " << j.error;
-    ASSERT_EQ(j.proof.size(), 192 * j.xs.size()) << id;
-    auto decoded = cuzk::groth16::decode_proofs(
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(j.proof.data()), j.proof.size()));
-    for (size_t p = 0; p < decoded.size(); p++) {
-      auto pub = cuzk::circuits::CubeChain::public_inputs(kShape, cuzk::ff::Fr::from_u64(j.xs[p]));
-      EXPECT_TRUE(cuzk::groth16::verify_proof(pvk, decoded[p], pub)) << id << " partition " << p;
-      EXPECT_TRUE(proofs.insert(j.proof.substr(192 * p, 192)).second) << "duplicated proof in " << id;
-    }
-    auto info = q.get(id);
-    ASSERT_TRUE(info) << id;
-    EXPECT_EQ(info->state, cuzk::fleet::JobState::Done) << id;
-    EXPECT_EQ(info->result.value_or(""), j.proof) << id;
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_each_proved_once(jobs, params, q));
   {
     auto r = db.exec("test: rows", "SELECT count(*), count(*) FILTER (WHERE state = 'done') FROM cuzk_jobs");
     EXPECT_EQ(r.integer(0, 0), kJobs + 1);  // nothing lost, nothing added
