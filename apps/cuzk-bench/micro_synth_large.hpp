@@ -14,7 +14,7 @@ struct LargeSynthOpts {
   std::string pce_file;                 // "" = <circuit>.pce in the working directory
   size_t chunk_rows = size_t(1) << 22;  // rows of a, b, c per evaluation chunk
   size_t stream_mib = 1024;  // per array of the bandwidth measurement (4x the 260 MB L3 lscpu reports)
-  unsigned threads = 0;                 // 0 = all
+  unsigned threads = 0;      // 0 = all
   int reps = 3;
   uint64_t seed = 1;  // of the random C1
   bool json = false;
