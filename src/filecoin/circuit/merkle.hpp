@@ -5,7 +5,7 @@
 // comm_r = Poseidon2(comm_c, comm_r_last).
 #include <string>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 #include "gadgets/por.hpp"
 #include "gadgets/poseidon_constants.hpp"
 #include "r1cs/constraint_system.hpp"
