@@ -140,6 +140,9 @@ for l in "${!SUBLAYERS[@]}"; do
     echo "layers: $f is directly under src/$l; put it in one of SUBLAYERS[$l]" >&2
     status=1
   done
+  for sub in ${SUBLAYERS[$l]}; do
+    [[ -d "src/$l/$sub" ]] || echo "layers: note: SUBLAYERS[$l] names $sub, which is not a directory under src/$l/" >&2
+  done
   subtable+="$l:${SUBLAYERS[$l]};"
 done
 
