@@ -9,6 +9,11 @@
 # unless it is listed in KNOWN_VIOLATIONS. A layer directory without a row in
 # ALLOWED is also an error, so a new layer has to be placed deliberately.
 #
+# A layer with a row in SUBLAYERS is checked inside too: its sub-folders are
+# listed lowest first, and an include of src/K/a/ from src/K/b/ is allowed
+# only when a == b or a comes before b in the list (a file directly under
+# src/K/, or a sub-folder missing from the list, is an error).
+#
 # Not checked: apps/, bench/ and tests/ may include any layer.
 #
 # Usage: scripts/check-layers.sh [-v]   (-v also prints every cross-layer edge)
@@ -65,6 +70,21 @@ declare -A ALLOWED=(
   [cuda]="device simt r1cs msm ntt ec ff arith platform"
 )
 
+# --- Sub-layers ------------------------------------------------------------------
+# layer -> its sub-folders, lowest first; each may include only itself and the
+# ones before it (and, as the whole layer, the layers of its ALLOWED row).
+#
+#   filecoin:  hash (SHA-256, Poseidon) < common (Domain, MerkleProof, the
+#              registered-proof table, TreeShape, ApiVersion, parameter file
+#              names) < bincode < tree (TreeD, Poseidon trees) < sdr (labels,
+#              parents) < circuit (circuit pieces the three circuits share)
+#              < porep (vanilla proofs, c1.json, sealing, the PoRep circuit)
+#              < post < snap (both build on porep's test sectors; snap is
+#              listed last, neither includes the other)
+declare -A SUBLAYERS=(
+  [filecoin]="hash common bincode tree sdr circuit porep post snap"
+)
+
 # --- Known violations ----------------------------------------------------------
 # Edges that go against the table today and are tolerated until fixed: one per
 # line, `FILE INCLUDED-PATH` (no line numbers, so edits elsewhere in the file
@@ -101,6 +121,31 @@ for l in "${!ALLOWED[@]}"; do
   done
 done
 
+subtable=""
+for l in "${!SUBLAYERS[@]}"; do
+  if [[ ! -d "src/$l" ]]; then
+    echo "layers: note: SUBLAYERS names $l, which is not a directory under src/" >&2
+    continue
+  fi
+  for d in "src/$l"/*/; do
+    [[ -d "$d" ]] || continue
+    sub=$(basename "$d")
+    if [[ " ${SUBLAYERS[$l]} " != *" $sub "* ]]; then
+      echo "layers: src/$l/$sub is not in SUBLAYERS[$l] (scripts/check-layers.sh); place it in the order" >&2
+      status=1
+    fi
+  done
+  for f in "src/$l"/*.hpp "src/$l"/*.cpp "src/$l"/*.h "src/$l"/*.cc "src/$l"/*.cu "src/$l"/*.cuh; do
+    [[ -e "$f" ]] || continue
+    echo "layers: $f is directly under src/$l; put it in one of SUBLAYERS[$l]" >&2
+    status=1
+  done
+  for sub in ${SUBLAYERS[$l]}; do
+    [[ -d "src/$l/$sub" ]] || echo "layers: note: SUBLAYERS[$l] names $sub, which is not a directory under src/$l/" >&2
+  done
+  subtable+="$l:${SUBLAYERS[$l]};"
+done
+
 table=""
 for l in "${!ALLOWED[@]}"; do table+="$l:${ALLOWED[$l]};"; done
 known=""
@@ -114,7 +159,8 @@ set +e
 grep -rnE --include='*.hpp' --include='*.cpp' --include='*.h' --include='*.cc' \
   --include='*.cu' --include='*.cuh' \
   '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[A-Za-z0-9_.-]+/' src |
-awk -v layers="${layers[*]}" -v table="$table" -v known="$known" -v verbose="$verbose" '
+awk -v layers="${layers[*]}" -v table="$table" -v subtable="$subtable" -v known="$known" \
+    -v verbose="$verbose" '
 BEGIN {
   n = split(layers, ls, " "); for (i = 1; i <= n; i++) is_layer[ls[i]] = 1
   m = split(table, rows, ";")
@@ -122,6 +168,13 @@ BEGIN {
     if (rows[i] == "") continue
     split(rows[i], kv, ":"); k = split(kv[2], ts, " ")
     for (j = 1; j <= k; j++) ok[kv[1] SUBSEP ts[j]] = 1
+  }
+  m = split(subtable, rows, ";")
+  for (i = 1; i <= m; i++) {
+    if (rows[i] == "") continue
+    split(rows[i], kv, ":"); k = split(kv[2], ts, " ")
+    has_subs[kv[1]] = 1
+    for (j = 1; j <= k; j++) rank[kv[1] SUBSEP ts[j]] = j
   }
   m = split(known, ks, ";")
   for (i = 1; i <= m; i++) if (ks[i] != "") { is_known[ks[i]] = 1; seen[ks[i]] = 0 }
@@ -137,8 +190,21 @@ BEGIN {
   if (!(to in is_layer)) next
   from = file; sub(/^src\//, "", from); sub(/\/.*/, "", from)
   checked++
-  if (from == to) next
-  if ((from SUBSEP to) in ok) {
+  if (from == to) {
+    if (!(from in has_subs)) next
+    # Inside a layer with sub-layers: src/<layer>/<sub>/... -> <layer>/<sub>/...
+    fsub = file; sub(/^src\/[^\/]*\//, "", fsub)
+    tsub = inc; sub(/^[^\/]*\//, "", tsub)
+    if (fsub !~ /\// || tsub !~ /\//) next  # not in a sub-folder: reported above
+    sub(/\/.*/, "", fsub); sub(/\/.*/, "", tsub)
+    if (fsub == tsub) next
+    fr = rank[from SUBSEP fsub]; tr = rank[from SUBSEP tsub]
+    if (fr && tr && tr < fr) {
+      if (verbose) printf "  %s/%s -> %s/%s  %s:%s\n", from, fsub, to, tsub, file, line
+      next
+    }
+    from = from "/" fsub; to = to "/" tsub
+  } else if ((from SUBSEP to) in ok) {
     if (verbose) printf "  %s -> %s  %s:%s\n", from, to, file, line
     next
   }

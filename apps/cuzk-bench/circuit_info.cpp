@@ -15,8 +15,8 @@
 
 #include "commands.hpp"
 #include "filecoin/circuit/hashing_cs.hpp"
-#include "filecoin/circuit/stacked.hpp"
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
+#include "filecoin/porep/circuit.hpp"
 #include "filecoin/post/circuit.hpp"
 #include "filecoin/snap/circuit.hpp"
 #include "r1cs/counting_cs.hpp"

@@ -9,13 +9,13 @@
 #include <random>
 
 #include "commands.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"
-#include "filecoin/sdr/challenges.hpp"
 #include "filecoin/post/prove.hpp"
+#include "filecoin/sdr/challenges.hpp"
 #include "filecoin/snap/update.hpp"
 #include "filecoin/tree/fr32.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
 namespace cuzk::bench_cli {

@@ -20,14 +20,14 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "commands.hpp"
+#include "engine/pce_store.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/porep/c2.hpp"
-#include "filecoin/porep/registered_proof.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "micro_common.hpp"
 #include "micro_synth_large.hpp"
 #include "platform/large_vector.hpp"
-#include "engine/pce_store.hpp"
 #include "r1cs/pce.hpp"
 #include "r1cs/pce_extract.hpp"
 #include "r1cs/pce_file.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::bench_cli {
 

@@ -7,18 +7,18 @@
 #include <fstream>
 #include <iterator>
 
-#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/common/domain.hpp"
+#include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c2.hpp"
-#include "filecoin/porep/param_names.hpp"
+#include "filecoin/porep/circuit.hpp"
 #include "filecoin/post/circuit.hpp"
-#include "filecoin/snap/circuit.hpp"
 #include "filecoin/sdr/replica_id.hpp"
+#include "filecoin/snap/circuit.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/rng.hpp"
 #include "groth16/setup.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "platform/hex.hpp"
 
 namespace cuzk::cli {

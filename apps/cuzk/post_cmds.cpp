@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <iterator>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/post/prove.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/io.hpp"
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <iterator>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/post/vanilla.hpp"
 #include "filecoin/snap/prove.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "formats/snarkjs_json.hpp"
 #include "groth16/io.hpp"
 #include "groth16/prover.hpp"

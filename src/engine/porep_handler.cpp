@@ -3,9 +3,9 @@
 #include <filesystem>
 
 #include "engine/groth16_work.hpp"
+#include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c2.hpp"
-#include "filecoin/porep/param_names.hpp"
 #include "groth16/io.hpp"
 
 namespace cuzk::engine {

@@ -1,7 +1,7 @@
 // c1.json as Curio and lotus-bench send it: the wrapper or the raw
 // SealCommitPhase1Output JSON, then the checks admission runs on it.
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/registered_proof.hpp"
 #include "fuzz_common.hpp"
 
 using namespace cuzk;

@@ -26,8 +26,8 @@
 
 #include "circuits/install.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/param_names.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"

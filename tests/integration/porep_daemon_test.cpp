@@ -25,9 +25,9 @@
 #include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/c2.hpp"
-#include "filecoin/porep/param_names.hpp"
 #include "filecoin/porep/seal.hpp"
 #include "groth16/io.hpp"
 #include "integration/daemon_process.hpp"

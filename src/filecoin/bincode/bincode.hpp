@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 
 namespace cuzk::filecoin {
 

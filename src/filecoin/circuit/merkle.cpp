@@ -2,9 +2,8 @@
 
 #include <stdexcept>
 
-#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "gadgets/constraint.hpp"
 #include "gadgets/poseidon.hpp"
 

@@ -1,11 +1,11 @@
 #pragma once
 // Circuit pieces shared by the Filecoin circuits that open Poseidon trees
-// (StackedDRG PoRep, fallback PoSt): vanilla Merkle proofs as circuit auth
-// paths, the Poseidon inclusion gadget with a private allocated root, and
-// comm_r = Poseidon2(comm_c, comm_r_last).
+// (StackedDRG PoRep, fallback PoSt; SnapDeals takes the constants): vanilla
+// Merkle proofs as circuit auth paths, the Poseidon inclusion gadget with a
+// private allocated root, and comm_r = Poseidon2(comm_c, comm_r_last).
 #include <string>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 #include "gadgets/por.hpp"
 #include "gadgets/poseidon_constants.hpp"
 #include "r1cs/constraint_system.hpp"

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "filecoin/circuit/stacked.hpp"
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
+#include "filecoin/porep/circuit.hpp"
 #include "filecoin/porep/vanilla.hpp"
 #include "groth16/params.hpp"
 #include "groth16/verifier.hpp"

@@ -2,9 +2,9 @@
 
 #include <random>
 
-#include "filecoin/circuit/create_label.hpp"
+#include "filecoin/common/domain.hpp"
+#include "filecoin/porep/create_label.hpp"
 #include "filecoin/sdr/parents.hpp"
-#include "filecoin/tree/domain.hpp"
 
 namespace cuzk::filecoin {
 

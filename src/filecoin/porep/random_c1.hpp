@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/porep/vanilla.hpp"
 
 namespace cuzk::filecoin {

@@ -5,11 +5,11 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/sdr/challenges.hpp"
 #include "filecoin/sdr/labels.hpp"
 #include "filecoin/sdr/parents.hpp"
 #include "filecoin/sdr/replica_id.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/fr32.hpp"
 
 namespace cuzk::filecoin {

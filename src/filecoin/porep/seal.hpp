@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/porep/vanilla.hpp"
 #include "filecoin/sdr/parent_cache.hpp"
 #include "filecoin/tree/commitments.hpp"

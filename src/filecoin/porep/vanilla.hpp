@@ -1,38 +1,17 @@
 #pragma once
 // PoRep vanilla proofs as rust-fil-proofs builds them and c1.json carries
-// them (docs/FILECOIN.md §6): Merkle inclusion proofs, column proofs, labeling
-// and encoding proofs, one StackedProof per challenge, and the
-// SealCommitPhase1Output that C2 consumes. Plain data; sealing (sdr/, tree/)
-// produces it, c1_json reads and writes it, the circuit consumes it.
+// them (docs/FILECOIN.md §6): column proofs (over the Merkle proofs of
+// common/merkle_proof.hpp), labeling and encoding proofs, one StackedProof
+// per challenge, and the SealCommitPhase1Output that C2 consumes. Plain data;
+// sealing (sdr/, tree/) produces it, c1_json reads and writes it, the circuit
+// consumes it.
 #include <cstdint>
 #include <vector>
 
-#include "filecoin/hash/sha256.hpp"
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/merkle_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
-
-// A 32-byte domain element: a trimmed SHA-256 digest (TreeD) or the
-// canonical little-endian encoding of an Fr (Poseidon trees, labels).
-using Domain = Digest32;
-
-// One level of a Merkle path: the arity-1 siblings in tree order with the
-// node left out, and the node's position among its arity children.
-struct MerklePathElement {
-  std::vector<Domain> hashes;
-  uint64_t index = 0;
-};
-
-// serde's MerkleProof { data: Single | Sub | Top }.
-enum class MerkleProofShape { Single, Sub, Top };
-
-struct MerkleProof {
-  MerkleProofShape shape = MerkleProofShape::Single;
-  Domain root{}, leaf{};
-  std::vector<MerklePathElement> base;  // leaf to root
-  std::vector<MerklePathElement> sub;   // one element for Sub and Top
-  std::vector<MerklePathElement> top;   // one element for Top
-};
 
 struct Column {
   uint32_t index = 0;

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/post/post_config.hpp"
-#include "filecoin/porep/vanilla.hpp"
 
 namespace cuzk::filecoin {
 

@@ -4,9 +4,8 @@
 #include <string>
 
 #include "filecoin/circuit/merkle.hpp"
-#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 
 namespace cuzk::filecoin {

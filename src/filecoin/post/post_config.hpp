@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
 

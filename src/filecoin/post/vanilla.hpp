@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 
 namespace cuzk::filecoin {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "filecoin/porep/registered_proof.hpp"
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/domain.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
 

@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
-#include "filecoin/porep/registered_proof.hpp"
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/domain.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/sdr/parent_cache.hpp"
 
 namespace cuzk::filecoin {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/sdr/feistel.hpp"
 
 namespace cuzk::filecoin {

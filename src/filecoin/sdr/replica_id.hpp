@@ -3,8 +3,8 @@
 // prover_id it starts from.
 #include <cstdint>
 
-#include "filecoin/porep/registered_proof.hpp"
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/domain.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "filecoin/circuit/merkle.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/snap/gadgets.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "gadgets/insertion.hpp"
 #include "gadgets/multipack.hpp"
 #include "gadgets/poseidon.hpp"

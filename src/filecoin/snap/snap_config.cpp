@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "filecoin/porep/param_names.hpp"
+#include "filecoin/common/param_names.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/tree/commitments.hpp"
-#include "filecoin/tree/domain.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -3,9 +3,9 @@
 #include <stdexcept>
 
 #include "filecoin/bincode/bincode.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/tree/commitments.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 #include "filecoin/tree/tree_d.hpp"
 

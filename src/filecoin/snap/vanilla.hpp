@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 #include "filecoin/snap/snap_config.hpp"
 
 namespace cuzk::filecoin {

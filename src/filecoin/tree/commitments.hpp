@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "filecoin/tree/domain.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
 
 namespace cuzk::filecoin {

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/tree/domain.hpp"
 
 namespace cuzk::filecoin {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "ff/bls12_381.hpp"
-#include "filecoin/porep/registered_proof.hpp"
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
 

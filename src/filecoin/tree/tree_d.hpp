@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "filecoin/porep/vanilla.hpp"
+#include "filecoin/common/merkle_proof.hpp"
 
 namespace cuzk::filecoin {
 

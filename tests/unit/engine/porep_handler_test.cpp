@@ -10,8 +10,8 @@
 #include <random>
 
 #include "engine/porep_handler.hpp"
+#include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
-#include "filecoin/porep/param_names.hpp"
 #include "filecoin/porep/seal.hpp"
 
 using namespace cuzk;

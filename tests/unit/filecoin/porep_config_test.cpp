@@ -2,8 +2,8 @@
 // §5.2, §7.1).
 #include <gtest/gtest.h>
 
-#include "filecoin/porep/param_names.hpp"
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/param_names.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 using namespace cuzk::filecoin;
 

@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "filecoin/tree/domain.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/sdr/challenges.hpp"
 #include "filecoin/sdr/replica_id.hpp"
 #include "platform/hex.hpp"

@@ -12,11 +12,11 @@
 
 #include "dev_params.hpp"
 #include "filecoin/bincode/bincode.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/snap/challenges.hpp"
 #include "filecoin/snap/prove.hpp"
 #include "filecoin/snap/update.hpp"
 #include "filecoin/tree/commitments.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"

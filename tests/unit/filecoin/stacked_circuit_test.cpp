@@ -7,12 +7,12 @@
 #include <cstdlib>
 
 #include "filecoin/circuit/hashing_cs.hpp"
-#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/porep/circuit.hpp"
 #include "r1cs/counting_cs.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/test_cs.hpp"
-#include "stacked_synthetic.hpp"
 #include "slow.hpp"
+#include "stacked_synthetic.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -6,9 +6,9 @@
 
 #include <random>
 
-#include "filecoin/circuit/create_label.hpp"
 #include "filecoin/circuit/hashing_cs.hpp"
 #include "filecoin/hash/sha256.hpp"
+#include "filecoin/porep/create_label.hpp"
 #include "gadgets/multipack.hpp"
 #include "gadgets/sha256.hpp"
 #include "gadgets/sha256_domain.hpp"

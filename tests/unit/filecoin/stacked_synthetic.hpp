@@ -12,9 +12,9 @@
 #include <set>
 #include <vector>
 
-#include "filecoin/circuit/stacked.hpp"
 #include "filecoin/hash/poseidon.hpp"
 #include "filecoin/hash/sha256.hpp"
+#include "filecoin/porep/circuit.hpp"
 
 namespace cuzk::filecoin::stacked_synth {
 

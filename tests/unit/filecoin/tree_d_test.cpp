@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/tree/domain.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/sha256.hpp"
 #include "filecoin/tree/fr32.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"

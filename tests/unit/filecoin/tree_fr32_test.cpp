@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/sha256.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/fr32.hpp"
 
 using namespace cuzk;

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "fr_util.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/poseidon.hpp"
-#include "filecoin/tree/domain.hpp"
 #include "filecoin/tree/poseidon_tree.hpp"
+#include "fr_util.hpp"
 
 using namespace cuzk;
 using namespace cuzk::filecoin;

@@ -1,4 +1,4 @@
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 #include <bit>
 #include <stdexcept>

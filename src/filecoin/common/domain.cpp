@@ -1,4 +1,4 @@
-#include "filecoin/tree/domain.hpp"
+#include "filecoin/common/domain.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -6,7 +6,7 @@
 // and tree shape only, so every proof version of one size shares the files.
 #include <string>
 
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 
 namespace cuzk::filecoin {
 

@@ -1,4 +1,4 @@
-#include "filecoin/porep/param_names.hpp"
+#include "filecoin/common/param_names.hpp"
 
 #include "filecoin/hash/sha256.hpp"
 #include "platform/hex.hpp"

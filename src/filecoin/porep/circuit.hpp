@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ff/bls12_381.hpp"
-#include "filecoin/porep/registered_proof.hpp"
+#include "filecoin/common/registered_proof.hpp"
 #include "filecoin/porep/vanilla.hpp"
 #include "gadgets/por.hpp"
 #include "r1cs/constraint_system.hpp"

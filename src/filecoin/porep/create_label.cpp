@@ -1,4 +1,4 @@
-#include "filecoin/circuit/create_label.hpp"
+#include "filecoin/porep/create_label.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,12 +1,12 @@
-#include "filecoin/circuit/stacked.hpp"
+#include "filecoin/porep/circuit.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "filecoin/circuit/create_label.hpp"
 #include "filecoin/circuit/merkle.hpp"
+#include "filecoin/common/domain.hpp"
 #include "filecoin/hash/poseidon_constants.hpp"
-#include "filecoin/tree/domain.hpp"
+#include "filecoin/porep/create_label.hpp"
 #include "gadgets/constraint.hpp"
 #include "gadgets/poseidon.hpp"
 #include "gadgets/sha256_domain.hpp"
