@@ -239,9 +239,9 @@ TEST(Engine, ShutdownAnswersEveryWaiter) {
   EngineConfig c = small_config();
   c.max_parallel_synthesis = 1;
   Fixture f(c);
-  // "b" cannot start before "a"'s second partition does (300 ms on): the
-  // shutdown comes well before, even on a loaded machine.
-  f.engine->submit(req({"300,1", "300,1"}, "a"));
+  // "b" cannot start before "a"'s second partition does (800 ms on): the
+  // shutdown comes well before, even on a machine loaded by sanitizer runs.
+  f.engine->submit(req({"800,1", "800,1"}, "a"));
   f.engine->submit(req({"100,1"}, "b"));
   std::this_thread::sleep_for(20ms);
   std::vector<JobStatus> got(2);
