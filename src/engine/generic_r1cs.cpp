@@ -1,4 +1,5 @@
 #include "engine/generic_r1cs.hpp"
+#include "engine/kinds/generic_r1cs.hpp"
 
 #include "engine/groth16_work.hpp"
 
@@ -182,6 +183,10 @@ std::vector<std::string> GenericR1csHandler::list_circuits() {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::GenericR1cs::handler(const std::string& param_dir) {
+  return std::make_unique<GenericR1csHandler>(param_dir);
 }
 
 }  // namespace cuzk::engine

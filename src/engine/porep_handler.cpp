@@ -1,4 +1,5 @@
 #include "engine/porep_handler.hpp"
+#include "engine/kinds/porep_c2.hpp"
 
 #include <filesystem>
 
@@ -160,6 +161,10 @@ std::vector<std::string> PorepHandler::list_circuits() {
     if (fs::exists(param_path(c))) out.push_back(c);
   }
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::PorepC2::handler(const std::string& param_dir) {
+  return std::make_unique<PorepHandler>(param_dir);
 }
 
 }  // namespace cuzk::engine

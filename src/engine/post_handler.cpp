@@ -1,4 +1,5 @@
 #include "engine/post_handler.hpp"
+#include "engine/kinds/post.hpp"
 
 #include <filesystem>
 
@@ -142,6 +143,14 @@ std::vector<std::string> PostHandler::list_circuits() {
     if (fs::exists(param_path(c))) out.push_back(c);
   }
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::WinningPost::handler(const std::string& param_dir) {
+  return std::make_unique<PostHandler>(spec.value, param_dir);
+}
+
+std::unique_ptr<KindHandler> kinds::WindowPost::handler(const std::string& param_dir) {
+  return std::make_unique<PostHandler>(spec.value, param_dir);
 }
 
 }  // namespace cuzk::engine

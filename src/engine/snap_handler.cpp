@@ -1,4 +1,5 @@
 #include "engine/snap_handler.hpp"
+#include "engine/kinds/snap_update.hpp"
 
 #include <filesystem>
 
@@ -138,6 +139,10 @@ std::vector<std::string> SnapHandler::list_circuits() {
     if (fs::exists(param_path(c))) out.push_back(c);
   }
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::SnapUpdate::handler(const std::string& param_dir) {
+  return std::make_unique<SnapHandler>(param_dir);
 }
 
 }  // namespace cuzk::engine
