@@ -150,7 +150,8 @@ std::unique_ptr<pb::ProvingEngine::Stub> make_stub(const std::shared_ptr<grpc::C
 
 void add_job_options(CLI::App* sub, JobOptions& o, bool with_partition) {
   std::string labels;
-  for (const engine::KindSpec* k : engine::all_kinds()) labels += (labels.empty() ? "" : ", ") + std::string(k->label);
+  for (const engine::KindSpec* k : engine::all_kinds())
+    labels += (labels.empty() ? "" : ", ") + std::string(k->label);
   sub->add_option("-t,--type", o.type, "proof type: " + labels)->required();
   sub->add_option("--c1", o.c1, "PoRep: C1 output JSON wrapper");
   sub->add_option("--vanilla", o.vanilla,
@@ -301,7 +302,8 @@ pb::SubmitProofRequest build_request(const JobOptions& o) {
     if (o.c1.empty()) throw std::runtime_error(std::string("--c1 is required for ") + kind_label(kind));
     r.set_vanilla_proof(read_file(o.c1));
   } else if (spec.reads.has(engine::Field::CircuitId)) {
-    if (o.circuit.empty()) throw std::runtime_error(std::string("--circuit is required for ") + kind_label(kind));
+    if (o.circuit.empty())
+      throw std::runtime_error(std::string("--circuit is required for ") + kind_label(kind));
     r.set_circuit_id(o.circuit);
     if (!o.witness.empty()) {
       for (const auto& w : o.witness) r.add_vanilla_proofs(read_file(w));
@@ -312,7 +314,8 @@ pb::SubmitProofRequest build_request(const JobOptions& o) {
                                kind_label(kind));
     }
   } else {
-    if (o.vanilla.empty()) throw std::runtime_error(std::string("--vanilla is required for ") + kind_label(kind));
+    if (o.vanilla.empty())
+      throw std::runtime_error(std::string("--vanilla is required for ") + kind_label(kind));
     load_vanilla(o.vanilla);
   }
   r.set_randomness(o.randomness.empty() ? std::string(32, '\0') : from_hex(o.randomness, "--randomness"));

@@ -1,5 +1,4 @@
 #include "engine/porep_handler.hpp"
-#include "engine/kinds/porep_c2.hpp"
 
 #include <filesystem>
 

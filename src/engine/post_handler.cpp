@@ -1,9 +1,9 @@
 #include "engine/post_handler.hpp"
-#include "engine/kinds/post.hpp"
 
 #include <filesystem>
 
 #include "engine/groth16_work.hpp"
+#include "engine/kinds/post.hpp"
 #include "filecoin/bincode/bincode.hpp"
 #include "filecoin/post/circuit.hpp"
 

@@ -88,7 +88,8 @@ ProofRequest decode_request(const std::string& b) {
     const char* name = field_info(f).name.data();  // the names are literals: NUL-terminated
     auto bounded = [&](uint64_t max) {
       const uint64_t v = rd.u64(name);
-      if (v > max) rd.fail(name, std::to_string(v) + " is out of range (at most " + std::to_string(max) + ")");
+      if (v > max)
+        rd.fail(name, std::to_string(v) + " is out of range (at most " + std::to_string(max) + ")");
       return v;
     };
     if constexpr (std::is_same_v<T, std::string>) {

@@ -1,5 +1,4 @@
 #include "engine/snap_handler.hpp"
-#include "engine/kinds/snap_update.hpp"
 
 #include <filesystem>
 

@@ -141,7 +141,8 @@ TEST(KindRegistry, ARegisteredKindIsProvedThroughTheEngine) {
     const auto parse = events.of("PARSE_START");
     ASSERT_EQ(parse.size(), 1u);
     EXPECT_NE(parse[0].find("kind=test-kind"), std::string::npos) << parse[0];
-    EXPECT_NE(engine.metrics_text().find("cuzk_proofs_completed{proof_kind=\"test-kind\"} 1"), std::string::npos);
+    EXPECT_NE(engine.metrics_text().find("cuzk_proofs_completed{proof_kind=\"test-kind\"} 1"),
+              std::string::npos);
     EXPECT_NE(engine.status_json().find("\"test-kind\""), std::string::npos);
   }
   fs::remove_all(dir);
