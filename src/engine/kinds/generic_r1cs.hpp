@@ -22,7 +22,6 @@ struct GenericR1cs {
       .reads = {Field::CircuitId, Field::VanillaProofs},
       .required = {Field::CircuitId},
       .registered_proofs = {},
-      .summary = "circuit_id, and one witness file per partition in vanilla_proofs",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 };

@@ -30,7 +30,9 @@ namespace cuzk::engine {
 
 class KindHandler;
 
-// The registered proofs a kind serves, first..last (both included).
+// The registered proofs a kind serves, first..last (both included): the PoSt
+// and SnapDeals handlers check requests against it and list their circuits
+// from it; PoRep's C1 output names its own (filecoin::porep_config).
 struct RegisteredProofs {
   bool any = false;  // false: the kind does not read registered_proof
   uint64_t first = 0, last = 0;
@@ -56,8 +58,6 @@ struct KindSpec {
   // without which the server refuses the request before admission.
   FieldSet reads, required;
   RegisteredProofs registered_proofs;
-  // One line: what the request carries (help texts, docs).
-  std::string_view summary;
 };
 
 // The kinds of one build, as a list of types (kinds/builtin.hpp).

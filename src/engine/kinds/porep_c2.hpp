@@ -20,7 +20,6 @@ struct PorepC2 {
       .reads = {Field::VanillaProof, Field::RegisteredProof, Field::SectorSize},
       .required = {},
       .registered_proofs = {true, 0, 19},
-      .summary = "the C1 output (wrapper or c1.json) in vanilla_proof",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 };

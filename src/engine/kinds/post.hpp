@@ -22,7 +22,6 @@ struct WindowPost {
                 Field::SectorSize},
       .required = {},
       .registered_proofs = {true, 5, 14},
-      .summary = "the partition's sector proofs in vanilla_proofs, randomness, partition_index",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 };
@@ -38,7 +37,6 @@ struct WinningPost {
       .reads = {Field::VanillaProofs, Field::Randomness, Field::RegisteredProof, Field::SectorSize},
       .required = {},
       .registered_proofs = {true, 0, 4},
-      .summary = "the one challenged sector's proof in vanilla_proofs, randomness",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 };

@@ -22,7 +22,6 @@ struct SnapUpdate {
                 Field::RegisteredProof, Field::SectorSize},
       .required = {},
       .registered_proofs = {true, 0, 4},
-      .summary = "one PartitionProof per partition in vanilla_proofs, comm_r_old, comm_r_new, comm_d_new",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 };

@@ -39,7 +39,6 @@ struct TestKind {
       .reads = {Field::CircuitId, Field::VanillaProofs},
       .required = {Field::CircuitId},
       .registered_proofs = {},
-      .summary = "circuit_id \"fake\", one \"<synth_ms>,<device_ms>\" per partition in vanilla_proofs",
   };
   static std::unique_ptr<KindHandler> handler(const std::string& param_dir) {
     auto h = std::make_unique<TestKindHandler>();
@@ -86,8 +85,7 @@ TEST(KindRegistry, ARegisteredKindIsKnownByNumberAndName) {
                                       .default_priority = Priority::Normal,
                                       .reads = {},
                                       .required = {},
-                                      .registered_proofs = {},
-                                      .summary = ""};
+                                      .registered_proofs = {}};
   EXPECT_THROW(register_kind(kSameName, &TestKind::handler), std::invalid_argument);
   EXPECT_EQ(find_kind(ProofKind(201)), nullptr);
 }

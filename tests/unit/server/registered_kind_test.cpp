@@ -22,7 +22,6 @@ constexpr engine::KindSpec kSpec{
     .reads = {engine::Field::Randomness, engine::Field::VanillaProofs},
     .required = {engine::Field::Randomness},
     .registered_proofs = {},
-    .summary = "randomness, vanilla_proofs",
 };
 
 std::unique_ptr<engine::KindHandler> no_handler(const std::string&) { return nullptr; }
