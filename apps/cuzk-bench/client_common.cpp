@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "engine/kinds/registry.hpp"
 #include "server/address.hpp"
 #include "server/auth.hpp"
 
@@ -148,7 +149,10 @@ std::unique_ptr<pb::ProvingEngine::Stub> make_stub(const std::shared_ptr<grpc::C
 }
 
 void add_job_options(CLI::App* sub, JobOptions& o, bool with_partition) {
-  sub->add_option("-t,--type", o.type, "proof type: porep, snap, wpost, winning, r1cs")->required();
+  std::string labels;
+  for (const engine::KindSpec* k : engine::all_kinds())
+    labels += (labels.empty() ? "" : ", ") + std::string(k->label);
+  sub->add_option("-t,--type", o.type, "proof type: " + labels)->required();
   sub->add_option("--c1", o.c1, "PoRep: C1 output JSON wrapper");
   sub->add_option("--vanilla", o.vanilla,
                   "PoSt/SnapDeals: JSON array of base64 vanilla proofs (or one raw proof)");
@@ -174,25 +178,23 @@ std::string lower(std::string s) {
 }
 }  // namespace
 
+// The kinds and their names are the registry's (engine/kinds/registry.hpp):
+// a kind answers to its label (-t porep), its name and its aliases.
 pb::ProofKind parse_kind(const std::string& s) {
   const std::string k = lower(s);
-  if (k == "porep" || k == "porep-c2" || k == "seal-commit") return pb::POREP_SEAL_COMMIT;
-  if (k == "snap" || k == "snap-deals" || k == "update" || k == "snap-update") return pb::SNAP_DEALS_UPDATE;
-  if (k == "wpost" || k == "window-post" || k == "windowpost") return pb::WINDOW_POST_PARTITION;
-  if (k == "winning" || k == "winning-post" || k == "winningpost") return pb::WINNING_POST;
-  if (k == "r1cs" || k == "generic" || k == "generic-r1cs") return pb::GENERIC_R1CS;
-  throw std::runtime_error("unknown proof type '" + s + "' (use porep, snap, wpost, winning, r1cs)");
+  std::string labels;
+  for (const engine::KindSpec* spec : engine::all_kinds()) {
+    bool match = k == spec->label || k == spec->name;
+    for (std::string_view a : spec->aliases) match = match || (!a.empty() && k == a);
+    if (match) return static_cast<pb::ProofKind>(int(spec->value));
+    labels += (labels.empty() ? "" : ", ") + std::string(spec->label);
+  }
+  throw std::runtime_error("unknown proof type '" + s + "' (use " + labels + ")");
 }
 
 const char* kind_label(pb::ProofKind k) {
-  switch (k) {
-    case pb::POREP_SEAL_COMMIT: return "porep";
-    case pb::SNAP_DEALS_UPDATE: return "snap";
-    case pb::WINDOW_POST_PARTITION: return "wpost";
-    case pb::WINNING_POST: return "winning";
-    case pb::GENERIC_R1CS: return "r1cs";
-    default: return "unknown";
-  }
+  const engine::KindSpec* spec = engine::find_kind(static_cast<engine::ProofKind>(int(k)));
+  return spec ? spec->label.data() : "unknown";  // the labels are literals
 }
 
 pb::Priority parse_priority(const std::string& s) {
@@ -294,27 +296,27 @@ pb::SubmitProofRequest build_request(const JobOptions& o) {
     }
   };
 
-  switch (kind) {
-    case pb::POREP_SEAL_COMMIT:
-      if (o.c1.empty()) throw std::runtime_error("--c1 is required for PoRep");
-      r.set_vanilla_proof(read_file(o.c1));
-      break;
-    case pb::GENERIC_R1CS:
-      if (o.circuit.empty()) throw std::runtime_error("--circuit is required for r1cs");
-      r.set_circuit_id(o.circuit);
-      if (!o.witness.empty()) {
-        for (const auto& w : o.witness) r.add_vanilla_proofs(read_file(w));
-      } else if (!o.vanilla.empty()) {
-        load_vanilla(o.vanilla);
-      } else {
-        throw std::runtime_error("--witness FILE (one per partition) is required for r1cs");
-      }
-      break;
-    default:
-      if (o.vanilla.empty())
-        throw std::runtime_error(std::string("--vanilla is required for ") + kind_label(kind));
+  // What the options fill follows from the fields the kind reads.
+  const engine::KindSpec& spec = *engine::find_kind(static_cast<engine::ProofKind>(int(kind)));
+  if (spec.reads.has(engine::Field::VanillaProof)) {
+    if (o.c1.empty()) throw std::runtime_error(std::string("--c1 is required for ") + kind_label(kind));
+    r.set_vanilla_proof(read_file(o.c1));
+  } else if (spec.reads.has(engine::Field::CircuitId)) {
+    if (o.circuit.empty())
+      throw std::runtime_error(std::string("--circuit is required for ") + kind_label(kind));
+    r.set_circuit_id(o.circuit);
+    if (!o.witness.empty()) {
+      for (const auto& w : o.witness) r.add_vanilla_proofs(read_file(w));
+    } else if (!o.vanilla.empty()) {
       load_vanilla(o.vanilla);
-      break;
+    } else {
+      throw std::runtime_error(std::string("--witness FILE (one per partition) is required for ") +
+                               kind_label(kind));
+    }
+  } else {
+    if (o.vanilla.empty())
+      throw std::runtime_error(std::string("--vanilla is required for ") + kind_label(kind));
+    load_vanilla(o.vanilla);
   }
   r.set_randomness(o.randomness.empty() ? std::string(32, '\0') : from_hex(o.randomness, "--randomness"));
   if (!o.comm_r_old.empty()) r.set_comm_r_old(from_hex(o.comm_r_old, "--comm-r-old"));

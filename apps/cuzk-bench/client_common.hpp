@@ -73,7 +73,7 @@ void add_job_options(CLI::App* sub, JobOptions& o, bool with_partition);
 
 // Parses a kind name (aliases as the Rust tool, plus r1cs/generic).
 pb::ProofKind parse_kind(const std::string& s);
-const char* kind_label(pb::ProofKind k);  // porep, snap, wpost, winning, r1cs
+const char* kind_label(pb::ProofKind k);  // KindSpec::label: porep, snap, wpost, winning, r1cs
 pb::Priority parse_priority(const std::string& s);
 
 // Loads the files and builds the request (request_id left empty).

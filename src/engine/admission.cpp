@@ -8,7 +8,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
-#include "filecoin/hash/sha256.hpp"
+#include "engine/request_codec.hpp"
 #include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
@@ -36,44 +36,6 @@ std::string new_job_id() {
 }
 
 namespace {
-
-// SHA-256 over every field that defines the proof asked for, each with its
-// length, so no two different requests collide by concatenation. Priority
-// is not part of a request's identity: a retry may raise it.
-PayloadDigest payload_digest(const ProofRequest& r) {
-  filecoin::Sha256 h;
-  auto u = [&](uint64_t x) {
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++) b[i] = uint8_t(x >> (8 * i));
-    h.update(b);
-  };
-  auto s = [&](const std::string& x) {
-    u(x.size());
-    h.update(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(x.data()), x.size()));
-  };
-  u(uint64_t(r.kind));
-  u(r.sector_size);
-  u(r.registered_proof);
-  s(r.vanilla_proof);
-  u(r.vanilla_proofs.size());
-  for (const auto& v : r.vanilla_proofs) s(v);
-  u(r.sector_number);
-  u(r.miner_id);
-  s(r.randomness);
-  u(r.partition_index);
-  s(r.comm_r_old);
-  s(r.comm_r_new);
-  s(r.comm_d_new);
-  s(r.circuit_id);
-  return h.finish();
-}
-
-uint64_t payload_size(const ProofRequest& r) {
-  uint64_t n = r.vanilla_proof.size() + r.randomness.size() + r.comm_r_old.size() + r.comm_r_new.size() +
-               r.comm_d_new.size();
-  for (const auto& v : r.vanilla_proofs) n += v.size();
-  return n;
-}
 
 std::string mib(uint64_t bytes) {
   char buf[32];

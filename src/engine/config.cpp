@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/kinds/registry.hpp"
+
 namespace cuzk::engine {
 
 namespace {
@@ -389,14 +391,9 @@ class Parser {
         cfg_.max_payload_bytes = size(k, n);
         return;
       }
-      static const std::set<std::string> kinds = {"porep-c2", "snap-update", "window-post", "winning-post",
-                                                  "generic-r1cs"};
       for (auto&& [kk, v] : *t) {
         const std::string kind(kk.str());
-        if (!kinds.count(kind))
-          fail(k + "." + kind,
-               "unknown proof kind (use porep-c2, snap-update, window-post, winning-post, "
-               "generic-r1cs)");
+        if (!find_kind(kind)) fail(k + "." + kind, "unknown proof kind (use " + kind_names() + ")");
         cfg_.max_payload_by_kind[kind] = size(k + "." + kind, v);
       }
     };

@@ -7,6 +7,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
+#include "engine/kinds/registry.hpp"
 #include "platform/large_vector.hpp"
 
 namespace cuzk::engine {
@@ -14,7 +15,12 @@ namespace cuzk::engine {
 namespace {
 
 constexpr size_t kRecentJobs = 20;  // "recent" in /status
-const char* kKinds[] = {"porep-c2", "snap-update", "window-post", "winning-post", "generic-r1cs"};
+// Every kind of the registry, in its order (the built-in ones first).
+std::vector<const char*> kind_names_in_order() {
+  std::vector<const char*> out;
+  for (const KindSpec* k : all_kinds()) out.push_back(k->name.data());  // the names are literals
+  return out;
+}
 
 bool in_flight(PartState s) {
   return s == PartState::Synthesizing || s == PartState::SynthDone || s == PartState::Gpu;
@@ -94,7 +100,7 @@ StatusSnapshot Engine::status() const {
   }
   // Partition-level counts: pending = not started yet, in_progress = in flight.
   std::map<std::string, QueueStatus> q;
-  for (const char* k : kKinds) q[k].proof_kind = k;
+  for (const char* k : kind_names_in_order()) q[k].proof_kind = k;
   for (auto& [id, j] : jobs_) {
     if (j->ended) continue;
     auto& qs = q[kind_name(j->kind)];
@@ -200,7 +206,7 @@ std::string Engine::status_json() const {
            {"partitions", parts}});
     }
     json by_kind = json::object();
-    for (const char* k : kKinds) {
+    for (const char* k : kind_names_in_order()) {
       auto c = completed_by_kind_.find(k);
       auto f = failed_by_kind_.find(k);
       by_kind[k] = {{"completed", c == completed_by_kind_.end() ? 0 : c->second},
@@ -264,7 +270,7 @@ std::string Engine::metrics_text() const {
     for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
     // Every kind from the start (0 until its first proof), so rates and alerts see a series.
     auto by_kind = [&](const char* name, const std::map<std::string, uint64_t>& counts) {
-      for (const char* k : kKinds) {
+      for (const char* k : kind_names_in_order()) {
         auto it = counts.find(k);
         o << name << "{proof_kind=\"" << k << "\"} " << (it == counts.end() ? 0 : it->second) << "\n";
       }

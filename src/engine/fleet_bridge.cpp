@@ -2,7 +2,7 @@
 // docs/FLEET.md "How the engine plugs in"): construction and shutdown, the
 // RPCs (submit, await and its poller, cancel) on a pool of connections, and
 // the metrics. The claim loop and the runners are in fleet_claims.cpp, the
-// request payload encoding in fleet_payload.cpp, /status and /metrics in
+// request payload encoding in request_codec.cpp, /status and /metrics in
 // fleet_status.cpp.
 #include "engine/fleet_bridge.hpp"
 

@@ -6,7 +6,7 @@
 //                records it in the shared queue (fleet::Queue::enqueue): a
 //                job is (request id, payload), named "<request_id>#<n>" with
 //                n the queue's number; the request travels as the payload
-//                (encode_request below)
+//                (engine/request_codec.hpp: encode_request, request_digest)
 //   await/cancel read and cancel the queue's rows, so any daemon answers for
 //                any job, by job id or by bare request id; awaited jobs are
 //                polled together, one statement per tick for all of them
@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "engine/request_codec.hpp"
 #include "engine/service.hpp"
 
 namespace cuzk::fleet {
@@ -56,15 +57,6 @@ namespace cuzk::engine {
 
 class Engine;
 
-// The queue payload of a request: a versioned binary encoding of every
-// ProofRequest field. decode_request throws std::runtime_error on anything
-// malformed (wrong magic or version, truncation, trailing bytes).
-std::string encode_request(const ProofRequest& req);
-ProofRequest decode_request(const std::string& bytes);
-// The identity of a request's payload (hex SHA-256 over every field that
-// defines the proof; the priority is not one of them): two submissions under
-// one request id with equal digests are one job.
-std::string request_digest(const ProofRequest& req);
 // fleet.daemon_id when the configuration gives none: "<host>/<listen
 // address>", unique among the daemons of one host and the same after a
 // restart (so a restarted daemon finds what its earlier run held).

@@ -184,4 +184,8 @@ std::vector<std::string> GenericR1csHandler::list_circuits() {
   return out;
 }
 
+std::unique_ptr<KindHandler> kinds::GenericR1cs::handler(const std::string& param_dir) {
+  return std::make_unique<GenericR1csHandler>(param_dir);
+}
+
 }  // namespace cuzk::engine

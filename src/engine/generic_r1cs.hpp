@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/backend.hpp"
+#include "engine/kinds/generic_r1cs.hpp"
 
 namespace cuzk::engine {
 
@@ -16,7 +17,7 @@ class GenericR1csHandler final : public KindHandler {
  public:
   explicit GenericR1csHandler(std::string param_dir);
 
-  ProofKind kind() const override { return ProofKind::GenericR1cs; }
+  ProofKind kind() const override { return kinds::GenericR1cs::spec.value; }
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;  // moves the witnesses out
   std::string param_path(const std::string& circuit_id) override;
   std::shared_ptr<CircuitResources> load(const std::string& circuit_id,

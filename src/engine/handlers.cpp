@@ -1,19 +1,23 @@
 #include "engine/handlers.hpp"
 
-#include "engine/generic_r1cs.hpp"
-#include "engine/porep_handler.hpp"
-#include "engine/post_handler.hpp"
-#include "engine/snap_handler.hpp"
+#include "engine/kinds/builtin.hpp"
+#include "engine/kinds/registry.hpp"
 
 namespace cuzk::engine {
 
+namespace {
+
+template <class... K>
+void add_builtin(KindList<K...>, const std::string& dir, std::vector<std::unique_ptr<KindHandler>>& out) {
+  (out.push_back(K::handler(dir)), ...);
+}
+
+}  // namespace
+
 std::vector<std::unique_ptr<KindHandler>> default_handlers(const EngineConfig& cfg) {
   std::vector<std::unique_ptr<KindHandler>> out;
-  out.push_back(std::make_unique<PorepHandler>(cfg.param_cache));
-  out.push_back(std::make_unique<GenericR1csHandler>(cfg.param_cache));
-  out.push_back(std::make_unique<PostHandler>(ProofKind::WinningPost, cfg.param_cache));
-  out.push_back(std::make_unique<PostHandler>(ProofKind::WindowPostPartition, cfg.param_cache));
-  out.push_back(std::make_unique<SnapHandler>(cfg.param_cache));
+  add_builtin(kinds::Builtin{}, cfg.param_cache, out);
+  for (HandlerFactory make : registered_handler_factories()) out.push_back(make(cfg.param_cache));
   return out;
 }
 

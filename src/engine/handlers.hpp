@@ -1,5 +1,5 @@
 #pragma once
-// The proof kinds a daemon serves by default, configured from EngineConfig.
+// The proof kinds a daemon serves, configured from EngineConfig.
 #include <memory>
 #include <vector>
 
@@ -8,8 +8,9 @@
 
 namespace cuzk::engine {
 
-// PoRep C2, GENERIC_R1CS, WinningPoSt, WindowPoSt and SnapDeals, all over
-// srs.param_cache.
+// A handler for every kind of the registry (engine/kinds/registry.hpp): the
+// built-in ones (kinds/builtin.hpp) and those registered before the call, all
+// over srs.param_cache.
 std::vector<std::unique_ptr<KindHandler>> default_handlers(const EngineConfig& cfg);
 
 }  // namespace cuzk::engine

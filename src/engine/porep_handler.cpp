@@ -162,4 +162,8 @@ std::vector<std::string> PorepHandler::list_circuits() {
   return out;
 }
 
+std::unique_ptr<KindHandler> kinds::PorepC2::handler(const std::string& param_dir) {
+  return std::make_unique<PorepHandler>(param_dir);
+}
+
 }  // namespace cuzk::engine

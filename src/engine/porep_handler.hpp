@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/backend.hpp"
+#include "engine/kinds/porep_c2.hpp"
 
 namespace cuzk::engine {
 
@@ -22,7 +23,7 @@ class PorepHandler final : public KindHandler {
  public:
   explicit PorepHandler(std::string param_dir);
 
-  ProofKind kind() const override { return ProofKind::PorepSealCommit; }
+  ProofKind kind() const override { return kinds::PorepC2::spec.value; }
   // Parses the C1 output and checks it completely (shapes, challenges, every
   // Merkle path, parent and label) before admission; a request's non-zero
   // registered_proof / sector_size must agree with it.

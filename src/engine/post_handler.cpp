@@ -67,15 +67,19 @@ class PostJob final : public PreparedJob {
 
 }  // namespace
 
-PostHandler::PostHandler(ProofKind kind, std::string dir) : kind_(kind), dir_(std::move(dir)) {}
+PostHandler::PostHandler(ProofKind kind, std::string dir)
+    : spec_(kind == ProofKind::WinningPost ? kinds::WinningPost::spec : kinds::WindowPost::spec),
+      dir_(std::move(dir)) {}
 
 std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
-  const bool winning = kind_ == ProofKind::WinningPost;
+  const bool winning = spec_.value == ProofKind::WinningPost;
   auto cfg = filecoin::post_config(req.registered_proof);
-  if (!cfg || (cfg->kind == PostKind::Winning) != winning)
+  const RegisteredProofs& served = spec_.registered_proofs;
+  if (!cfg || !served.contains(req.registered_proof))
     invalid("registered_proof " + std::to_string(req.registered_proof) +
             (cfg ? " (" + std::string(cfg->name) + ")" : "") + " is not a " +
-            (winning ? "WinningPoSt proof (0-4)" : "WindowPoSt proof (5-14)"));
+            (winning ? "WinningPoSt" : "WindowPoSt") + " proof (" + std::to_string(served.first) + "-" +
+            std::to_string(served.last) + ")");
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
     invalid("request says sector_size " + std::to_string(req.sector_size) + ", " + std::string(cfg->name) +
             " proves sectors of " + std::to_string(cfg->sector_size) + " bytes");
@@ -122,7 +126,7 @@ std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
 
 std::string PostHandler::param_path(const std::string& id) {
   auto cfg = filecoin::post_config_for_circuit_id(id);
-  if (!cfg || (cfg->kind == PostKind::Winning) != (kind_ == ProofKind::WinningPost))
+  if (!cfg || (cfg->kind == PostKind::Winning) != (spec_.value == ProofKind::WinningPost))
     throw ServiceError(Code::NotFound, "unknown PoSt circuit '" + id + "'");
   return (fs::path(dir_) / (filecoin::post_parameter_stem(*cfg) + ".params")).string();
 }
@@ -136,12 +140,22 @@ uint64_t PostHandler::estimate_size(const std::string& id) { return estimate_par
 
 std::vector<std::string> PostHandler::list_circuits() {
   std::vector<std::string> out;
-  const uint64_t first = kind_ == ProofKind::WinningPost ? 0 : 5;
+  // Each size's circuit once: the first five proofs of the kind's range (the
+  // rest are their v1.2 numbers, the same circuits).
+  const uint64_t first = spec_.registered_proofs.first;
   for (uint64_t p = first; p < first + 5; p++) {
     std::string c = filecoin::post_circuit_id(*filecoin::post_config(p));
     if (fs::exists(param_path(c))) out.push_back(c);
   }
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::WinningPost::handler(const std::string& param_dir) {
+  return std::make_unique<PostHandler>(spec.value, param_dir);
+}
+
+std::unique_ptr<KindHandler> kinds::WindowPost::handler(const std::string& param_dir) {
+  return std::make_unique<PostHandler>(spec.value, param_dir);
 }
 
 }  // namespace cuzk::engine

@@ -14,15 +14,17 @@
 #include <string>
 
 #include "engine/backend.hpp"
+#include "engine/kinds/post.hpp"
 
 namespace cuzk::engine {
 
 class PostHandler final : public KindHandler {
  public:
-  // kind: ProofKind::WinningPost or ProofKind::WindowPostPartition.
+  // kind: ProofKind::WinningPost or ProofKind::WindowPostPartition (its spec:
+  // the registered proofs it serves, kinds/post.hpp).
   PostHandler(ProofKind kind, std::string param_dir);
 
-  ProofKind kind() const override { return kind_; }
+  ProofKind kind() const override { return spec_.value; }
   // Parses every vanilla proof and checks it completely (counts, shapes,
   // paths hashed to comm_r_last, comm_r, the challenged leaves), naming the
   // sector and field of whatever is wrong.
@@ -34,7 +36,7 @@ class PostHandler final : public KindHandler {
   std::vector<std::string> list_circuits() override;
 
  private:
-  ProofKind kind_;
+  const KindSpec& spec_;
   std::string dir_;
 };
 

@@ -1,27 +1,21 @@
 // The small part of the service interface that is code, not declarations:
 // kind, priority and status names, default priorities. It is its own library
-// (cuzk_engine_service) so the server links what it uses and not the engine.
+// (cuzk_engine_service, with the kinds' specs: kinds/registry.cpp) so the
+// server links what it uses and not the engine.
 #include "engine/service.hpp"
+
+#include "engine/kinds/registry.hpp"
 
 namespace cuzk::engine {
 
 const char* kind_name(ProofKind k) {
-  switch (k) {
-    case ProofKind::PorepSealCommit: return "porep-c2";
-    case ProofKind::SnapDealsUpdate: return "snap-update";
-    case ProofKind::WindowPostPartition: return "window-post";
-    case ProofKind::WinningPost: return "winning-post";
-    case ProofKind::GenericR1cs: return "generic-r1cs";
-    default: return "unspecified";
-  }
+  const KindSpec* s = find_kind(k);
+  return s ? s->name.data() : "unspecified";  // the names are literals
 }
 
 Priority default_priority(ProofKind k) {
-  switch (k) {
-    case ProofKind::WinningPost: return Priority::Critical;
-    case ProofKind::WindowPostPartition: return Priority::High;
-    default: return Priority::Normal;
-  }
+  const KindSpec* s = find_kind(k);
+  return s ? s->default_priority : Priority::Normal;
 }
 
 const char* priority_name(Priority p) {

@@ -11,7 +11,10 @@
 
 namespace cuzk::engine {
 
-// Values equal the wire enum numbers. GENERIC_R1CS is our extension.
+// Values equal the wire enum numbers. GENERIC_R1CS is our extension. The
+// kinds themselves (names, default priorities, the fields they read, their
+// handlers) are data: engine/kinds/registry.hpp; a kind added there may take
+// a number not named here.
 enum class ProofKind : int {
   Unspecified = 0,
   PorepSealCommit = 1,
@@ -22,8 +25,9 @@ enum class ProofKind : int {
 };
 enum class Priority : int { Unspecified = 0, Low = 1, Normal = 2, High = 3, Critical = 4 };
 
-// Short names used in TIMELINE details, metrics labels and status JSON:
-// porep-c2, snap-update, window-post, winning-post, generic-r1cs.
+// Short names used in TIMELINE details, metrics labels and status JSON
+// (KindSpec::name: porep-c2, snap-update, window-post, winning-post,
+// generic-r1cs); "unspecified" for a number no kind has.
 const char* kind_name(ProofKind k);
 // The kind's default when the request leaves priority unspecified.
 Priority default_priority(ProofKind k);

@@ -79,7 +79,7 @@ SnapHandler::SnapHandler(std::string dir) : dir_(std::move(dir)) {}
 
 std::unique_ptr<PreparedJob> SnapHandler::prepare(ProofRequest& req) {
   auto cfg = filecoin::snap_config(req.registered_proof);
-  if (!cfg)
+  if (!cfg || !kinds::SnapUpdate::spec.registered_proofs.contains(req.registered_proof))
     invalid("registered_proof " + std::to_string(req.registered_proof) +
             " is not a registered update proof (0-4: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
@@ -133,11 +133,16 @@ uint64_t SnapHandler::estimate_size(const std::string& id) { return estimate_par
 
 std::vector<std::string> SnapHandler::list_circuits() {
   std::vector<std::string> out;
-  for (uint64_t p = 0; p < 5; p++) {
+  const RegisteredProofs& served = kinds::SnapUpdate::spec.registered_proofs;
+  for (uint64_t p = served.first; p <= served.last; p++) {
     std::string c = filecoin::snap_circuit_id(*filecoin::snap_config(p));
     if (fs::exists(param_path(c))) out.push_back(c);
   }
   return out;
+}
+
+std::unique_ptr<KindHandler> kinds::SnapUpdate::handler(const std::string& param_dir) {
+  return std::make_unique<SnapHandler>(param_dir);
 }
 
 }  // namespace cuzk::engine

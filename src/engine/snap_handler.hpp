@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/backend.hpp"
+#include "engine/kinds/snap_update.hpp"
 
 namespace cuzk::engine {
 
@@ -19,7 +20,7 @@ class SnapHandler final : public KindHandler {
  public:
   explicit SnapHandler(std::string param_dir);
 
-  ProofKind kind() const override { return ProofKind::SnapDealsUpdate; }
+  ProofKind kind() const override { return kinds::SnapUpdate::spec.value; }
   // Parses every partition proof and checks it completely (counts, shapes,
   // paths, roots against the commitments, challenges, encoding, apex
   // leaves), naming the partition and field of whatever is wrong.

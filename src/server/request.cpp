@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "engine/kinds/registry.hpp"
+
 namespace cuzk::server {
 
 namespace pb = ::cuzk::v1;
@@ -14,20 +16,14 @@ grpc::Status invalid(const std::string& msg) { return grpc::Status(grpc::StatusC
 
 grpc::Status to_request(pb::SubmitProofRequest& in, engine::ProofRequest& out) {
   const int kind = static_cast<int>(in.proof_kind());
-  switch (kind) {
-    case pb::POREP_SEAL_COMMIT:
-    case pb::SNAP_DEALS_UPDATE:
-    case pb::WINDOW_POST_PARTITION:
-    case pb::WINNING_POST:
-    case pb::GENERIC_R1CS: break;
-    case pb::PROOF_KIND_UNSPECIFIED: return invalid("proof_kind is required");
-    default: return invalid("unknown proof_kind " + std::to_string(kind));
-  }
+  if (kind == pb::PROOF_KIND_UNSPECIFIED) return invalid("proof_kind is required");
+  // The kinds this process knows (engine/kinds/registry.hpp); proto3 passes
+  // numbers the .proto does not name, so a registered kind needs no wire change.
+  const engine::KindSpec* spec = engine::find_kind(static_cast<engine::ProofKind>(kind));
+  if (!spec) return invalid("unknown proof_kind " + std::to_string(kind));
   const int prio = static_cast<int>(in.priority());
   if (prio < pb::PRIORITY_UNSPECIFIED || prio > pb::CRITICAL)
     return invalid("unknown priority " + std::to_string(prio));
-  if (kind == pb::GENERIC_R1CS && in.circuit_id().empty())
-    return invalid("circuit_id is required for GENERIC_R1CS");
 
   out.request_id = in.request_id();
   out.kind = static_cast<engine::ProofKind>(kind);
@@ -45,6 +41,8 @@ grpc::Status to_request(pb::SubmitProofRequest& in, engine::ProofRequest& out) {
   out.comm_r_new = in.comm_r_new();
   out.comm_d_new = in.comm_d_new();
   out.circuit_id = in.circuit_id();
+  if (const engine::FieldInfo* f = engine::missing_required(out, *spec))
+    return invalid(std::string(f->name) + " is required for " + std::string(spec->wire_name));
   return grpc::Status::OK;
 }
 

@@ -8,9 +8,10 @@
 
 namespace cuzk::server {
 
-// Returns INVALID_ARGUMENT for values the engine's enums cannot represent
-// (unknown kind or priority) and for a GENERIC_R1CS request without a
-// circuit_id; everything else is the engine's to judge. The payload fields
+// Returns INVALID_ARGUMENT for a kind the registry does not know
+// (engine/kinds/registry.hpp), an unknown priority, and a request that
+// leaves out a field its kind requires (KindSpec::required: GENERIC_R1CS's
+// circuit_id); everything else is the engine's to judge. The payload fields
 // are moved out of `in` (a request of 50 MB is not copied).
 grpc::Status to_request(::cuzk::v1::SubmitProofRequest& in, engine::ProofRequest& out);
 

@@ -58,6 +58,13 @@ uint64_t BincodeReader::len(const char* field, size_t min_item_bytes) {
   return n;
 }
 
+std::string BincodeReader::bytes(const char* field) {
+  const uint64_t n = len(field, 1);
+  std::string s(reinterpret_cast<const char*>(b_.data() + pos_), size_t(n));
+  pos_ += size_t(n);
+  return s;
+}
+
 std::vector<MerklePathElement> BincodeReader::path(const char* field) {
   uint64_t n = len(field, 16);
   std::vector<MerklePathElement> out(n);
@@ -114,6 +121,13 @@ void BincodeWriter::u64(uint64_t v) { write_le(out_, v, 8); }
 void BincodeWriter::domain(const Domain& d) {
   out_.append(reinterpret_cast<const char*>(d.data()), d.size());
 }
+
+void BincodeWriter::bytes(std::string_view b) {
+  u64(b.size());
+  out_.append(b);
+}
+
+void BincodeWriter::raw(std::string_view b) { out_.append(b); }
 
 void BincodeWriter::path(const std::vector<MerklePathElement>& p) {
   u64(p.size());

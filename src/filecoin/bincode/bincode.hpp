@@ -9,6 +9,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "filecoin/common/merkle_proof.hpp"
@@ -31,6 +32,8 @@ class BincodeReader {
   // A Vec length, checked against the bytes left (each item at least
   // `min_item_bytes`), so a corrupt length cannot ask for gigabytes.
   uint64_t len(const char* field, size_t min_item_bytes);
+  // A Vec<u8> (or String): its length, checked, then the bytes.
+  std::string bytes(const char* field);
   MerkleProof merkle_proof(const char* field);
   void expect_end();
 
@@ -51,6 +54,8 @@ class BincodeWriter {
   void u64(uint64_t v);
   void domain(const Domain& d);
   void merkle_proof(const MerkleProof& p);
+  void bytes(std::string_view b);  // a Vec<u8>: the length, then the bytes
+  void raw(std::string_view b);    // bytes as they are (a header of the caller's)
   std::string take() { return std::move(out_); }
 
  private:
