@@ -1,7 +1,7 @@
 #pragma once
-// The proof kinds of this build, one line each: adding a kind is its file
-// (kinds/<kind>.hpp with its spec, kinds/<kind>.cpp with its handler) and its
-// name in this list.
+// The proof kinds of this build, one line each: adding a kind is its spec
+// (kinds/<kind>.hpp, with the handler factory's declaration), its handler
+// (engine/<kind>_handler.{hpp,cpp}) and its name in this list.
 #include "engine/kinds/generic_r1cs.hpp"
 #include "engine/kinds/kind_spec.hpp"
 #include "engine/kinds/porep_c2.hpp"
