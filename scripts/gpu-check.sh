@@ -32,7 +32,8 @@
 #
 # Sizes (environment): CUZK_GPU_NTT_MAX_LOG (27), CUZK_GPU_H_LOG (27),
 # CUZK_GPU_MSM_G1_MAX_LOG (26), CUZK_GPU_MSM_G2_MAX_LOG (24),
-# CUZK_GPU_PARTITION_SHAPE (porep-32g), CUZK_GPU_PROOFS (8);
+# CUZK_GPU_PARTITION_SHAPE (porep-32g), CUZK_GPU_PROOFS (32 on the GPU, a
+# quarter of that on the CPU backend);
 # CUZK_GPU_JOBS (nproc) the build's parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,18 +73,80 @@ emit() {  # a JSON line: printed and collected
   echo "$1" >>"$jsonl"
 }
 
-fail() {
-  emit "{\"gpu_check\":\"FAILED\",\"stage\":\"$1\",\"seconds\":$((SECONDS - t_start))}"
-  exit 1
-}
-
 # JSON field of a one-object file: json_get FILE 'expr on d'
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
+# One stage under a time limit. A stage that fails or runs out of time is
+# recorded and the next one still runs: a lent GPU's minutes are few, and one
+# call should bring back every figure it can.
+failed=()
+stage() {
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS rc=0
+  echo "== $name (at most ${limit} s)"
+  timeout -k 5 "$limit" bash -c '"$@"' stage "$@" || rc=$?
+  if ((rc == 0)); then
+    emit "{\"stage\":\"$name\",\"ok\":true,\"seconds\":$((SECONDS - t0))}"
+  else
+    failed+=("$name")
+    local timed_out=false
+    ((rc == 124 || rc == 137)) && timed_out=true
+    emit "{\"stage\":\"$name\",\"ok\":false,\"rc\":$rc,\"timed_out\":$timed_out,\"seconds\":$((SECONDS - t0))}"
+  fi
+}
+
+stage_tests() {
+  local tests=$1 emulated=$2 log=$out_dir/gpu-check-tests.log
+  set -o pipefail
+  "$tests" --gtest_filter='-CudaBench.*:*Slow' 2>&1 | tee "$log" || return 1
+  # On a GPU machine a skipped test means the device was not found.
+  if ((emulated == 0)) && grep -qE '^\[  SKIPPED \]' "$log"; then
+    echo "gpu-check: tests were skipped on a GPU machine" >&2
+    return 1
+  fi
+  emit "{\"gpu_check\":\"tests passed\",\"tests\":$(grep -oE '\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$')}"
+}
+
+stage_timings() {
+  local tests=$1 small=$2 filter=$3 log rc=0
+  log=$(mktemp)
+  set -o pipefail
+  CUZK_CUDA_BENCH=1 \
+    CUZK_CUDA_BENCH_MIN_LOG=$((small ? 10 : 20)) CUZK_CUDA_BENCH_MAX_LOG=$((small ? 11 : ${CUZK_GPU_NTT_MAX_LOG:-27})) \
+    CUZK_CUDA_BENCH_H_LOG=$((small ? 11 : ${CUZK_GPU_H_LOG:-27})) \
+    CUZK_CUDA_BENCH_MSM_G1_MIN_LOG=$((small ? 9 : 20)) \
+    CUZK_CUDA_BENCH_MSM_G1_MAX_LOG=$((small ? 9 : ${CUZK_GPU_MSM_G1_MAX_LOG:-26})) \
+    CUZK_CUDA_BENCH_MSM_G2_MIN_LOG=$((small ? 7 : 22)) \
+    CUZK_CUDA_BENCH_MSM_G2_MAX_LOG=$((small ? 7 : ${CUZK_GPU_MSM_G2_MAX_LOG:-24})) \
+    "$tests" --gtest_filter="$filter" 2>&1 | tee "$log" || rc=1
+  grep -E '^\{' "$log" >>"$jsonl" || true
+  grep -qE '^\[  FAILED  \]' "$log" && rc=1
+  return $rc
+}
+
+stage_device_phase() {
+  local bin=$1 backend=$2 shape=$3
+  set -o pipefail
+  "$bin/cuzk-bench" micro device-phase --shape "$shape" --backend "$backend" --reps 3 | tee -a "$jsonl"
+}
+
+stage_main_inputs() {
+  local bin=$1 small=$2 work=$3
+  set -o pipefail
+  if ((small)); then
+    "$bin/cuzk-bench" gen-circuit --param-cache "$work/params" --rounds 2000 --extra-inputs 2 >/dev/null 2>&1 &&
+      "$bin/cuzk-bench" gen-witness --rounds 2000 --extra-inputs 2 --x 3 -o "$work/w1.cuzk-wtns" >/dev/null
+  else
+    "$bin/cuzk" setup --circuit porep-2k --param-dir "$work/params" | tail -n 1 &&
+      "$bin/cuzk-bench" gen-vanilla porep --sector-size 2KiB --sector-num 1 -o "$work/c1.json" >/dev/null
+  fi
+}
+
 # The main job: a batch through the daemon on one backend, then our
-# analysis of its TIMELINE log. Prints one JSON line.
-main_job() {
-  local backend=$1 kind=$2 bin=$3 work=$4 proofs=$5
+# analysis of its TIMELINE log (one JSON line; the log is kept in $OUT).
+stage_main_job() {
+  local backend=$1 kind=$2 bin=$3 work=$4 proofs=$5 clients=$6 synth=$7
   local sock=$work/$backend.sock log=$work/$backend-daemon.log
   cat >"$work/$backend.toml" <<EOF
 [daemon]
@@ -94,94 +157,94 @@ total_budget = "32GiB"
 backend = "$backend"
 gpu_workers_per_device = 2
 [pipeline]
-max_parallel_synthesis = 4
+max_parallel_synthesis = $synth
 synthesis_concurrency = 2
 [srs]
 param_cache = "$work/params"
 EOF
   "$bin/cuzk-daemon" --config "$work/$backend.toml" 2>"$log" &
   local daemon=$!
+  # shellcheck disable=SC2064 # expand now: the trap runs after the locals are gone
+  trap "kill -TERM $daemon 2>/dev/null; cp '$log' '$out_dir/gpu-check-$backend-daemon.log' 2>/dev/null" EXIT
   for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
-  local args
-  if [ "$kind" = porep ]; then args=(-t porep --c1 "$work/c1.json"); else args=(-t r1cs --circuit cube-2000r-2i --witness "$work/w1.cuzk-wtns"); fi
-  "$bin/cuzk-bench" -a "unix://$sock" preload -c "$([ "$kind" = porep ] && echo porep-2k || echo cube-2000r-2i)" >/dev/null
-  "$bin/cuzk-bench" -a "unix://$sock" batch "${args[@]}" -c "$proofs" -j 4 --progress 0 >"$work/$backend-batch.txt" ||
-    { kill -TERM $daemon; cat "$work/$backend-batch.txt"; fail "main job ($backend)"; }
+  local args circuit=cube-2000r-2i rc=0
+  if [ "$kind" = porep ]; then
+    args=(-t porep --c1 "$work/c1.json")
+    circuit=porep-2k
+  else
+    args=(-t r1cs --circuit cube-2000r-2i --witness "$work/w1.cuzk-wtns")
+  fi
+  "$bin/cuzk-bench" -a "unix://$sock" preload -c "$circuit" >/dev/null || return 1
+  "$bin/cuzk-bench" -a "unix://$sock" batch "${args[@]}" -c "$proofs" -j "$clients" --progress 0 >"$work/$backend-batch.txt" || rc=1
+  cat "$work/$backend-batch.txt"
   kill -TERM $daemon
   wait $daemon || true
-  grep -E 'completed:|throughput' "$work/$backend-batch.txt"
-  "$bin/cuzk-bench" timeline analyze --json "$log" >"$work/$backend-analysis.json"
+  ((rc == 0)) || return 1
+  "$bin/cuzk-bench" timeline analyze --json "$log" >"$work/$backend-analysis.json" || return 1
+  "$bin/cuzk-bench" timeline analyze "$log" | head -n 40 || true
   local util sperproof completed
   util=$(json_get "$work/$backend-analysis.json" "d['runs'][-1]['device_utilization']")
   sperproof=$(json_get "$work/$backend-analysis.json" "d['runs'][-1]['s_per_proof']")
   completed=$(grep -oE 'completed: +[0-9]+' "$work/$backend-batch.txt" | grep -oE '[0-9]+$')
-  [ "$completed" = "$proofs" ] || fail "main job ($backend): $completed of $proofs completed"
   emit "{\"bench\":\"main_job\",\"kind\":\"$kind\",\"backend\":\"$backend\",\"proofs\":$proofs,\"completed\":$completed,\"device_utilization\":$util,\"s_per_proof\":$sperproof}"
+  [ "$completed" = "$proofs" ]
 }
 
+export out_dir jsonl
+export -f emit json_get stage_tests stage_timings stage_device_phase stage_main_inputs stage_main_job
+
+# Stages in the order of their worth: correctness, the headline timings, one
+# partition's device phase, the main job. The limits are sized for an H200,
+# where the whole sequence should take about 5 minutes if nothing hangs.
 check() {
   local bin=$1 tests=$2 backend=$3 emulated=$4
+  local small=$emulated
   : >"$jsonl"
   if [ "$emulated" = 0 ]; then
     echo "== nvidia-smi"
-    command -v nvidia-smi >/dev/null || fail "nvidia-smi not found: not a GPU machine"
-    nvidia-smi
+    command -v nvidia-smi >/dev/null || { emit '{"gpu_check":"FAILED","stage":"nvidia-smi not found"}'; exit 1; }
+    nvidia-smi || true
+    emit "{\"gpu\":\"$(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | head -n 1)\"}"
   fi
-  echo "== CUDA tests"
-  local log
-  log=$(mktemp)
-  set +e
-  "$tests" --gtest_filter='-CudaBench.*:*Slow' 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
-  set -e
-  ((rc == 0)) || fail tests
-  # On a GPU machine a skipped test means the device was not found.
-  if grep -qE '^\[  SKIPPED \]' "$log"; then fail "tests skipped"; fi
-  emit "{\"gpu_check\":\"tests passed\",\"tests\":$(grep -oE '\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$')}"
+  local x=$((emulated ? 20 : 1))  # the emulator is slow: its limits are wider
+  stage tests $((x * 150)) stage_tests "$tests" "$emulated"
+  local filter="CudaBench.*$( ((small)) && echo ':-CudaBench.FrMulThroughput')"
+  stage timings $((x * 150)) stage_timings "$tests" "$small" "$filter"
 
-  echo "== timings"
-  local small=$emulated
-  CUZK_CUDA_BENCH=1 \
-    CUZK_CUDA_BENCH_MIN_LOG=$((small ? 10 : 20)) CUZK_CUDA_BENCH_MAX_LOG=$((small ? 11 : ${CUZK_GPU_NTT_MAX_LOG:-27})) \
-    CUZK_CUDA_BENCH_H_LOG=$((small ? 11 : ${CUZK_GPU_H_LOG:-27})) \
-    CUZK_CUDA_BENCH_MSM_G1_MIN_LOG=$((small ? 9 : 20)) \
-    CUZK_CUDA_BENCH_MSM_G1_MAX_LOG=$((small ? 9 : ${CUZK_GPU_MSM_G1_MAX_LOG:-26})) \
-    CUZK_CUDA_BENCH_MSM_G2_MIN_LOG=$((small ? 7 : 22)) \
-    CUZK_CUDA_BENCH_MSM_G2_MAX_LOG=$((small ? 7 : ${CUZK_GPU_MSM_G2_MAX_LOG:-24})) \
-    "$tests" --gtest_filter="CudaBench.*$( ((small)) && echo ':-CudaBench.FrMulThroughput')" 2>&1 | tee "$log"
-  grep -qE '^\[  FAILED  \]' "$log" && fail timings
-  grep -E '^\{' "$log" >>"$jsonl" || true
-  rm -f "$log"
-
-  echo "== device phase of one partition"
-  local shape=${CUZK_GPU_PARTITION_SHAPE:-porep-32g}
-  ((small)) && shape=log:12
-  "$bin/cuzk-bench" micro device-phase --shape "$shape" --backend "$backend" --reps 3 | tee -a "$jsonl" ||
-    fail "device phase ($shape)"
-  local ratio_shape=log:22
-  ((small)) && ratio_shape=log:10
+  local shape=${CUZK_GPU_PARTITION_SHAPE:-porep-32g} ratio_shape=log:22
+  ((small)) && shape=log:12 && ratio_shape=log:10
+  stage "device phase $shape" $((x * 120)) stage_device_phase "$bin" "$backend" "$shape"
   for b in "$backend" cpu; do
-    "$bin/cuzk-bench" micro device-phase --shape "$ratio_shape" --backend "$b" --reps 3 | tee -a "$jsonl" ||
-      fail "device phase ($ratio_shape, $b)"
+    stage "device phase $ratio_shape $b" $((x * 45)) stage_device_phase "$bin" "$b" "$ratio_shape"
   done
 
-  echo "== main job: a batch through the daemon on the device and on the CPU"
   local work
   work=$(mktemp -d)
-  local proofs=${CUZK_GPU_PROOFS:-8} kind=porep
-  if ((small)); then
-    kind=r1cs
-    proofs=2
-    "$bin/cuzk-bench" gen-circuit --param-cache "$work/params" --rounds 2000 --extra-inputs 2 >/dev/null 2>&1
-    "$bin/cuzk-bench" gen-witness --rounds 2000 --extra-inputs 2 --x 3 -o "$work/w1.cuzk-wtns" >/dev/null
-  else
-    "$bin/cuzk" setup --circuit porep-2k --param-dir "$work/params" | tail -n 1
-    "$bin/cuzk-bench" gen-vanilla porep --sector-size 2KiB --sector-num 1 -o "$work/c1.json" >/dev/null
+  # A 2 KiB PoRep proof is one partition whose synthesis takes a core for
+  # about a third of a second: the GPU needs most of the cores synthesizing
+  # (and as many jobs in flight) to be kept busy; the CPU backend needs its
+  # cores for the MSMs.
+  local proofs=${CUZK_GPU_PROOFS:-32} kind=porep cores
+  cores=$(nproc)
+  local synth=$((cores > 4 ? cores - 2 : 2))
+  ((small)) && kind=r1cs && proofs=2 && synth=2
+  stage "main job inputs" $((x * 120)) stage_main_inputs "$bin" "$small" "$work"
+  # nvidia-smi's own view of the GPU's load, beside our TIMELINE analysis.
+  local dmon=
+  if [ "$emulated" = 0 ]; then
+    nvidia-smi dmon -s u -o T >"$out_dir/gpu-check-dmon.txt" 2>&1 &
+    dmon=$!
   fi
-  main_job "$backend" "$kind" "$bin" "$work" "$proofs"
-  main_job cpu "$kind" "$bin" "$work" "$proofs"
+  stage "main job $backend" $((x * 60)) stage_main_job "$backend" "$kind" "$bin" "$work" "$proofs" "$synth" "$synth"
+  [ -n "$dmon" ] && kill "$dmon" 2>/dev/null
+  stage "main job cpu" $((x * 90)) stage_main_job cpu "$kind" "$bin" "$work" $((proofs / 4 > 2 ? proofs / 4 : 2)) 4 4
   rm -rf "$work"
-  emit "{\"gpu_check\":\"passed\",\"seconds\":$((SECONDS - t_start))}"
+  if ((${#failed[@]} == 0)); then
+    emit "{\"gpu_check\":\"passed\",\"seconds\":$((SECONDS - t_start))}"
+  else
+    emit "{\"gpu_check\":\"FAILED\",\"failed\":\"${failed[*]}\",\"seconds\":$((SECONDS - t_start))}"
+    exit 1
+  fi
 }
 
 case "$mode" in
