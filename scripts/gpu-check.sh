@@ -25,6 +25,11 @@
 #   bash scripts/gpu-check.sh --bundled  unpack build-gpu/bundle.tar.xz and
 #                                        check with it (the lent H200, which has
 #                                        CUDA but none of our dependencies)
+#   bash scripts/gpu-check.sh --profile  with the bundle, for tuning: Nsight
+#                                        Compute on the MSM's and the NTT's
+#                                        kernels, a sweep of the MSM's window
+#                                        and work per thread (ncu-*.txt, *.csv
+#                                        and gpu-check.jsonl in $OUT)
 #   bash scripts/gpu-check.sh --emulated the same sequence here, on the SIMT
 #                                        emulator (gpus.backend = cuda-emulated)
 #                                        at small sizes: proves the script, not
@@ -247,6 +252,71 @@ check() {
   fi
 }
 
+# The profile: where the device time goes, for tuning. Nsight Compute's
+# per-kernel durations of one G1 MSM of 2^24 and its detailed sections for
+# the MSM's bucket sums and the NTT's passes, a sweep of the MSM's window and
+# work per thread, and (CUZK_GPU_PROFILE_PARTITION=1) the device phase of
+# one 32 GiB PoRep partition.
+stage_ncu() {
+  local what=$1 file=$2
+  shift 2
+  local ncu
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+  [ -n "$ncu" ] || { echo "gpu-check: no ncu" >&2; return 1; }
+  echo "ncu: $what"
+  "$ncu" --clock-control none "$@" >"$out_dir/$file" 2>&1
+  local rc=$?
+  tail -n 60 "$out_dir/$file"
+  return $rc
+}
+export -f stage_ncu
+
+profile() {
+  local bin=$1 tests=$2
+  : >"$jsonl"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader || true
+  local bench_env=(env CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MSM_SWEEP_LOG=24)
+  local sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+    --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+  stage "ncu msm kernels" 90 stage_ncu "kernel durations of G1 MSMs of 2^24" ncu-msm-kernels.csv \
+    --metrics gpu__time_duration.sum --csv --print-units base \
+    "${bench_env[@]}" "$tests" --gtest_filter=CudaBench.MsmSweep
+  stage "ncu msm sections" 90 stage_ncu "sections of the first bucket-sum kernel" ncu-msm-sections.txt \
+    -k regex:k_segmented_sum --launch-count 1 "${sections[@]}" \
+    "${bench_env[@]}" "$tests" --gtest_filter=CudaBench.MsmSweep
+  stage "ncu ntt sections" 60 stage_ncu "sections of the NTT's first passes at 2^24" ncu-ntt-sections.txt \
+    -k regex:k_ntt_pass --launch-count 3 "${sections[@]}" \
+    env CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MIN_LOG=24 CUZK_CUDA_BENCH_MAX_LOG=24 "$tests" --gtest_filter=CudaBench.Ntt
+  stage "msm sweep" 90 stage_timings_sweep "$tests"
+  [ -n "${CUZK_GPU_PROFILE_PARTITION:-}" ] &&
+    stage "device phase porep-32g" 240 stage_device_phase_reps "$bin" cuda porep-32g 1
+  emit "{\"gpu_profile\":\"done\",\"failed\":\"${failed[*]}\",\"seconds\":$((SECONDS - t_start))}"
+}
+
+stage_timings_sweep() {
+  local tests=$1
+  set -o pipefail
+  CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MSM_SWEEP_LOG=${CUZK_GPU_SWEEP_LOG:-24} \
+    CUZK_CUDA_BENCH_MSM_WINDOWS=${CUZK_GPU_SWEEP_WINDOWS:-0,13,16,18} \
+    CUZK_CUDA_BENCH_MSM_PAIRS=${CUZK_GPU_SWEEP_PAIRS:-0,32,256} \
+    "$tests" --gtest_filter=CudaBench.MsmSweep | tee /dev/stderr | { grep -E '^\{' >>"$jsonl" || true; }
+}
+
+stage_device_phase_reps() {
+  local bin=$1 backend=$2 shape=$3 reps=$4
+  set -o pipefail
+  "$bin/cuzk-bench" micro device-phase --shape "$shape" --backend "$backend" --reps "$reps" | tee -a "$jsonl"
+}
+export -f stage_timings_sweep stage_device_phase_reps
+
+unpack_bundle() {
+  [[ -f build-gpu/bundle.tar.xz ]] || { echo "gpu-check: no build-gpu/bundle.tar.xz (make it with --bundle)" >&2; exit 1; }
+  rm -rf /tmp/cuzk-bundle
+  mkdir -p /tmp/cuzk-bundle
+  tar -C /tmp/cuzk-bundle -xJf build-gpu/bundle.tar.xz
+  export LD_LIBRARY_PATH="/tmp/cuzk-bundle/bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
 case "$mode" in
   full)
     build "${CUZK_NATIVE:-ON}"
@@ -256,19 +326,19 @@ case "$mode" in
     make_bundle
     ;;
   --bundled)
-    [[ -f build-gpu/bundle.tar.xz ]] || { echo "gpu-check: no build-gpu/bundle.tar.xz (make it with --bundle)" >&2; exit 1; }
-    rm -rf /tmp/cuzk-bundle
-    mkdir -p /tmp/cuzk-bundle
-    tar -C /tmp/cuzk-bundle -xJf build-gpu/bundle.tar.xz
-    export LD_LIBRARY_PATH="/tmp/cuzk-bundle/bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    unpack_bundle
     check /tmp/cuzk-bundle/bundle/bin /tmp/cuzk-bundle/bundle/bin/test_cuda cuda 0
+    ;;
+  --profile)
+    unpack_bundle
+    profile /tmp/cuzk-bundle/bundle/bin /tmp/cuzk-bundle/bundle/bin/test_cuda
     ;;
   --emulated)
     CUZK_BUILD_TARGETS="test_cuda_emu cuzk-daemon cuzk cuzk-bench" bash scripts/build.sh
     check build/apps build/tests/test_cuda_emu cuda-emulated 1
     ;;
   *)
-    echo "usage: bash scripts/gpu-check.sh [--bundle | --bundled | --emulated]" >&2
+    echo "usage: bash scripts/gpu-check.sh [--bundle | --bundled | --profile | --emulated]" >&2
     exit 2
     ;;
 esac

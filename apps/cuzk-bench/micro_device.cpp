@@ -14,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -69,18 +68,6 @@ DeviceShape device_shape_of(const std::string& s) {
   return sh;
 }
 
-template <class C>
-std::vector<ec::Affine<C>> repeated_points(size_t n, size_t distinct, std::mt19937_64& rng) {
-  std::vector<ec::Affine<C>> pattern(std::min(n, distinct));
-  for (auto& p : pattern)
-    p = ec::mul_vartime(ec::Jacobian<C>::from_affine(C::generator()), ff::Fr::random(rng)).to_affine();
-  std::vector<ec::Affine<C>> v(n);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i < r.end(); i++) v[i] = pattern[i % pattern.size()];
-  });
-  return v;
-}
-
 void fill_xorshift(std::vector<ff::Fr>& v, size_t n, uint64_t seed) {
   v.resize(n);
   constexpr size_t kPiece = size_t(1) << 16;
@@ -88,6 +75,29 @@ void fill_xorshift(std::vector<ff::Fr>& v, size_t n, uint64_t seed) {
     const size_t lo = k * kPiece;
     ff::fill_arbitrary(std::span<ff::Fr>(v).subspan(lo, std::min(kPiece, n - lo)), seed * 1000003 + k);
   });
+}
+
+// `count` random points (multiples of the generator by arbitrary scalars),
+// computed in parallel: the point sets of a shape repeat them.
+template <class C>
+std::vector<ec::Affine<C>> random_pattern(size_t count, uint64_t seed) {
+  std::vector<ff::Fr> k;
+  fill_xorshift(k, count, seed);
+  std::vector<ec::Affine<C>> pattern(count);
+  const auto g = ec::Jacobian<C>::from_affine(C::generator());
+  tbb::parallel_for(size_t(0), count, [&](size_t i) { pattern[i] = ec::mul_vartime(g, k[i]).to_affine(); });
+  return pattern;
+}
+
+// n points repeating the pattern from `offset` (each set of the parameters
+// starts elsewhere, so no two sets are equal).
+template <class C>
+std::vector<ec::Affine<C>> repeated_points(size_t n, const std::vector<ec::Affine<C>>& pattern, size_t offset) {
+  std::vector<ec::Affine<C>> v(n);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i < r.end(); i++) v[i] = pattern[(i + offset) % pattern.size()];
+  });
+  return v;
 }
 
 // The first `total` of n bits set, spread evenly.
@@ -108,22 +118,24 @@ void run_device_phase(const DevicePhaseOpts& o) {
   const auto t_shape = std::chrono::steady_clock::now();
   const DeviceShape sh = device_shape_of(o.shape);
   const unsigned log_m = groth16::domain_log_size(sh.rows);
-  std::mt19937_64 rng(17);
   // Parameters of the shape.
   groth16::Parameters p;
-  auto g1 = [&](size_t n) { return repeated_points<ec::G1Curve>(n, o.distinct_points, rng); };
+  const auto pattern_g1 = random_pattern<ec::G1Curve>(o.distinct_points, 17);
+  const auto pattern_g2 = random_pattern<ec::G2Curve>(o.distinct_points, 19);
+  size_t offset = 0;
+  auto g1 = [&](size_t n) { return repeated_points<ec::G1Curve>(n, pattern_g1, offset += 7919); };
   p.vk.alpha_g1 = g1(1)[0];
   p.vk.beta_g1 = g1(1)[0];
   p.vk.delta_g1 = g1(1)[0];
-  p.vk.beta_g2 = repeated_points<ec::G2Curve>(1, 1, rng)[0];
+  p.vk.beta_g2 = pattern_g2[0];
   p.vk.gamma_g2 = p.vk.beta_g2;
-  p.vk.delta_g2 = repeated_points<ec::G2Curve>(1, 1, rng)[0];
+  p.vk.delta_g2 = pattern_g2[1];
   p.vk.ic = g1(sh.inputs);
   p.h = g1((size_t(1) << log_m) - 1);
   p.l = g1(sh.aux);
   p.a = g1(sh.inputs + sh.a_aux);
   p.b_g1 = g1(sh.b_in + sh.b_aux);
-  p.b_g2 = repeated_points<ec::G2Curve>(sh.b_in + sh.b_aux, o.distinct_points, rng);
+  p.b_g2 = repeated_points<ec::G2Curve>(sh.b_in + sh.b_aux, pattern_g2, 2);
   // The assignment: random rows, then input·0 = 0 per input; a Filecoin-like witness.
   groth16::Assignment pa;
   fill_xorshift(pa.input_assignment, sh.inputs, 3);

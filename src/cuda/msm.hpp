@@ -171,7 +171,10 @@ ec::Jacobian<C> msm(std::span<const ec::Affine<C>> host_points, ScalarSpan scala
 // "uniform" (uniform in [0, r)) or "filecoin" (45% 0, 45% 1, 10% uniform).
 // Points are multiples of the generator (a cheap chain), which costs the
 // MSM what random points cost.
+// `opt` fixes the window or the work per thread (tuning sweeps); `stats`,
+// when given, receives what the timed call did.
 template <class C>
-double time_msm(unsigned log_n, const std::string& kind, int reps, int device = 0);
+double time_msm(unsigned log_n, const std::string& kind, int reps, int device = 0, const MsmOptions& opt = {},
+                MsmStats* stats = nullptr);
 
 CUZK_CUDA_NAMESPACE_END

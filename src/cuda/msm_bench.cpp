@@ -38,7 +38,8 @@ std::vector<arith::Limbs<4>> bench_scalars(size_t n, bool filecoin, uint64_t see
 }  // namespace
 
 template <class C>
-double time_msm(unsigned log_n, const std::string& kind, int reps, int device) {
+double time_msm(unsigned log_n, const std::string& kind, int reps, int device, const MsmOptions& opt,
+                MsmStats* stats) {
   if (kind != "uniform" && kind != "filecoin")
     throw std::invalid_argument("cuda::time_msm: scalars '" + kind + "' (uniform | filecoin)");
   if (log_n > 28) throw std::invalid_argument("cuda::time_msm: log_n > 28");
@@ -63,11 +64,13 @@ double time_msm(unsigned log_n, const std::string& kind, int reps, int device) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");
   check(cudaEventCreate(&e1), "cudaEventCreate");
-  (void)msm<C>(points, s);  // warm-up
+  const MsmTerm<C> term{PointSpan<C>::resident(points), s};
+  const std::span<const MsmTerm<C>> terms(&term, 1);
+  (void)msm<C>(terms, opt, stats);  // warm-up
   double best = 1e300;
   for (int r = 0; r < std::max(reps, 1); r++) {
     check(cudaEventRecord(e0, nullptr), "cudaEventRecord");
-    (void)msm<C>(points, s);
+    (void)msm<C>(terms, opt);
     check(cudaEventRecord(e1, nullptr), "cudaEventRecord");
     check(cudaEventSynchronize(e1), "cudaEventSynchronize");
     float ms = 0;
@@ -79,7 +82,7 @@ double time_msm(unsigned log_n, const std::string& kind, int reps, int device) {
   return best;
 }
 
-template double time_msm<ec::G1Curve>(unsigned, const std::string&, int, int);
-template double time_msm<ec::G2Curve>(unsigned, const std::string&, int, int);
+template double time_msm<ec::G1Curve>(unsigned, const std::string&, int, int, const MsmOptions&, MsmStats*);
+template double time_msm<ec::G2Curve>(unsigned, const std::string&, int, int, const MsmOptions&, MsmStats*);
 
 CUZK_CUDA_NAMESPACE_END
