@@ -278,16 +278,16 @@ profile() {
   local bench_env=(env CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MSM_SWEEP_LOG=24)
   local sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
     --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
-  stage "ncu msm kernels" 90 stage_ncu "kernel durations of G1 MSMs of 2^24" ncu-msm-kernels.csv \
+  stage "ncu msm kernels" 60 stage_ncu "kernel durations of G1 MSMs of 2^24" ncu-msm-kernels.csv \
     --metrics gpu__time_duration.sum --csv --print-units base \
     "${bench_env[@]}" "$tests" --gtest_filter=CudaBench.MsmSweep
-  stage "ncu msm sections" 90 stage_ncu "sections of the first bucket-sum kernel" ncu-msm-sections.txt \
+  stage "ncu msm sections" 60 stage_ncu "sections of the first bucket-sum kernel" ncu-msm-sections.txt \
     -k regex:k_segmented_sum --launch-count 1 "${sections[@]}" \
     "${bench_env[@]}" "$tests" --gtest_filter=CudaBench.MsmSweep
-  stage "ncu ntt sections" 60 stage_ncu "sections of the NTT's first passes at 2^24" ncu-ntt-sections.txt \
+  stage "ncu ntt sections" 45 stage_ncu "sections of the NTT's first passes at 2^24" ncu-ntt-sections.txt \
     -k regex:k_ntt_pass --launch-count 3 "${sections[@]}" \
     env CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MIN_LOG=24 CUZK_CUDA_BENCH_MAX_LOG=24 "$tests" --gtest_filter=CudaBench.Ntt
-  stage "msm sweep" 90 stage_timings_sweep "$tests"
+  stage "msm sweep" 60 stage_timings_sweep "$tests"
   [ -n "${CUZK_GPU_PROFILE_PARTITION:-}" ] &&
     stage "device phase porep-32g" 240 stage_device_phase_reps "$bin" cuda porep-32g 1
   emit "{\"gpu_profile\":\"done\",\"failed\":\"${failed[*]}\",\"seconds\":$((SECONDS - t_start))}"
