@@ -30,6 +30,9 @@
 #                                        kernels, a sweep of the MSM's window
 #                                        and work per thread (ncu-*.txt, *.csv
 #                                        and gpu-check.jsonl in $OUT)
+#   bash scripts/gpu-check.sh --recheck  with the bundle, after a kernel change:
+#                                        tests, MSM timings, one 32 GiB
+#                                        partition, the GPU main job
 #   bash scripts/gpu-check.sh --emulated the same sequence here, on the SIMT
 #                                        emulator (gpus.backend = cuda-emulated)
 #                                        at small sizes: proves the script, not
@@ -299,6 +302,7 @@ stage_timings_sweep() {
   CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MSM_SWEEP_LOG=${CUZK_GPU_SWEEP_LOG:-24} \
     CUZK_CUDA_BENCH_MSM_WINDOWS=${CUZK_GPU_SWEEP_WINDOWS:-0,13,16,18} \
     CUZK_CUDA_BENCH_MSM_PAIRS=${CUZK_GPU_SWEEP_PAIRS:-0,32,256} \
+    CUZK_CUDA_BENCH_MSM_BLOCKS=${CUZK_GPU_SWEEP_BLOCKS:-0} \
     "$tests" --gtest_filter=CudaBench.MsmSweep | tee /dev/stderr | { grep -E '^\{' >>"$jsonl" || true; }
 }
 
@@ -308,6 +312,32 @@ stage_device_phase_reps() {
   "$bin/cuzk-bench" micro device-phase --shape "$shape" --backend "$backend" --reps "$reps" | tee -a "$jsonl"
 }
 export -f stage_timings_sweep stage_device_phase_reps
+
+# A shorter check after a kernel change: the CUDA tests (the MSM's also with
+# the other occupancy of its bucket-sum kernel), the MSM timings and the
+# occupancy sweep, one 32 GiB PoRep partition's device phase, the GPU main
+# job.
+recheck() {
+  local bin=$1 tests=$2
+  : >"$jsonl"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader || true
+  stage tests 90 stage_tests "$tests" 0
+  stage "msm tests, 1 block per SM" 60 env CUZK_CUDA_MSM_BLOCKS_PER_SM=1 "$tests" --gtest_filter='CudaMsm*:*Conformance*Msm*'
+  CUZK_GPU_SWEEP_WINDOWS=0 CUZK_GPU_SWEEP_PAIRS=0 CUZK_GPU_SWEEP_BLOCKS=1,4 \
+    stage "msm occupancy sweep" 45 stage_timings_sweep "$tests"
+  stage timings 90 stage_timings "$tests" 0 "CudaBench.Msm"
+  stage "ncu msm sections" 40 stage_ncu "sections of the first bucket-sum kernel" ncu-msm-sections.txt \
+    -k regex:k_segmented_sum --launch-count 1 --section SpeedOfLight --section LaunchStats --section Occupancy \
+    --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis \
+    env CUZK_CUDA_BENCH=1 CUZK_CUDA_BENCH_MSM_SWEEP_LOG=24 "$tests" --gtest_filter=CudaBench.MsmSweep
+  stage "device phase porep-32g" 150 stage_device_phase_reps "$bin" cuda porep-32g 1
+  local work
+  work=$(mktemp -d)
+  stage "main job inputs" 60 stage_main_inputs "$bin" 0 "$work"
+  local synth=$(($(nproc) > 4 ? $(nproc) - 2 : 2))
+  stage "main job cuda" 45 stage_main_job cuda porep "$bin" "$work" 32 "$synth" "$synth"
+  emit "{\"gpu_recheck\":\"done\",\"failed\":\"${failed[*]}\",\"seconds\":$((SECONDS - t_start))}"
+}
 
 unpack_bundle() {
   [[ -f build-gpu/bundle.tar.xz ]] || { echo "gpu-check: no build-gpu/bundle.tar.xz (make it with --bundle)" >&2; exit 1; }
@@ -329,6 +359,10 @@ case "$mode" in
     unpack_bundle
     check /tmp/cuzk-bundle/bundle/bin /tmp/cuzk-bundle/bundle/bin/test_cuda cuda 0
     ;;
+  --recheck)
+    unpack_bundle
+    recheck /tmp/cuzk-bundle/bundle/bin /tmp/cuzk-bundle/bundle/bin/test_cuda
+    ;;
   --profile)
     unpack_bundle
     profile /tmp/cuzk-bundle/bundle/bin /tmp/cuzk-bundle/bundle/bin/test_cuda
@@ -338,7 +372,7 @@ case "$mode" in
     check build/apps build/tests/test_cuda_emu cuda-emulated 1
     ;;
   *)
-    echo "usage: bash scripts/gpu-check.sh [--bundle | --bundled | --profile | --emulated]" >&2
+    echo "usage: bash scripts/gpu-check.sh [--bundle | --bundled | --profile | --recheck | --emulated]" >&2
     exit 2
     ;;
 esac

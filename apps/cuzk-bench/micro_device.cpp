@@ -92,7 +92,8 @@ std::vector<ec::Affine<C>> random_pattern(size_t count, uint64_t seed) {
 // n points repeating the pattern from `offset` (each set of the parameters
 // starts elsewhere, so no two sets are equal).
 template <class C>
-std::vector<ec::Affine<C>> repeated_points(size_t n, const std::vector<ec::Affine<C>>& pattern, size_t offset) {
+std::vector<ec::Affine<C>> repeated_points(size_t n, const std::vector<ec::Affine<C>>& pattern,
+                                           size_t offset) {
   std::vector<ec::Affine<C>> v(n);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
     for (size_t i = r.begin(); i < r.end(); i++) v[i] = pattern[(i + offset) % pattern.size()];

@@ -18,6 +18,8 @@
 //       given (no default arguments); the arguments are evaluated once and
 //       converted to the parameter types, as CUDA does. The kernel's address
 //       identifies it to cudaFuncSetAttribute in both builds.
+//   CUZK_LAUNCH_BOUNDS(threads, min_blocks)  __launch_bounds__ (nothing
+//       under the emulator).
 //   CUZK_DYNAMIC_SHARED(T, name);
 //       declares `T* name`, the block's dynamic shared memory (16-byte
 //       aligned), instead of `extern __shared__ T name[]`.
@@ -41,10 +43,12 @@
   ::cuzk::simt::launch_kernel(#kernel, kernel, ::cuzk::simt::dim3_of(grid), ::cuzk::simt::dim3_of(block), \
                               (shared_bytes), (stream)__VA_OPT__(, ) __VA_ARGS__)
 #define CUZK_DYNAMIC_SHARED(T, name) T* name = ::cuzk::simt::dynamic_shared<T>()
+#define CUZK_LAUNCH_BOUNDS(threads, min_blocks)
 #else
 #define CUZK_LAUNCH(kernel, grid, block, shared_bytes, stream, ...) \
   kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__)
 #define CUZK_DYNAMIC_SHARED(T, name)                                  \
   extern __shared__ __align__(16) unsigned char cuzk_dynamic_smem_[]; \
   T* name = reinterpret_cast<T*>(cuzk_dynamic_smem_)
+#define CUZK_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads, min_blocks)
 #endif

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,15 @@
 CUZK_CUDA_NAMESPACE_BEGIN
 
 namespace {
+
+// The bucket-sum kernel's occupancy: the option, else CUZK_CUDA_MSM_BLOCKS_PER_SM
+// (a tuning knob: 1 or 4), else kDefaultBlocksPerSm.
+unsigned blocks_per_sm(unsigned option) {
+  if (option) return option;
+  if (const char* e = std::getenv("CUZK_CUDA_MSM_BLOCKS_PER_SM"))
+    return unsigned(std::strtoul(e, nullptr, 10));
+  return kDefaultBlocksPerSm;
+}
 
 using msm_dev::DevScalar;
 using msm_dev::Windows;
@@ -223,6 +233,7 @@ class Run {
     chunk_points_ = p.chunk_points;
     max_pairs_ = p.max_pairs;
     per1_ = p.per_pair;
+    blocks_per_sm_ = blocks_per_sm(opt_.blocks_per_sm);
     perp_ = p.per_partial;
     perb_ = p.per_bucket;
     segs_ = plan::ceil_div(win_.buckets(), perb_);
@@ -391,7 +402,7 @@ class Run {
         reduce(m, per1_, true, slots_, ptr<X>(buckets_),
                [&](uint32_t size, uint32_t per, bool, uint32_t* pk, X* pv) {
                  call(msm_dev::launch_sum_pairs<F>(ptr<uint32_t>(keys_), ptr<uint32_t>(refs_), points, size,
-                                                   per, ptr<X>(buckets_), pk, pv, cs_),
+                                                   per, blocks_per_sm_, ptr<X>(buckets_), pk, pv, cs_),
                       "segmented sum kernel (pairs)");
                });
     max_levels_ = std::max(max_levels_, levels);
@@ -437,6 +448,7 @@ class Run {
   size_t chunk_points_ = 0, max_scalar_range_ = 0;
   uint64_t max_pairs_ = 0;
   uint32_t per1_ = 0, perp_ = 0, perb_ = 0, segs_ = 0;
+  unsigned blocks_per_sm_ = 1;
   std::vector<Chunk> chunks_;
 
   DeviceBuffer buckets_, counts_, cursor_, scalars_, keys_, refs_, window_sums_;

@@ -46,11 +46,17 @@ int launch_scan_add(uint32_t* data, uint32_t n, const uint32_t* tile_offsets, vo
 
 template <class F>
 int launch_sum_pairs(const uint32_t* keys, const uint32_t* refs, const DevAffine<F>* points, uint32_t m,
-                     uint32_t per, DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals, void* stream) {
+                     uint32_t per, unsigned blocks_per_sm, DevXyzz<F>* out, uint32_t* pkeys,
+                     DevXyzz<F>* pvals, void* stream) {
   if (m == 0) return cudaSuccess;
   const PairInput<F> in{refs, points};
-  CUZK_LAUNCH((k_segmented_sum<F, PairInput<F>>), blocks_for((uint64_t(m) + per - 1) / per, kPointThreads),
-              kPointThreads, 0, as_stream(stream), keys, in, m, per, true, out, pkeys, pvals);
+  const uint32_t blocks = blocks_for((uint64_t(m) + per - 1) / per, kPointThreads);
+  if (blocks_per_sm >= 4)
+    CUZK_LAUNCH((k_segmented_sum<F, PairInput<F>, 4>), blocks, kPointThreads, 0, as_stream(stream), keys, in,
+                m, per, true, out, pkeys, pvals);
+  else
+    CUZK_LAUNCH((k_segmented_sum<F, PairInput<F>, 1>), blocks, kPointThreads, 0, as_stream(stream), keys, in,
+                m, per, true, out, pkeys, pvals);
   return cudaGetLastError();
 }
 
@@ -84,7 +90,7 @@ int launch_ec_op(EcOp op, const DevXyzz<F>* a, const DevXyzz<F>* b, const DevAff
 
 #define CUZK_MSM_INSTANTIATE(F)                                                                     \
   template int launch_sum_pairs<F>(const uint32_t*, const uint32_t*, const DevAffine<F>*, uint32_t, \
-                                   uint32_t, DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);           \
+                                   uint32_t, unsigned, DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*); \
   template int launch_sum_partials<F>(const uint32_t*, const DevXyzz<F>*, uint32_t, uint32_t, bool, \
                                       DevXyzz<F>*, uint32_t*, DevXyzz<F>*, void*);                  \
   template int launch_window_segments<F>(const DevXyzz<F>*, Windows, uint32_t, uint32_t, uint32_t*, \

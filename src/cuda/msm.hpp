@@ -136,7 +136,12 @@ struct MsmOptions {
   unsigned pairs_per_thread = 0;     // level 1 (pairs of point + bucket), >= 1
   unsigned partials_per_thread = 0;  // later levels, >= 4
   unsigned buckets_per_thread = 0;   // window running sums, >= 1
+  // Blocks of the bucket-sum kernel per SM: 4 caps its registers at 128 per
+  // thread (twice the warps, a few spills), 1 leaves them to the compiler;
+  // 0 = CUZK_CUDA_MSM_BLOCKS_PER_SM if set, else kDefaultBlocksPerSm.
+  unsigned blocks_per_sm = 0;
 };
+inline constexpr unsigned kDefaultBlocksPerSm = 4;
 
 // What one call did (tests and benchmarks).
 struct MsmStats {

@@ -225,10 +225,12 @@ struct PointSumOps {
 };
 
 // One level of the segmented reduction (cuda/msm_segments.cuh): thread t
-// sums inputs [t * per, (t + 1) * per).
-template <class F, class In>
-__global__ void k_segmented_sum(const uint32_t* keys, In in, uint32_t m, uint32_t per, bool exact,
-                                DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals) {
+// sums inputs [t * per, (t + 1) * per). MinBlocks > 1 caps the registers so
+// that as many blocks fit an SM (more warps to hide latency, some spills).
+template <class F, class In, int MinBlocks = 1>
+__global__ void CUZK_LAUNCH_BOUNDS(kPointThreads, MinBlocks)
+    k_segmented_sum(const uint32_t* keys, In in, uint32_t m, uint32_t per, bool exact, DevXyzz<F>* out,
+                    uint32_t* pkeys, DevXyzz<F>* pvals) {
   const PointSumOps<F, In> ops{in, out, pkeys, pvals};
   segmented_sum_range(keys, ops, m, per, exact, blockIdx.x * blockDim.x + threadIdx.x);
 }

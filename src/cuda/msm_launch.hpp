@@ -45,10 +45,12 @@ int launch_scan_add(uint32_t* data, uint32_t n, const uint32_t* tile_offsets, vo
 
 // The segmented reduction (k_segmented_sum) over m pairs (level 1, exact)
 // or m partial sums; `per` inputs per thread; pkeys/pvals hold
-// 2 * ceil(m / per) slots (null when per >= m).
+// 2 * ceil(m / per) slots (null when per >= m). blocks_per_sm: 1 (registers
+// as the compiler likes) or 4 (capped at 128 per thread).
 template <class F>
 int launch_sum_pairs(const uint32_t* keys, const uint32_t* refs, const DevAffine<F>* points, uint32_t m,
-                     uint32_t per, DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals, void* stream);
+                     uint32_t per, unsigned blocks_per_sm, DevXyzz<F>* out, uint32_t* pkeys,
+                     DevXyzz<F>* pvals, void* stream);
 template <class F>
 int launch_sum_partials(const uint32_t* keys, const DevXyzz<F>* vals, uint32_t m, uint32_t per, bool exact,
                         DevXyzz<F>* out, uint32_t* pkeys, DevXyzz<F>* pvals, void* stream);

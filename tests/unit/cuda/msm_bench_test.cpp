@@ -6,7 +6,8 @@
 // under the emulator: it would take hours). CudaBench.MsmSweep (with
 // CUZK_CUDA_BENCH_MSM_SWEEP_LOG=K) times G1 2^K with uniform scalars over
 // the windows in CUZK_CUDA_BENCH_MSM_WINDOWS and the pairs per thread in
-// CUZK_CUDA_BENCH_MSM_PAIRS (comma lists, 0 = the planner's choice).
+// CUZK_CUDA_BENCH_MSM_PAIRS and the bucket-sum kernel's blocks per SM in
+// CUZK_CUDA_BENCH_MSM_BLOCKS (comma lists, 0 = the default choice).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -72,18 +73,21 @@ TEST(CudaBench, MsmSweep) {
   const char* log = std::getenv("CUZK_CUDA_BENCH_MSM_SWEEP_LOG");
   if (!log) GTEST_SKIP() << "set CUZK_CUDA_BENCH_MSM_SWEEP_LOG";
   const unsigned log_n = unsigned(std::strtoul(log, nullptr, 10));
-  for (unsigned c : env_list("CUZK_CUDA_BENCH_MSM_WINDOWS", "0"))
-    for (unsigned per : env_list("CUZK_CUDA_BENCH_MSM_PAIRS", "0")) {
-      cuda::MsmOptions opt;
-      opt.window_bits = int(c);
-      opt.pairs_per_thread = per;
-      cuda::MsmStats st;
-      const double ms = cuda::time_msm<ec::G1Curve>(log_n, "uniform", 3, 0, opt, &st);
-      std::printf(
-          "{\"bench\":\"cuda_msm_sweep\",\"group\":\"G1\",\"log_n\":%u,\"window_bits\":%d,\"pairs_per_thread\":%u,"
-          "\"chunks\":%zu,\"max_levels\":%u,\"scratch_mib\":%zu,\"ms\":%.3f}\n",
-          log_n, st.window_bits, per, st.chunks, st.max_levels, st.scratch_bytes >> 20, ms);
-      std::fflush(stdout);
-    }
+  for (unsigned blocks : env_list("CUZK_CUDA_BENCH_MSM_BLOCKS", "0"))
+    for (unsigned c : env_list("CUZK_CUDA_BENCH_MSM_WINDOWS", "0"))
+      for (unsigned per : env_list("CUZK_CUDA_BENCH_MSM_PAIRS", "0")) {
+        cuda::MsmOptions opt;
+        opt.window_bits = int(c);
+        opt.pairs_per_thread = per;
+        opt.blocks_per_sm = blocks;
+        cuda::MsmStats st;
+        const double ms = cuda::time_msm<ec::G1Curve>(log_n, "uniform", 3, 0, opt, &st);
+        std::printf(
+            "{\"bench\":\"cuda_msm_sweep\",\"group\":\"G1\",\"log_n\":%u,\"window_bits\":%d,\"pairs_per_"
+            "thread\":%u,"
+            "\"blocks_per_sm\":%u,\"chunks\":%zu,\"max_levels\":%u,\"scratch_mib\":%zu,\"ms\":%.3f}\n",
+            log_n, st.window_bits, per, blocks, st.chunks, st.max_levels, st.scratch_bytes >> 20, ms);
+        std::fflush(stdout);
+      }
 #endif
 }
