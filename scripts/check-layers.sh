@@ -34,11 +34,13 @@ set -euo pipefail
 #             cuda over device (a backend); the three are siblings
 #   formats, circuits, filecoin: siblings over groth16 (circuits and filecoin
 #             also over gadgets); none of them includes another
-#   engine:   over all of the above; server talks to the engine only
+#   engine:   over all of the above; server and fleet talk to the engine
+#             (fleet also to its own queue), never to each other
 #   timeline: depends on nothing (it parses TIMELINE logs); engine and server
 #             may use it
-#   fleet:    the PostgreSQL job queue (plain structs, libpq); over platform
-#             only; the engine includes it (engine/fleet_bridge.cpp)
+#   fleet:    fleet mode: the PostgreSQL job queue (plain structs, libpq) and
+#             the daemon's service over it (fleet/bridge.hpp), beside server,
+#             over engine and platform
 #   simt:     the SIMT emulator (CUDA's execution model on host threads);
 #             over platform only
 #   cuda:     the CUDA kernels, their host wrappers and the CUDA backend
@@ -63,9 +65,9 @@ declare -A ALLOWED=(
   [formats]="groth16 device r1cs msm ntt pairing ec ff arith platform"
   [circuits]="groth16 device gadgets r1cs msm ntt pairing ec ff arith platform"
   [filecoin]="groth16 device gadgets r1cs msm ntt pairing ec ff arith platform"
-  [engine]="filecoin formats circuits groth16 device gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda fleet"
+  [engine]="filecoin formats circuits groth16 device gadgets r1cs msm ntt pairing ec ff arith platform timeline cuda"
   [server]="engine platform timeline"
-  [fleet]="platform"
+  [fleet]="engine platform"
   [simt]="platform"
   [cuda]="device simt r1cs msm ntt ec ff arith platform"
 )

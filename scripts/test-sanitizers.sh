@@ -72,12 +72,12 @@ for stage in $stages; do
       # 112-job load test is left out here (about a minute under TSan; the
       # retries/cancels/evictions test runs the same paths with 40 jobs).
       suites=("integration:-DaemonLoad.HundredJobsEightClientsMixedPrioritiesAndCancels" server
-              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetBridge*:FleetPayload*"
+              "engine:Engine.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetPayload*" "fleet:FleetBridgeTest.*"
               "r1cs:PrecompiledCircuit.*:WitnessCS.*:PceFileTest.*:-PrecompiledCircuit.WritesEveryRowOverRecycledBuffers")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
       tsan_configure "$dir"
-      cmake --build "$dir" -j "$jobs" --target test_integration test_server test_engine test_r1cs > "$dir/build.log" 2>&1 ||
+      cmake --build "$dir" -j "$jobs" --target test_integration test_server test_engine test_fleet test_r1cs > "$dir/build.log" 2>&1 ||
         { tail -n 40 "$dir/build.log"; exit 1; }
       echo "  built in $((SECONDS - t0)) s"
       tsan_one() {  # run_one under TSan; gRPC's suites ignore what gRPC itself does

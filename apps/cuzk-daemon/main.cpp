@@ -29,7 +29,7 @@
 
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
-#include "engine/fleet_bridge.hpp"
+#include "fleet/bridge.hpp"
 #include "fleet/database.hpp"
 #include "engine/handlers.hpp"
 #include "server/address.hpp"
@@ -94,12 +94,12 @@ int run(const Cli& cli) {
   ring->set_clock([e = engine.get()] { return int64_t(e->timeline().now_ms()); });
   // Fleet mode ([fleet] database): jobs go through the shared queue; the
   // RPCs are served by the bridge in front of the local engine.
-  std::unique_ptr<eng::FleetBridge> fleet;
+  std::unique_ptr<cuzk::fleet::Bridge> fleet;
   if (cfg.fleet.enabled()) {
     // Two daemons of one host need two identities: the default names the
     // listener too (and stays the same across restarts).
-    if (cfg.fleet.daemon_id.empty()) cfg.fleet.daemon_id = eng::default_daemon_id(cfg.listen);
-    fleet = std::make_unique<eng::FleetBridge>(*engine, cfg.fleet);
+    if (cfg.fleet.daemon_id.empty()) cfg.fleet.daemon_id = cuzk::fleet::default_daemon_id(cfg.listen);
+    fleet = std::make_unique<cuzk::fleet::Bridge>(*engine, cfg.fleet);
     spdlog::info("fleet mode: daemon {} on {} ({} slots, {} reserved for CRITICAL/HIGH, lease {} ms)",
                  fleet->daemon_id(), cuzk::fleet::Database::redact(cfg.fleet.database), fleet->slots(),
                  cfg.fleet.reserved_slots, cfg.fleet.lease.count());

@@ -1,5 +1,5 @@
 // What the fleet queue costs in throughput (docs/PERFORMANCE.md
-// "Fleet mode"): K engines sharing one PostgreSQL queue through FleetBridge
+// "Fleet mode"): K engines sharing one PostgreSQL queue through fleet::Bridge
 // against the sum of K engines each given its share of the jobs directly.
 //
 // The jobs are the engine tests' fake kind (tests/unit/engine/fake_kind.hpp):
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/fleet_bridge.hpp"
+#include "fleet/bridge.hpp"
 #include "unit/engine/engine_fixture.hpp"
 #include "unit/fleet/pg_server.hpp"
 
@@ -141,7 +141,7 @@ static void BM_FleetDaemons(benchmark::State& state) {
                                               std::to_string(round));
     struct Daemon {
       std::unique_ptr<test::Fixture> fx;
-      std::unique_ptr<FleetBridge> bridge;
+      std::unique_ptr<cuzk::fleet::Bridge> bridge;
     };
     const double cpu0 = process_cpu_ms();
     std::vector<Daemon> daemons;
@@ -151,7 +151,7 @@ static void BM_FleetDaemons(benchmark::State& state) {
       EngineConfig::Fleet f;  // the defaults (lease, poll interval, slots) but the database and the id
       f.database = uri;
       f.daemon_id = "daemon-" + std::to_string(d);
-      dm.bridge = std::make_unique<FleetBridge>(*dm.fx->engine, f);
+      dm.bridge = std::make_unique<cuzk::fleet::Bridge>(*dm.fx->engine, f);
       daemons.push_back(std::move(dm));
     }
     std::vector<std::string> ids;
@@ -160,7 +160,7 @@ static void BM_FleetDaemons(benchmark::State& state) {
                         .bridge->submit(test::req({spec(device_ms)}, job_id("f", round, j)))
                         .job_id);
     const std::string error =
-        await_all(ids, [&](size_t i) -> FleetBridge& { return *daemons[i % kDaemons].bridge; });
+        await_all(ids, [&](size_t i) -> cuzk::fleet::Bridge& { return *daemons[i % kDaemons].bridge; });
     if (!error.empty()) {
       state.SkipWithError(error.c_str());
       break;

@@ -78,7 +78,7 @@ class Engine final : public ProvingService {
   PreloadResult preload(const std::string& circuit_id) override;
   EvictResult evict(const std::string& circuit_id) override;
 
-  // Fleet mode (engine/fleet_bridge.hpp) asks these instead of submitting.
+  // Fleet mode (fleet/bridge.hpp) asks these instead of submitting.
   // check(): what submit would refuse, without admitting the job — the
   // request checks and the handler's parse-and-validate on a copy of the
   // request; throws ServiceError as submit does.

@@ -1,10 +1,10 @@
-// FleetBridge: the engine's side of fleet mode (fleet_bridge.hpp,
+// fleet::Bridge: fleet mode's service in front of the engine (fleet/bridge.hpp,
 // docs/FLEET.md "How the engine plugs in"): construction and shutdown, the
 // RPCs (submit, await and its poller, cancel) on a pool of connections, and
-// the metrics. The claim loop and the runners are in fleet_claims.cpp, the
-// request payload encoding in request_codec.cpp, /status and /metrics in
-// fleet_status.cpp.
-#include "engine/fleet_bridge.hpp"
+// the metrics. The claim loop and the runners are in claims.cpp, the
+// request payload encoding in engine/request_codec.cpp, /status and /metrics in
+// status.cpp.
+#include "fleet/bridge.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +17,22 @@
 #include "fleet/queue.hpp"
 #include "fleet/schema.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::fleet {
+
+using engine::decode_request;
+using engine::encode_request;
+using engine::Engine;
+using engine::EngineConfig;
+using engine::EvictResult;
+using engine::JobStatus;
+using engine::new_job_id;
+using engine::PreloadResult;
+using engine::Priority;
+using engine::ProofRequest;
+using engine::ProofResult;
+using engine::ServiceError;
+using engine::StatusSnapshot;
+using engine::SubmitResult;
 
 namespace {
 
@@ -49,7 +64,7 @@ std::string default_daemon_id(const std::string& listen) {
 
 // The RPC threads' connections: up to `max` open at once, each lent to one
 // caller at a time; a caller waits for one no longer than its deadline.
-class FleetBridge::ClientPool {
+class Bridge::ClientPool {
  public:
   ClientPool(std::string uri, fleet::Database::Options opts, size_t max)
       : uri_(std::move(uri)), opts_(opts), max_(max) {}
@@ -128,7 +143,7 @@ fleet::Database::Options db_options(const EngineConfig::Fleet& cfg) {
 
 }  // namespace
 
-FleetBridge::FleetBridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engine), cfg_(std::move(cfg)) {
+Bridge::Bridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engine), cfg_(std::move(cfg)) {
   if (cfg_.daemon_id.empty()) cfg_.daemon_id = host_name() + "/pid-" + std::to_string(::getpid());
   const auto cap = engine_.capacity();
   // Default: one job per device worker, one more queued locally (so the
@@ -147,7 +162,7 @@ FleetBridge::FleetBridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engi
   poller_ = std::thread([this] { poll_loop(); });
 }
 
-FleetBridge::~FleetBridge() {
+Bridge::~Bridge() {
   shutdown(0ms);
   {
     std::lock_guard lk(watch_mu_);
@@ -157,7 +172,7 @@ FleetBridge::~FleetBridge() {
   if (poller_.joinable()) poller_.join();
 }
 
-void FleetBridge::shutdown(std::chrono::milliseconds grace) {
+void Bridge::shutdown(std::chrono::milliseconds grace) {
   if (shut_down_.exchange(true)) return;
   // Reports get what the engine leaves of the grace period, at least a second.
   const auto end = Clock::now() + std::max<std::chrono::milliseconds>(grace, 1s);
@@ -185,7 +200,7 @@ void FleetBridge::shutdown(std::chrono::milliseconds grace) {
 }
 
 template <typename F>
-auto FleetBridge::with_client(const char* what, F&& fn) {
+auto Bridge::with_client(const char* what, F&& fn) {
   const auto deadline = Clock::now() + cfg_.db_timeout;
   try {
     auto conn = pool_->take(deadline);
@@ -199,9 +214,9 @@ auto FleetBridge::with_client(const char* what, F&& fn) {
   }
 }
 
-uint64_t FleetBridge::client_statements() const { return pool_->statements(); }
+uint64_t Bridge::client_statements() const { return pool_->statements(); }
 
-SubmitResult FleetBridge::submit(ProofRequest req) {
+SubmitResult Bridge::submit(ProofRequest req) {
   const bool anonymous = req.request_id.empty();
   if (anonymous) req.request_id = new_job_id();
   if (req.priority == Priority::Unspecified) req.priority = default_priority(req.kind);
@@ -225,7 +240,7 @@ SubmitResult FleetBridge::submit(ProofRequest req) {
   return SubmitResult{r.job_id, 0, ""};
 }
 
-ProofResult FleetBridge::result_of(const std::string& id, Clock::time_point start, std::string* job_id) {
+ProofResult Bridge::result_of(const std::string& id, Clock::time_point start, std::string* job_id) {
   auto info = with_client("await", [&](fleet::Queue& q) { return q.get(id); });
   if (!info) throw ServiceError(Code::NotFound, "unknown job id " + id);
   if (job_id) *job_id = info->job_id;
@@ -254,7 +269,7 @@ ProofResult FleetBridge::result_of(const std::string& id, Clock::time_point star
   return r;
 }
 
-ProofResult FleetBridge::await(const std::string& id, std::optional<std::chrono::milliseconds> timeout) {
+ProofResult Bridge::await(const std::string& id, std::optional<std::chrono::milliseconds> timeout) {
   const auto start = Clock::now();
   const bool forever = !timeout || *timeout > std::chrono::hours(24 * 365 * 10);
   const auto deadline = forever ? Clock::time_point::max() : start + std::max(*timeout, 0ms);
@@ -304,7 +319,7 @@ ProofResult FleetBridge::await(const std::string& id, std::optional<std::chrono:
   return r;
 }
 
-void FleetBridge::poll_loop() {
+void Bridge::poll_loop() {
   const auto tick = std::clamp<std::chrono::milliseconds>(cfg_.poll_interval / 2, 10ms, 250ms);
   constexpr auto kLinger = 2s;
   std::unique_lock lk(watch_mu_);
@@ -349,7 +364,7 @@ void FleetBridge::poll_loop() {
   }
 }
 
-bool FleetBridge::cancel(const std::string& id) {
+bool Bridge::cancel(const std::string& id) {
   const auto out = with_client("cancel", [&](fleet::Queue& q) { return q.cancel(id); });
   if (out.outcome == fleet::CancelOutcome::NotFound)
     throw ServiceError(Code::NotFound, "unknown job id " + id);
@@ -372,20 +387,20 @@ bool FleetBridge::cancel(const std::string& id) {
   return out.outcome == fleet::CancelOutcome::WasRunning;
 }
 
-StatusSnapshot FleetBridge::status() const { return engine_.status(); }
-PreloadResult FleetBridge::preload(const std::string& circuit_id) { return engine_.preload(circuit_id); }
-EvictResult FleetBridge::evict(const std::string& circuit_id) { return engine_.evict(circuit_id); }
+StatusSnapshot Bridge::status() const { return engine_.status(); }
+PreloadResult Bridge::preload(const std::string& circuit_id) { return engine_.preload(circuit_id); }
+EvictResult Bridge::evict(const std::string& circuit_id) { return engine_.evict(circuit_id); }
 
-FleetBridge::Counters FleetBridge::counters() const {
+Bridge::Counters Bridge::counters() const {
   std::lock_guard lk(mu_);
   return counters_;
 }
 
-fleet::FleetView FleetBridge::read_fleet_view(std::chrono::milliseconds timeout) const {
+fleet::FleetView Bridge::read_fleet_view(std::chrono::milliseconds timeout) const {
   const auto deadline = Clock::now() + timeout;
   auto conn = pool_->take(deadline);
   const fleet::Database::Deadline bound(**conn, deadline);
   return fleet::Queue(**conn).fleet_view();
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::fleet

@@ -29,7 +29,8 @@
 // `fleet` object: this daemon's figures, the fleet's queue depth, and the
 // daemons of the fleet with the jobs they hold and their leases (read from
 // the database at most once a second, within a short deadline; an error is
-// shown instead when it does not answer). Reports: fleet_status.cpp.
+// shown instead when it does not answer). Reports: status.cpp; the claim loop:
+// claims.cpp.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -47,28 +48,28 @@
 #include "engine/request_codec.hpp"
 #include "engine/service.hpp"
 
+namespace cuzk::engine {
+class Engine;
+}  // namespace cuzk::engine
+
 namespace cuzk::fleet {
+
 class Database;
 class Queue;
 struct FleetView;
-}  // namespace cuzk::fleet
-
-namespace cuzk::engine {
-
-class Engine;
 
 // fleet.daemon_id when the configuration gives none: "<host>/<listen
 // address>", unique among the daemons of one host and the same after a
 // restart (so a restarted daemon finds what its earlier run held).
 std::string default_daemon_id(const std::string& listen);
 
-class FleetBridge final : public ProvingService {
+class Bridge final : public engine::ProvingService {
  public:
   // Connects to fleet.database, migrates the schema and starts the claim
   // loop. Throws (fleet::DbError, std::runtime_error) when the database
   // cannot be reached or holds a newer schema.
-  FleetBridge(Engine& engine, EngineConfig::Fleet cfg);
-  ~FleetBridge() override;  // shutdown(0) if not done
+  Bridge(engine::Engine& engine, engine::EngineConfig::Fleet cfg);
+  ~Bridge() override;  // shutdown(0) if not done
 
   // Stops claiming, shuts the engine down, reports what ended (results
   // stored; jobs cut short are handed back to the queue without an attempt)
@@ -76,14 +77,15 @@ class FleetBridge final : public ProvingService {
   // reports), whatever the database does. Idempotent.
   void shutdown(std::chrono::milliseconds grace);
 
-  SubmitResult submit(ProofRequest req) override;
-  ProofResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) override;
+  engine::SubmitResult submit(engine::ProofRequest req) override;
+  engine::ProofResult await(const std::string& job_id,
+                            std::optional<std::chrono::milliseconds> timeout) override;
   bool cancel(const std::string& job_id) override;
-  StatusSnapshot status() const override;
+  engine::StatusSnapshot status() const override;
   std::string metrics_text() const override;
   std::string status_json() const override;
-  PreloadResult preload(const std::string& circuit_id) override;
-  EvictResult evict(const std::string& circuit_id) override;
+  engine::PreloadResult preload(const std::string& circuit_id) override;
+  engine::EvictResult evict(const std::string& circuit_id) override;
 
   const std::string& daemon_id() const { return cfg_.daemon_id; }
   uint32_t slots() const { return slots_; }
@@ -118,21 +120,21 @@ class FleetBridge final : public ProvingService {
   struct Finished {
     std::string job_id;
     uint64_t gen = 0;  // which local run of the job (Running::gen)
-    ProofResult result;
-    std::optional<ServiceError::Code> refusal;
+    engine::ProofResult result;
+    std::optional<engine::ServiceError::Code> refusal;
   };
   class ClientPool;
   void loop();
-  void step(fleet::Queue& q);  // one pass of the claim loop
+  void step(Queue& q);  // one pass of the claim loop
   // Starts the runner of a claimed job (a thread: submit to the engine, await).
   void start_runner(const std::string& job_id, std::string payload);
   void run(const std::string& job_id, uint64_t gen, const std::string& payload);
-  void report_finished(fleet::Queue& q);
-  void renew_leases(fleet::Queue& q);
+  void report_finished(Queue& q);
+  void renew_leases(Queue& q);
   void refresh_capabilities();
   void poll_loop();  // the awaiters' poller
-  ProofResult result_of(const std::string& id, std::chrono::steady_clock::time_point start,
-                        std::string* job_id);
+  engine::ProofResult result_of(const std::string& id, std::chrono::steady_clock::time_point start,
+                                std::string* job_id);
   // Runs fn on a connection of the pool within the RPC deadline (submit,
   // await, cancel, the poller); database failures become UNAVAILABLE.
   template <typename F>
@@ -142,14 +144,14 @@ class FleetBridge final : public ProvingService {
   // `read_at` gets the time of the read.
   std::string fleet_view_json(std::chrono::steady_clock::time_point* read_at) const;
   // Queue::fleet_view on a connection of the pool, within `timeout`.
-  fleet::FleetView read_fleet_view(std::chrono::milliseconds timeout) const;
+  FleetView read_fleet_view(std::chrono::milliseconds timeout) const;
   std::chrono::steady_clock::time_point loop_deadline() const;
 
-  Engine& engine_;
-  EngineConfig::Fleet cfg_;
+  engine::Engine& engine_;
+  engine::EngineConfig::Fleet cfg_;
   uint32_t slots_ = 0;
 
-  std::unique_ptr<fleet::Database> loop_db_;  // the claim loop's connection
+  std::unique_ptr<Database> loop_db_;  // the claim loop's connection
   std::chrono::steady_clock::time_point next_reclaim_{}, next_renew_{}, next_heartbeat_{}, next_cleanup_{},
       next_capabilities_{};
   // Reclaiming other daemons' leases waits until this time: set after the
@@ -208,4 +210,4 @@ class FleetBridge final : public ProvingService {
   std::thread thread_;
 };
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::fleet

@@ -1,16 +1,32 @@
-// FleetBridge's claim loop (fleet_bridge.hpp, docs/FLEET.md "Leases,
+// Bridge's claim loop (fleet/bridge.hpp, docs/FLEET.md "Leases,
 // attempts, timeouts"): renewals first, reports of ended local runs, reclaims
 // (held off after a stall), capability-aware claims, and one runner thread
 // per claimed job that submits it to the local engine and awaits it.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
-#include <cstdio>
 
 #include "engine/engine.hpp"
-#include "engine/fleet_bridge.hpp"
+#include "fleet/bridge.hpp"
 #include "fleet/database.hpp"
 #include "fleet/queue.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::fleet {
+
+using engine::decode_request;
+using engine::encode_request;
+using engine::Engine;
+using engine::EngineConfig;
+using engine::EvictResult;
+using engine::JobStatus;
+using engine::new_job_id;
+using engine::PreloadResult;
+using engine::Priority;
+using engine::ProofRequest;
+using engine::ProofResult;
+using engine::ServiceError;
+using engine::StatusSnapshot;
+using engine::SubmitResult;
 
 namespace {
 
@@ -31,13 +47,13 @@ std::string local_request_id(const std::string& job_id) {
 
 // ---- the claim loop --------------------------------------------------------------
 
-Clock::time_point FleetBridge::loop_deadline() const {
+Clock::time_point Bridge::loop_deadline() const {
   const int64_t ns = shutdown_deadline_ns_.load();
   const auto normal = Clock::now() + cfg_.db_timeout;
   return ns ? std::min(normal, Clock::time_point(Clock::duration(ns))) : normal;
 }
 
-void FleetBridge::loop() {
+void Bridge::loop() {
   fleet::Queue q(*loop_db_);
   // A pass slower than this, or a gap between passes this much longer than
   // the poll interval, is a stall: leases of other daemons that ran out
@@ -54,7 +70,7 @@ void FleetBridge::loop() {
       failed = true;
       std::lock_guard lk(mu_);
       counters_.db_errors++;
-      std::fprintf(stderr, "cuzk fleet: claim loop of %s: %s\n", cfg_.daemon_id.c_str(), e.what());
+      spdlog::warn("fleet: claim loop of {}: {}", cfg_.daemon_id, e.what());
     }
     const auto end = Clock::now();
     const bool stalled =
@@ -77,12 +93,11 @@ void FleetBridge::loop() {
     const fleet::Database::Deadline bound(*loop_db_, loop_deadline());
     report_finished(q);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuzk fleet: %s: reporting the last results: %s\n", cfg_.daemon_id.c_str(),
-                 e.what());
+    spdlog::warn("fleet: {}: reporting the last results: {}", cfg_.daemon_id, e.what());
   }
 }
 
-void FleetBridge::step(fleet::Queue& q) {
+void Bridge::step(fleet::Queue& q) {
   const auto now = Clock::now();
   // Own leases first: after a stall they are the most urgent thing.
   if (now >= next_renew_) {
@@ -154,7 +169,7 @@ void FleetBridge::step(fleet::Queue& q) {
   }
 }
 
-void FleetBridge::refresh_capabilities() {
+void Bridge::refresh_capabilities() {
   // Every circuit whose parameters this daemon has (on disk or loaded).
   std::vector<std::string> ids;
   for (const auto& s : engine_.status().loaded_srs) ids.push_back(s.circuit_id);
@@ -163,7 +178,7 @@ void FleetBridge::refresh_capabilities() {
   circuits_ = std::move(ids);
 }
 
-void FleetBridge::start_runner(const std::string& job_id, std::string payload) {
+void Bridge::start_runner(const std::string& job_id, std::string payload) {
   std::lock_guard lk(mu_);
   auto r = std::make_unique<Running>();
   r->gen = next_gen_++;
@@ -184,7 +199,7 @@ void FleetBridge::start_runner(const std::string& job_id, std::string payload) {
   }
 }
 
-void FleetBridge::run(const std::string& job_id, uint64_t gen, const std::string& payload) {
+void Bridge::run(const std::string& job_id, uint64_t gen, const std::string& payload) {
   Finished f{job_id, gen, {}, std::nullopt};
   ProofRequest req;
   bool decoded = false;
@@ -226,7 +241,7 @@ void FleetBridge::run(const std::string& job_id, uint64_t gen, const std::string
   cv_.notify_all();
 }
 
-void FleetBridge::report_finished(fleet::Queue& q) {
+void Bridge::report_finished(fleet::Queue& q) {
   const std::string& me = cfg_.daemon_id;
   for (;;) {
     Finished f;
@@ -300,7 +315,7 @@ void FleetBridge::report_finished(fleet::Queue& q) {
   }
 }
 
-void FleetBridge::renew_leases(fleet::Queue& q) {
+void Bridge::renew_leases(fleet::Queue& q) {
   std::vector<std::string> ids;
   {
     std::lock_guard lk(mu_);
@@ -327,4 +342,4 @@ void FleetBridge::renew_leases(fleet::Queue& q) {
   }
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::fleet

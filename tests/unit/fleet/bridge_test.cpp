@@ -1,5 +1,4 @@
-// Fleet mode in one process: the request payload encoding, and FleetBridge
-// over real engines (the fake proof kind) sharing one PostgreSQL database
+// Fleet mode in one process: fleet::Bridge over real engines (the fake proof kind) sharing one PostgreSQL database
 // (the fleet tests' server, tests/unit/fleet/pg_server.hpp): submissions go
 // through the queue, any daemon answers for any job, bad input is refused at
 // submit, a lost lease stops the local run and another daemon finishes the
@@ -12,8 +11,8 @@
 #include <set>
 #include <thread>
 
-#include "engine/fleet_bridge.hpp"
-#include "engine_fixture.hpp"
+#include "fleet/bridge.hpp"
+#include "unit/engine/engine_fixture.hpp"
 #include "fleet/database.hpp"
 #include "fleet/queue.hpp"
 #include "unit/fleet/pg_server.hpp"
@@ -29,84 +28,6 @@ struct PgEnvironment : ::testing::Environment {
 };
 [[maybe_unused]] auto* const pg_env = ::testing::AddGlobalTestEnvironment(new PgEnvironment);
 
-ProofRequest full_request() {
-  ProofRequest r;
-  r.request_id = "wdpost-1000-3-[90 90 12]";
-  r.kind = ProofKind::WindowPostPartition;
-  r.sector_size = 32ull << 30;
-  r.registered_proof = 0xffffffffffffffffull;
-  r.priority = Priority::Critical;
-  r.vanilla_proof = std::string("c1\0json\xff", 8);
-  r.vanilla_proofs = {"", std::string(1000, '\0'), "third"};
-  r.sector_number = 77;
-  r.miner_id = 1000;
-  r.randomness = std::string(32, '\x5a');
-  r.partition_index = 4000000000u;
-  r.comm_r_old = "old";
-  r.comm_r_new = "new";
-  r.comm_d_new = std::string(32, '\0');
-  r.circuit_id = "some-circuit";
-  return r;
-}
-
-void expect_same(const ProofRequest& a, const ProofRequest& b) {
-  EXPECT_EQ(a.request_id, b.request_id);
-  EXPECT_EQ(a.kind, b.kind);
-  EXPECT_EQ(a.sector_size, b.sector_size);
-  EXPECT_EQ(a.registered_proof, b.registered_proof);
-  EXPECT_EQ(a.priority, b.priority);
-  EXPECT_EQ(a.vanilla_proof, b.vanilla_proof);
-  EXPECT_EQ(a.vanilla_proofs, b.vanilla_proofs);
-  EXPECT_EQ(a.sector_number, b.sector_number);
-  EXPECT_EQ(a.miner_id, b.miner_id);
-  EXPECT_EQ(a.randomness, b.randomness);
-  EXPECT_EQ(a.partition_index, b.partition_index);
-  EXPECT_EQ(a.comm_r_old, b.comm_r_old);
-  EXPECT_EQ(a.comm_r_new, b.comm_r_new);
-  EXPECT_EQ(a.comm_d_new, b.comm_d_new);
-  EXPECT_EQ(a.circuit_id, b.circuit_id);
-}
-
-TEST(FleetPayload, RoundTripsEveryField) {
-  const ProofRequest r = full_request();
-  expect_same(decode_request(encode_request(r)), r);
-  const ProofRequest empty;
-  expect_same(decode_request(encode_request(empty)), empty);
-}
-
-TEST(FleetPayload, RefusesMalformedBytes) {
-  const std::string good = encode_request(full_request());
-  // Every proper prefix is truncated somewhere.
-  for (size_t n = 0; n < good.size(); n++)
-    EXPECT_THROW(decode_request(good.substr(0, n)), std::runtime_error) << n;
-  EXPECT_THROW(decode_request(good + "x"), std::runtime_error);  // trailing bytes
-  std::string bad_magic = good;
-  bad_magic[0] = 'X';
-  try {
-    decode_request(bad_magic);
-    FAIL();
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("bad magic"), std::string::npos);
-  }
-  std::string v2 = good;
-  v2[4] = 2;
-  try {
-    decode_request(v2);
-    FAIL();
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("version 2"), std::string::npos);
-  }
-  // A count of vanilla proofs that cannot fit is refused before any allocation.
-  ProofRequest r;
-  std::string b = encode_request(r);
-  // Layout: magic+version (5), request_id (8), kind, sector_size,
-  // registered_proof, priority (4 x 8), vanilla_proof (8), then the count.
-  const size_t count_at = 5 + 8 + 4 * 8 + 8;
-  for (int i = 0; i < 8; i++) b[count_at + i] = '\xff';
-  EXPECT_THROW(decode_request(b), std::runtime_error);
-}
-
-// Two daemons (engine + bridge) on one fresh database.
 class FleetBridgeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -125,7 +46,7 @@ class FleetBridgeTest : public ::testing::Test {
   }
   struct Daemon {
     std::unique_ptr<Fixture> fx;
-    std::unique_ptr<FleetBridge> bridge;
+    std::unique_ptr<fleet::Bridge> bridge;
   };
   Daemon start(const std::string& id, uint32_t slots = 0, uint32_t reserved = 1,
                std::vector<std::string> circuits = {"fake", "fake2"},
@@ -137,7 +58,7 @@ class FleetBridgeTest : public ::testing::Test {
     f.lease = lease;
     f.slots = slots;
     f.reserved_slots = reserved;
-    d.bridge = std::make_unique<FleetBridge>(*d.fx->engine, f);
+    d.bridge = std::make_unique<fleet::Bridge>(*d.fx->engine, f);
     return d;
   }
   std::unique_ptr<fleet::Database> db() { return std::make_unique<fleet::Database>(uri_); }

@@ -1,4 +1,4 @@
-// FleetBridge's reports (fleet_bridge.hpp): /metrics (the engine's, plus the
+// Bridge's reports (fleet/bridge.hpp): /metrics (the engine's, plus the
 // cuzk_fleet_* gauges and counters) and /status (the engine's, plus the
 // `fleet` object: this daemon's figures, the fleet queue's depth, and the
 // daemons of the fleet with the jobs they hold; docs/PROTOCOL.md §6).
@@ -7,11 +7,28 @@
 #include <sstream>
 
 #include "engine/engine.hpp"
-#include "engine/fleet_bridge.hpp"
+#include "fleet/bridge.hpp"
 #include "fleet/database.hpp"
 #include "fleet/queue.hpp"
 
-namespace cuzk::engine {
+namespace cuzk::fleet {
+
+using engine::decode_request;
+using engine::encode_request;
+using engine::Engine;
+using engine::EngineConfig;
+using engine::EvictResult;
+using engine::JobStatus;
+using engine::kind_name;
+using engine::new_job_id;
+using engine::PreloadResult;
+using engine::Priority;
+using engine::ProofKind;
+using engine::ProofRequest;
+using engine::ProofResult;
+using engine::ServiceError;
+using engine::StatusSnapshot;
+using engine::SubmitResult;
 
 namespace {
 
@@ -49,7 +66,7 @@ nlohmann::json view_json(const fleet::FleetView& v, const std::string& self) {
 
 }  // namespace
 
-std::string FleetBridge::fleet_view_json(Clock::time_point* read_at) const {
+std::string Bridge::fleet_view_json(Clock::time_point* read_at) const {
   std::lock_guard lk(view_mu_);  // one read at a time; the others then take its result
   if (view_json_.empty() || Clock::now() - view_at_ >= kViewMaxAge) {
     nlohmann::json j;
@@ -66,7 +83,7 @@ std::string FleetBridge::fleet_view_json(Clock::time_point* read_at) const {
   return view_json_;
 }
 
-std::string FleetBridge::metrics_text() const {
+std::string Bridge::metrics_text() const {
   std::ostringstream o;
   o << engine_.metrics_text();
   Counters c;
@@ -120,7 +137,7 @@ std::string FleetBridge::metrics_text() const {
   return o.str();
 }
 
-std::string FleetBridge::status_json() const {
+std::string Bridge::status_json() const {
   auto j = nlohmann::json::parse(engine_.status_json());
   const Counters c = counters();
   size_t running = 0;
@@ -165,4 +182,4 @@ std::string FleetBridge::status_json() const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::fleet
