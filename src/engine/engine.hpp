@@ -32,6 +32,7 @@
 #include "engine/backend.hpp"
 #include "engine/config.hpp"
 #include "engine/deallocator.hpp"
+#include "engine/end_notifier.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/service.hpp"
 #include "engine/pce_store.hpp"
@@ -87,6 +88,14 @@ class Engine final : public ProvingService {
     uint32_t partitions = 0;
   };
   Checked check(const ProofRequest& req) const;
+  // Calls fn once with the job's result when it ends: on the engine's
+  // notifier thread, or at once on this thread when it has ended already.
+  // What await would answer, without a thread blocked per job (fleet mode
+  // hears of its claimed jobs so). Throws ServiceError NotFound for an
+  // unknown id. flush_end_callbacks() returns once every callback of a job
+  // that has ended has returned.
+  void on_end(const std::string& job_id, EndNotifier::Callback fn);
+  void flush_end_callbacks() { notifier_.flush(); }
   // What the claim loop needs to size its claims.
   struct Capacity {
     uint32_t device_workers = 0;            // over all devices
@@ -113,6 +122,9 @@ class Engine final : public ProvingService {
   // The job a job id names, else the newest job of a request id; throws
   // ServiceError(NotFound). Under mu_.
   std::shared_ptr<Job> resolve_locked(const std::string& id) const;
+  // What await answers for the job now (results.cpp); `timeout` names the
+  // wait in the message of a job still running.
+  ProofResult result_locked(const Job& job, std::optional<std::chrono::milliseconds> timeout) const;
   std::string assigned_device() const;
   // dispatcher.cpp
   void dispatcher_loop();
@@ -185,6 +197,7 @@ class Engine final : public ProvingService {
 
   std::vector<std::thread> threads_;
   std::atomic<bool> stopping_{false};
+  EndNotifier notifier_;  // last: the first to go, after shutdown ended every job
 
   friend struct EngineReport;
 };

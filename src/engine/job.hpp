@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "engine/backend.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine/service.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/work_queue.hpp"
 
@@ -58,6 +60,7 @@ struct Job {
   Clock::time_point submitted{}, first_start{}, finished_at{};
   bool has_started = false;
   uint64_t srs_load_ms = 0;
+  std::vector<std::function<void(ProofResult)>> on_end;  // Engine::on_end, until it ends
 
   WorkKey key(uint32_t partition) const { return WorkKey{int(priority), seq, partition, 0}; }
 };

@@ -1,7 +1,10 @@
 // Results: assembling a job's partitions (with the self-check), ending jobs
-// (completed, failed, cancelled), and the queries on them: await, cancel,
-// preload and evict. An ended job keeps only its result; everything it held
-// (payload, parameters pin, admission bytes) goes when it ends.
+// (completed, failed, cancelled; their end callbacks posted), and the queries
+// on them: await, on_end, cancel, preload and evict. An ended job keeps only
+// its result; everything it held (payload, parameters pin, admission bytes)
+// goes when it ends.
+#include <utility>
+
 #include "engine/engine.hpp"
 #include "engine/job.hpp"
 #include "platform/tsan.hpp"
@@ -92,6 +95,7 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   job.srs.reset();
   job.admission.release();
   live_jobs_--;
+  if (!job.on_end.empty()) notifier_.post(std::exchange(job.on_end, {}), result_locked(job, std::nullopt));
   ended_order_.push_back({job.id, job.finished_at});
   job_cv_.notify_all();
   budget_.poke();  // its partitions waiting for memory give up
@@ -122,24 +126,40 @@ ProofResult Engine::await(const std::string& id, std::optional<std::chrono::mill
   } else {
     job_cv_.wait(lk, done);
   }
+  return result_locked(*job, timeout);
+}
+
+ProofResult Engine::result_locked(const Job& job, std::optional<std::chrono::milliseconds> timeout) const {
   ProofResult r;
-  r.job_id = job->id;
-  const auto now = Clock::now();
-  if (!job->ended) {
+  r.job_id = job.id;
+  if (!job.ended) {
     r.status = JobStatus::Timeout;
-    r.error_message = "timed out after " + std::to_string(timeout->count()) + " ms; job still running";
+    r.error_message =
+        "timed out after " + std::to_string(timeout ? timeout->count() : 0) + " ms; job still running";
   } else {
-    r.status = job->status;
-    r.error_message = job->error;
-    r.proof = job->proof;
+    r.status = job.status;
+    r.error_message = job.error;
+    r.proof = job.proof;
   }
-  const auto end = job->ended ? job->finished_at : now;
-  r.queue_wait_ms = ms_between(job->submitted, job->has_started ? job->first_start : end);
-  r.srs_load_ms = job->srs_load_ms;
-  for (auto v : job->synth_ms) r.synthesis_ms += v;
-  for (auto v : job->gpu_ms) r.gpu_compute_ms += v;
-  r.total_ms = ms_between(job->submitted, end);
+  const auto end = job.ended ? job.finished_at : Clock::now();
+  r.queue_wait_ms = ms_between(job.submitted, job.has_started ? job.first_start : end);
+  r.srs_load_ms = job.srs_load_ms;
+  for (auto v : job.synth_ms) r.synthesis_ms += v;
+  for (auto v : job.gpu_ms) r.gpu_compute_ms += v;
+  r.total_ms = ms_between(job.submitted, end);
   return r;
+}
+
+void Engine::on_end(const std::string& id, EndNotifier::Callback fn) {
+  std::unique_lock lk(mu_);
+  const std::shared_ptr<Job> job = resolve_locked(id);
+  if (!job->ended) {
+    job->on_end.push_back(std::move(fn));
+    return;
+  }
+  ProofResult r = result_locked(*job, std::nullopt);
+  lk.unlock();
+  fn(std::move(r));
 }
 
 bool Engine::cancel(const std::string& id) {

@@ -1,7 +1,7 @@
 // fleet::Bridge: fleet mode's service in front of the engine (fleet/bridge.hpp,
 // docs/FLEET.md "How the engine plugs in"): construction and shutdown, the
 // RPCs (submit, await and its poller, cancel) on a pool of connections, and
-// the metrics. The claim loop and the runners are in claims.cpp, the
+// the metrics. The claim loop and the submitter are in claims.cpp, the
 // request payload encoding in engine/request_codec.cpp, /status and /metrics in
 // status.cpp.
 #include "fleet/bridge.hpp"
@@ -158,6 +158,7 @@ Bridge::Bridge(Engine& engine, EngineConfig::Fleet cfg) : engine_(engine), cfg_(
   loop_db_ = std::make_unique<fleet::Database>(cfg_.database, db_options(cfg_));
   fleet::Schema::migrate(*loop_db_);
   pool_ = std::make_unique<ClientPool>(cfg_.database, db_options(cfg_), kClientConnections);
+  submitter_ = std::thread([this] { submit_loop(); });
   thread_ = std::thread([this] { loop(); });
   poller_ = std::thread([this] { poll_loop(); });
 }
@@ -178,7 +179,7 @@ void Bridge::shutdown(std::chrono::milliseconds grace) {
   const auto end = Clock::now() + std::max<std::chrono::milliseconds>(grace, 1s);
   shutdown_deadline_ns_ = end.time_since_epoch().count();
   claiming_ = false;
-  engine_.shutdown(grace * 3 / 4);  // every local job ends; the runners report them
+  engine_.shutdown(grace * 3 / 4);  // every local job ends; its end callback reports it
   {
     std::unique_lock lk(mu_);
     cv_.wait_until(lk, end, [&] { return running_.empty() && finished_.empty(); });
@@ -186,17 +187,15 @@ void Bridge::shutdown(std::chrono::milliseconds grace) {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
-  // Runners still here (their report failed) have ended with the engine's
-  // jobs; joined without the lock, which they take to push their result.
-  std::vector<std::thread> runners;
   {
     std::lock_guard lk(mu_);
-    for (auto& [id, r] : running_) runners.push_back(std::move(r->runner));
-    for (auto& t : retired_) runners.push_back(std::move(t.second));
-    retired_.clear();
+    submit_stop_ = true;  // what is still queued was claimed too late: the engine would refuse it
+    to_submit_.clear();
   }
-  for (auto& t : runners)
-    if (t.joinable()) t.join();
+  submit_cv_.notify_all();
+  if (submitter_.joinable()) submitter_.join();
+  // No end callback of this bridge runs after this.
+  engine_.flush_end_callbacks();
 }
 
 template <typename F>

@@ -16,8 +16,10 @@
 //                claims sized by the engine's free capacity and limited to
 //                what it can serve (circuits with parameters here, payloads
 //                that fit), heartbeat, retention cleanup
-//   runners      one thread per claimed job: submits it to the local engine
-//                and awaits it; a refusal (no room, shutting down) hands the
+//   submitter    one thread hands the claimed jobs to the local engine in
+//                turn (admission parses and checks each payload) and asks to
+//                be told when each ends (engine::Engine::on_end): no thread
+//                waits per job; a refusal (no room, shutting down) hands the
 //                job back without costing an attempt
 //
 // Every database call has a deadline (fleet.db_timeout): the RPC threads use
@@ -110,13 +112,12 @@ class Bridge final : public engine::ProvingService {
   // A claimed job held here.
   struct Running {
     uint64_t gen = 0;
-    std::thread runner;    // submits the job to the engine, then awaits it
     std::string local_id;  // the engine's job id, once submitted
     bool lease_lost = false;
     bool stop = false;  // cancel the local run (lease lost, cancelled) as soon as it exists
   };
-  // What a runner hands to the claim loop to report: a local run's result,
-  // or a refusal before it ran (`refusal` set).
+  // What the claim loop reports: a local run's result (the engine's end
+  // callback), or a refusal before it ran (`refusal` set).
   struct Finished {
     std::string job_id;
     uint64_t gen = 0;  // which local run of the job (Running::gen)
@@ -126,9 +127,13 @@ class Bridge final : public engine::ProvingService {
   class ClientPool;
   void loop();
   void step(Queue& q);  // one pass of the claim loop
-  // Starts the runner of a claimed job (a thread: submit to the engine, await).
-  void start_runner(const std::string& job_id, std::string payload);
-  void run(const std::string& job_id, uint64_t gen, const std::string& payload);
+  // Queues a claimed job for the submitter (a new local run of it).
+  void start_run(const std::string& job_id, std::string payload);
+  void submit_loop();  // the submitter thread
+  // Submits one claimed job to the engine and registers its end callback;
+  // a refusal becomes a Finished entry at once.
+  void submit_claimed(const std::string& job_id, uint64_t gen, const std::string& payload);
+  void finished(Finished f);  // hands f to the claim loop
   void report_finished(Queue& q);
   void renew_leases(Queue& q);
   void refresh_capabilities();
@@ -169,8 +174,16 @@ class Bridge final : public engine::ProvingService {
   std::condition_variable cv_;
   std::map<std::string, std::unique_ptr<Running>> running_;  // by queue job id
   std::deque<Finished> finished_;
-  // Runners of local runs replaced by a new claim of the same job (gen, thread).
-  std::vector<std::pair<uint64_t, std::thread>> retired_;
+  // Claimed jobs waiting for the submitter: (job id, local run, payload).
+  struct ToSubmit {
+    std::string job_id;
+    uint64_t gen = 0;
+    std::string payload;
+  };
+  std::deque<ToSubmit> to_submit_;
+  std::condition_variable submit_cv_;
+  bool submit_stop_ = false;
+  std::thread submitter_;
   uint64_t next_gen_ = 1;
   Counters counters_;
   struct DepthRow {

@@ -1,7 +1,7 @@
 // Bridge's claim loop (fleet/bridge.hpp, docs/FLEET.md "Leases,
 // attempts, timeouts"): renewals first, reports of ended local runs, reclaims
-// (held off after a stall), capability-aware claims, and one runner thread
-// per claimed job that submits it to the local engine and awaits it.
+// (held off after a stall), capability-aware claims; the submitter that hands
+// claimed jobs to the local engine, whose end callbacks report them.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -151,7 +151,7 @@ void Bridge::step(fleet::Queue& q) {
         std::lock_guard lk(mu_);
         counters_.claims += jobs.size();
       }
-      for (auto& j : jobs) start_runner(j.job_id, std::move(j.payload));
+      for (auto& j : jobs) start_run(j.job_id, std::move(j.payload));
     }
   }
   if (now >= next_heartbeat_) {
@@ -178,67 +178,79 @@ void Bridge::refresh_capabilities() {
   circuits_ = std::move(ids);
 }
 
-void Bridge::start_runner(const std::string& job_id, std::string payload) {
-  std::lock_guard lk(mu_);
-  auto r = std::make_unique<Running>();
-  r->gen = next_gen_++;
-  const uint64_t gen = r->gen;
-  auto it = running_.find(job_id);
-  if (it != running_.end()) {  // an older local run of the same job (its lease was lost): let it end
-    retired_.emplace_back(it->second->gen, std::move(it->second->runner));
-    running_.erase(it);
+void Bridge::start_run(const std::string& job_id, std::string payload) {
+  {
+    std::lock_guard lk(mu_);
+    auto r = std::make_unique<Running>();
+    r->gen = next_gen_++;
+    // An older local run of the same job (its lease was lost) is forgotten:
+    // its end is not reported (report_finished matches the run).
+    to_submit_.push_back({job_id, r->gen, std::move(payload)});
+    running_[job_id] = std::move(r);
   }
-  Running& run_ref = *r;
-  running_[job_id] = std::move(r);
-  try {
-    run_ref.runner = std::thread([this, job_id, gen, p = std::move(payload)] { run(job_id, gen, p); });
-  } catch (const std::exception& e) {  // no thread: hand the job back
-    Finished f{job_id, gen, {}, Code::Unavailable};
-    f.result.error_message = std::string("cannot start a runner: ") + e.what();
-    finished_.push_back(std::move(f));
+  submit_cv_.notify_all();
+}
+
+void Bridge::submit_loop() {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    submit_cv_.wait(lk, [&] { return submit_stop_ || !to_submit_.empty(); });
+    if (to_submit_.empty()) return;
+    ToSubmit next = std::move(to_submit_.front());
+    to_submit_.pop_front();
+    lk.unlock();
+    submit_claimed(next.job_id, next.gen, next.payload);
+    lk.lock();
   }
 }
 
-void Bridge::run(const std::string& job_id, uint64_t gen, const std::string& payload) {
-  Finished f{job_id, gen, {}, std::nullopt};
-  ProofRequest req;
-  bool decoded = false;
-  try {
-    req = decode_request(payload);
-    decoded = true;
-  } catch (const std::exception& e) {
-    f.refusal = Code::InvalidArgument;  // nobody can prove it
-    f.result.error_message = e.what();
-  }
-  if (decoded) try {
-      req.request_id = local_request_id(job_id);
-      const std::string local = engine_.submit(std::move(req)).job_id;
-      bool stop = true;
-      {
-        std::lock_guard lk(mu_);
-        auto it = running_.find(job_id);
-        if (it != running_.end() && it->second->gen == gen) {
-          it->second->local_id = local;
-          stop = it->second->stop;
-        }
-      }
-      if (stop) try {
-          engine_.cancel(local);
-        } catch (const ServiceError&) {
-        }
-      f.result = engine_.await(local, std::nullopt);
-    } catch (const ServiceError& e) {
-      f.refusal = e.code();
-      f.result.error_message = e.what();
-    } catch (const std::exception& e) {  // out of memory and the like: not the job's fault
-      f.refusal = Code::Internal;
-      f.result.error_message = e.what();
-    }
+void Bridge::finished(Finished f) {
   {
     std::lock_guard lk(mu_);
     finished_.push_back(std::move(f));
   }
   cv_.notify_all();
+}
+
+void Bridge::submit_claimed(const std::string& job_id, uint64_t gen, const std::string& payload) {
+  Finished f{job_id, gen, {}, std::nullopt};
+  ProofRequest req;
+  try {
+    req = decode_request(payload);
+  } catch (const std::exception& e) {
+    f.refusal = Code::InvalidArgument;  // nobody can prove it
+    f.result.error_message = e.what();
+    finished(std::move(f));
+    return;
+  }
+  try {
+    req.request_id = local_request_id(job_id);
+    const std::string local = engine_.submit(std::move(req)).job_id;
+    bool stop = true;
+    {
+      std::lock_guard lk(mu_);
+      auto it = running_.find(job_id);
+      if (it != running_.end() && it->second->gen == gen) {
+        it->second->local_id = local;
+        stop = it->second->stop;
+      }
+    }
+    if (stop) try {  // lost, cancelled or replaced before it reached the engine
+        engine_.cancel(local);
+      } catch (const ServiceError&) {
+      }
+    engine_.on_end(local, [this, job_id, gen](ProofResult r) {
+      finished(Finished{job_id, gen, std::move(r), {}});
+    });
+  } catch (const ServiceError& e) {
+    f.refusal = e.code();
+    f.result.error_message = e.what();
+    finished(std::move(f));
+  } catch (const std::exception& e) {  // out of memory and the like: not the job's fault
+    f.refusal = Code::Internal;
+    f.result.error_message = e.what();
+    finished(std::move(f));
+  }
 }
 
 void Bridge::report_finished(fleet::Queue& q) {
@@ -252,15 +264,7 @@ void Bridge::report_finished(fleet::Queue& q) {
       f = std::move(finished_.front());
       finished_.pop_front();
       auto it = running_.find(f.job_id);
-      if (it == running_.end() || it->second->gen != f.gen) {  // a retired run: nothing to report
-        for (auto r = retired_.begin(); r != retired_.end(); ++r)
-          if (r->first == f.gen) {
-            if (r->second.joinable()) r->second.join();
-            retired_.erase(r);
-            break;
-          }
-        continue;
-      }
+      if (it == running_.end() || it->second->gen != f.gen) continue;  // a replaced run: nothing to report
       lease_lost = it->second->lease_lost;
     }
     try {
@@ -301,16 +305,11 @@ void Bridge::report_finished(fleet::Queue& q) {
       finished_.push_front(std::move(f));  // reported on the next pass
       throw;
     }
-    std::thread done;
     {
       std::lock_guard lk(mu_);
       auto it = running_.find(f.job_id);
-      if (it != running_.end() && it->second->gen == f.gen) {
-        done = std::move(it->second->runner);
-        running_.erase(it);
-      }
+      if (it != running_.end() && it->second->gen == f.gen) running_.erase(it);
     }
-    if (done.joinable()) done.join();
     cv_.notify_all();
   }
 }

@@ -185,6 +185,17 @@ TEST_F(FleetBridgeTest, CancelFromAnyDaemonStopsTheRunningJob) {
   const std::string holder = q.get(id)->claimed_by;
   auto& other = holder == "daemon-a" ? b : a;
   auto& runner = holder == "daemon-a" ? a : b;
+  // Running there: the holder's submitter has handed it to its engine.
+  auto known = [&] {
+    try {
+      runner.fx->engine->await(id, 1ms);
+      return true;
+    } catch (const ServiceError&) {
+      return false;
+    }
+  };
+  for (int i = 0; i < 200 && !known(); i++) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(known());
   EXPECT_TRUE(other.bridge->cancel(id));
   EXPECT_EQ(other.bridge->await(id, 5s).status, JobStatus::Cancelled);
   // The holder's renew fails and it cancels its local run well before 4 s.
