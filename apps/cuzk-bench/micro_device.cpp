@@ -121,8 +121,10 @@ void run_device_phase(const DevicePhaseOpts& o) {
   const unsigned log_m = groth16::domain_log_size(sh.rows);
   // Parameters of the shape.
   groth16::Parameters p;
-  const auto pattern_g1 = random_pattern<ec::G1Curve>(o.distinct_points, 17);
-  const auto pattern_g2 = random_pattern<ec::G2Curve>(o.distinct_points, 19);
+  // No more distinct points than the largest set (H's) holds.
+  const size_t distinct = std::max<size_t>(2, std::min(o.distinct_points, size_t(1) << log_m));
+  const auto pattern_g1 = random_pattern<ec::G1Curve>(distinct, 17);
+  const auto pattern_g2 = random_pattern<ec::G2Curve>(distinct, 19);
   size_t offset = 0;
   auto g1 = [&](size_t n) { return repeated_points<ec::G1Curve>(n, pattern_g1, offset += 7919); };
   p.vk.alpha_g1 = g1(1)[0];
