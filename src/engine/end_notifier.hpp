@@ -26,7 +26,8 @@ class EndNotifier {
 
   // Calls each of `fns` with (a copy of) `result` on the notifier's thread.
   void post(std::vector<Callback> fns, ProofResult result);
-  // Returns once everything posted before the call has been delivered.
+  // Returns once everything posted before the call has been delivered (not
+  // to be called from a callback: it would wait for itself).
   void flush();
 
  private:

@@ -93,7 +93,7 @@ class Engine final : public ProvingService {
   // What await would answer, without a thread blocked per job (fleet mode
   // hears of its claimed jobs so). Throws ServiceError NotFound for an
   // unknown id. flush_end_callbacks() returns once every callback of a job
-  // that has ended has returned.
+  // that has ended has returned (never call it from a callback).
   void on_end(const std::string& job_id, EndNotifier::Callback fn);
   void flush_end_callbacks() { notifier_.flush(); }
   // What the claim loop needs to size its claims.
