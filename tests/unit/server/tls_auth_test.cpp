@@ -121,22 +121,16 @@ TEST_F(TlsTokenServer, ClientWithoutTheCaIsRefused) {
             grpc::StatusCode::UNAVAILABLE);
 }
 
-TEST_F(TlsTokenServer, MissingOrWrongTokenIsUnauthenticated) {
-  auto ch = tls_channel(target, pki.pem("ca.pem"));
-  for (const char* auth :
-       {"", "Bearer ", "Bearer tok-gamma", "Bearer tok-alpha-012345678", "Bearer tok-alpha-01234567890",
-        "Bearer tok-retired", "tok-alpha-0123456789", "Basic tok-alpha-0123456789", "Bearer # cuzk tokens"}) {
-    auto st = get_status(ch, auth);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << "'" << auth << "': " << describe(st);
-  }
-  // Refused on the metadata, before the request message is read: a payload
-  // over the server's 1 MiB message limit gets UNAUTHENTICATED, not
-  // RESOURCE_EXHAUSTED, and never reaches the service.
+// The token is checked before the request message is read: a message over
+// the server's limit with a wrong token or none (`auth` null) is
+// UNAUTHENTICATED, not RESOURCE_EXHAUSTED, and never reaches the service.
+void expect_refused_before_reading(const std::shared_ptr<grpc::Channel>& ch, FakeService& fake,
+                                   const char* auth = nullptr) {
   auto stub = pb::ProvingEngine::NewStub(ch);
   for (size_t size : {size_t(10), size_t(2) << 20}) {
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + 10s);
-    ctx.AddMetadata("authorization", "Bearer wrong");
+    if (auth) ctx.AddMetadata("authorization", auth);
     pb::SubmitProofRequest req;
     req.set_proof_kind(pb::GENERIC_R1CS);
     req.set_circuit_id("c");
@@ -146,6 +140,19 @@ TEST_F(TlsTokenServer, MissingOrWrongTokenIsUnauthenticated) {
     EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << size << ": " << describe(st);
   }
   EXPECT_TRUE(fake.snapshot_requests().empty());
+}
+
+TEST_F(TlsTokenServer, MissingOrWrongTokenIsUnauthenticated) {
+  auto ch = tls_channel(target, pki.pem("ca.pem"));
+  for (const char* auth :
+       {"", "Bearer ", "Bearer tok-gamma", "Bearer tok-alpha-012345678", "Bearer tok-alpha-01234567890",
+        "Bearer tok-retired", "tok-alpha-0123456789", "Basic tok-alpha-0123456789", "Bearer # cuzk tokens"}) {
+    auto st = get_status(ch, auth);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << "'" << auth << "': " << describe(st);
+  }
+  // Refused on the metadata, before the request message is read (over the
+  // server's 1 MiB message limit too).
+  expect_refused_before_reading(ch, fake, "Bearer wrong");
 }
 
 TEST_F(TlsTokenServer, RightTokenSucceeds) {
@@ -215,25 +222,6 @@ TEST(TlsUnixSocket, TlsAppliesToAUnixListenerToo) {
 }
 
 // ---- tokens without TLS ----------------------------------------------------
-
-// Without TLS too the token is checked before the request message is read:
-// a message over the server's limit without a token is UNAUTHENTICATED, not
-// RESOURCE_EXHAUSTED, and a token-less message never reaches the service.
-void expect_refused_before_reading(const std::shared_ptr<grpc::Channel>& ch, FakeService& fake) {
-  auto stub = pb::ProvingEngine::NewStub(ch);
-  for (size_t size : {size_t(10), size_t(2) << 20}) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + 10s);
-    pb::SubmitProofRequest req;
-    req.set_proof_kind(pb::GENERIC_R1CS);
-    req.set_circuit_id("c");
-    req.set_vanilla_proof("instant:" + std::string(size, 'p'));
-    pb::SubmitProofResponse resp;
-    auto st = stub->SubmitProof(&ctx, req, &resp);
-    EXPECT_EQ(st.error_code(), grpc::StatusCode::UNAUTHENTICATED) << size << ": " << describe(st);
-  }
-  EXPECT_TRUE(fake.snapshot_requests().empty());
-}
 
 TEST(TokenAuth, UnixSocketWithToken) {
   cuzk::test::TempDir dir{"cuzk-tls"};
