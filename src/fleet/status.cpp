@@ -6,29 +6,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/engine.hpp"
+#include "fleet/engine_names.hpp"
 #include "fleet/bridge.hpp"
 #include "fleet/database.hpp"
 #include "fleet/queue.hpp"
 
 namespace cuzk::fleet {
-
-using engine::decode_request;
-using engine::encode_request;
-using engine::Engine;
-using engine::EngineConfig;
-using engine::EvictResult;
-using engine::JobStatus;
-using engine::kind_name;
-using engine::new_job_id;
-using engine::PreloadResult;
-using engine::Priority;
-using engine::ProofKind;
-using engine::ProofRequest;
-using engine::ProofResult;
-using engine::ServiceError;
-using engine::StatusSnapshot;
-using engine::SubmitResult;
 
 namespace {
 
