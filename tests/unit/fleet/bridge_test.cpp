@@ -36,6 +36,11 @@ class FleetBridgeTest : public ::testing::Test {
     if (!s.running()) GTEST_SKIP() << s.skip_reason();
     uri_ = s.fresh_database(::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
+  // Until the queue shows the job claimed by some daemon (at most 4 s).
+  static void wait_claimed(fleet::Queue& q, const std::string& id) {
+    for (int i = 0; i < 200 && q.get(id)->state != fleet::JobState::Claimed; i++)
+      std::this_thread::sleep_for(20ms);
+  }
   EngineConfig::Fleet fleet_cfg(const std::string& id) {
     EngineConfig::Fleet f;
     f.database = uri_;
@@ -149,8 +154,7 @@ TEST_F(FleetBridgeTest, LostLeaseStopsTheLocalRunAndAnotherDaemonFinishes) {
   const std::string id = a.bridge->submit(req({"3000,10"}, "long")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
-    std::this_thread::sleep_for(20ms);
+  wait_claimed(q, id);
   ASSERT_EQ(q.get(id)->claimed_by, "daemon-a");
   // Daemon A's lease ran out and a daemon "ghost" took the job (as after a
   // stall of A); ghost then dies: its short lease expires and the job is
@@ -180,8 +184,7 @@ TEST_F(FleetBridgeTest, CancelFromAnyDaemonStopsTheRunningJob) {
   const std::string id = a.bridge->submit(req({"4000,10"}, "to-cancel")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
-    std::this_thread::sleep_for(20ms);
+  wait_claimed(q, id);
   const std::string holder = q.get(id)->claimed_by;
   auto& other = holder == "daemon-a" ? b : a;
   auto& runner = holder == "daemon-a" ? a : b;
@@ -229,8 +232,7 @@ TEST_F(FleetBridgeTest, ShutdownRequeuesUnfinishedWork) {
   const std::string id = a.bridge->submit(req({"2000,10"}, "cut-short")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 100 && q.get(id)->state != fleet::JobState::Claimed; i++)
-    std::this_thread::sleep_for(20ms);
+  wait_claimed(q, id);
   a.bridge->shutdown(0ms);
   auto info = q.get(id);
   EXPECT_EQ(info->state, fleet::JobState::Queued);
@@ -357,8 +359,7 @@ TEST_F(FleetBridgeTest, ADatabaseStallLongerThanTheLeaseCostsNothing) {
   const auto id = a.bridge->submit(req({"6000,10"}, "stalled")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 200 && q.get(id)->state != fleet::JobState::Claimed; i++)
-    std::this_thread::sleep_for(20ms);
+  wait_claimed(q, id);
   ASSERT_EQ(q.get(id)->state, fleet::JobState::Claimed);
   std::this_thread::sleep_for(300ms);
   auto locker = db();
@@ -432,8 +433,7 @@ TEST_F(FleetBridgeTest, StatusListsTheDaemonsOfTheFleetWithTheirLeases) {
   const auto id = a.bridge->submit(req({"5000,10"}, "held")).job_id;
   auto conn = db();
   fleet::Queue q(*conn);
-  for (int i = 0; i < 200 && q.get(id)->state != fleet::JobState::Claimed; i++)
-    std::this_thread::sleep_for(20ms);
+  wait_claimed(q, id);
   const auto info = q.get(id);
   ASSERT_EQ(info->state, fleet::JobState::Claimed);
   const std::string holder = info->claimed_by;
