@@ -1,7 +1,5 @@
 #include "engine/porep_handler.hpp"
 
-#include <filesystem>
-
 #include "engine/groth16_work.hpp"
 #include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
@@ -10,21 +8,15 @@
 
 namespace cuzk::engine {
 
-namespace fs = std::filesystem;
 using Code = ServiceError::Code;
 using filecoin::PorepConfig;
 
 namespace {
 
-// Per-partition rows (constraints + inputs), docs/FILECOIN.md §1.2, for memory planning.
-uint64_t partition_rows(const PorepConfig& cfg) {
-  switch (cfg.sector_size >> 20) {
-    case 0: return 2687961;  // 2 KiB
-    case 8: return 3844969;
-    case 512: return 4423473;
-    case 32 << 10: return 130278869;
-    default: return 131186177;  // 64 GiB
-  }
+CircuitInfo porep_circuit(uint64_t registered_proof) {
+  const PorepConfig cfg = *filecoin::porep_config(registered_proof);
+  return {filecoin::porep_circuit_id(cfg), filecoin::porep_parameter_stem(cfg), cfg.partition_inputs(),
+          cfg.partition_rows};
 }
 
 // Bytes a parsed C1 output holds: its 32-byte domains plus vector headers.
@@ -62,12 +54,7 @@ class PorepJob final : public PreparedJob {
 
   std::string circuit_id() const override { return id_; }
   uint32_t num_partitions() const override { return uint32_t(cfg_.partitions); }
-  uint64_t partition_bytes() const override {
-    // Witness (≈ rows), a/b/c, and H over the domain twice (coset pass).
-    uint64_t rows = partition_rows(cfg_), m = 1;
-    while (m < rows) m <<= 1;
-    return 32 * (4 * rows + 2 * m);
-  }
+  uint64_t partition_bytes() const override { return groth16_partition_bytes(cfg_.partition_rows); }
   uint64_t resident_bytes() const override { return resident_; }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
@@ -96,7 +83,8 @@ class PorepJob final : public PreparedJob {
 
 }  // namespace
 
-PorepHandler::PorepHandler(std::string dir) : dir_(std::move(dir)) {}
+PorepHandler::PorepHandler(std::string dir)
+    : CircuitTableHandler(kinds::PorepC2::spec, std::move(dir), porep_circuit) {}
 
 std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
   if (req.vanilla_proof.empty())
@@ -131,35 +119,8 @@ std::unique_ptr<PreparedJob> PorepHandler::prepare(ProofRequest& req) {
   } catch (const std::exception& e) {
     throw ServiceError(Code::InvalidArgument, std::string("C1 input: ") + e.what());
   }
-  std::string id = filecoin::porep_circuit_id(*cfg);
-  if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound,
-                       "no parameters for " + id + ": " + param_path(id) +
-                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
-                           " --param-dir " + dir_ + "`)");
-  return std::make_unique<PorepJob>(id, *cfg, std::move(w.phase1));
-}
-
-std::string PorepHandler::param_path(const std::string& id) {
-  auto cfg = filecoin::porep_config_for_circuit_id(id);
-  if (!cfg) throw ServiceError(Code::NotFound, "unknown PoRep circuit '" + id + "'");
-  return (fs::path(dir_) / (filecoin::porep_parameter_stem(*cfg) + ".params")).string();
-}
-
-std::shared_ptr<CircuitResources> PorepHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
-  auto cfg = filecoin::porep_config_for_circuit_id(id);
-  return load_circuit_params(mapped, param_path(id), id, 3 + 18 * cfg->challenges_per_partition + 1);
-}
-
-uint64_t PorepHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }
-
-std::vector<std::string> PorepHandler::list_circuits() {
-  std::vector<std::string> out;
-  for (uint64_t id = 5; id < 10; id++) {
-    std::string c = filecoin::porep_circuit_id(*filecoin::porep_config(id));
-    if (fs::exists(param_path(c))) out.push_back(c);
-  }
-  return out;
+  const CircuitInfo& circuit = circuit_with_parameters(uint64_t(cfg->id));
+  return std::make_unique<PorepJob>(circuit.id, *cfg, std::move(w.phase1));
 }
 
 std::unique_ptr<KindHandler> kinds::PorepC2::handler(const std::string& param_dir) {

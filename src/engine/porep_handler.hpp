@@ -14,28 +14,19 @@
 // whether downloaded or made by `cuzk setup --circuit porep-2k`.
 #include <string>
 
-#include "engine/backend.hpp"
+#include "engine/circuit_table.hpp"
 #include "engine/kinds/porep_c2.hpp"
 
 namespace cuzk::engine {
 
-class PorepHandler final : public KindHandler {
+class PorepHandler final : public CircuitTableHandler {
  public:
   explicit PorepHandler(std::string param_dir);
 
-  ProofKind kind() const override { return kinds::PorepC2::spec.value; }
   // Parses the C1 output and checks it completely (shapes, challenges, every
   // Merkle path, parent and label) before admission; a request's non-zero
   // registered_proof / sector_size must agree with it.
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
-  std::string param_path(const std::string& circuit_id) override;
-  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
-                                         std::span<const uint8_t> mapped) override;
-  uint64_t estimate_size(const std::string& circuit_id) override;
-  std::vector<std::string> list_circuits() override;
-
- private:
-  std::string dir_;
 };
 
 }  // namespace cuzk::engine

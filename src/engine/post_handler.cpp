@@ -1,21 +1,21 @@
 #include "engine/post_handler.hpp"
 
-#include <filesystem>
-
 #include "engine/groth16_work.hpp"
 #include "filecoin/bincode/bincode.hpp"
 #include "filecoin/post/circuit.hpp"
 
 namespace cuzk::engine {
 
-namespace fs = std::filesystem;
 using Code = ServiceError::Code;
 using filecoin::PostConfig;
-using filecoin::PostKind;
 
 namespace {
 
-[[noreturn]] void invalid(const std::string& msg) { throw ServiceError(Code::InvalidArgument, msg); }
+CircuitInfo post_circuit(uint64_t registered_proof) {
+  const PostConfig cfg = *filecoin::post_config(registered_proof);
+  return {filecoin::post_circuit_id(cfg), filecoin::post_parameter_stem(cfg), cfg.partition_inputs(),
+          cfg.partition_rows};
+}
 
 class PostJob final : public PreparedJob {
  public:
@@ -31,18 +31,7 @@ class PostJob final : public PreparedJob {
 
   std::string circuit_id() const override { return filecoin::post_circuit_id(cfg_); }
   uint32_t num_partitions() const override { return 1; }
-  uint64_t partition_bytes() const override {
-    // Witness and a/b/c (about one entry per row each), H over the domain twice.
-    auto level = [](size_t arity) -> uint64_t { return arity == 2 ? 314 : arity == 4 ? 387 : 530; };
-    const auto& s = cfg_.shape;
-    uint64_t por = 2 + (s.sub_arity ? level(s.sub_arity) : 0) + (s.top_arity ? level(s.top_arity) : 0);
-    for (uint64_t n = cfg_.nodes / s.base_tree_count(); n > 1; n /= s.base_arity) por += level(s.base_arity);
-    const uint64_t rows =
-        cfg_.sector_count * (313 + cfg_.challenge_count * por + 1 + cfg_.challenge_count) + 1;
-    uint64_t m = 1;
-    while (m < rows) m <<= 1;
-    return 32 * (4 * rows + 2 * m);
-  }
+  uint64_t partition_bytes() const override { return groth16_partition_bytes(cfg_.partition_rows); }
   uint64_t resident_bytes() const override { return resident_; }
   std::unique_ptr<PartitionWork> synthesize(uint32_t, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
@@ -68,8 +57,8 @@ class PostJob final : public PreparedJob {
 }  // namespace
 
 PostHandler::PostHandler(ProofKind kind, std::string dir)
-    : spec_(kind == ProofKind::WinningPost ? kinds::WinningPost::spec : kinds::WindowPost::spec),
-      dir_(std::move(dir)) {}
+    : CircuitTableHandler(kind == ProofKind::WinningPost ? kinds::WinningPost::spec : kinds::WindowPost::spec,
+                          std::move(dir), post_circuit) {}
 
 std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
   const bool winning = spec_.value == ProofKind::WinningPost;
@@ -115,39 +104,8 @@ std::unique_ptr<PreparedJob> PostHandler::prepare(ProofRequest& req) {
   } catch (const std::invalid_argument& e) {
     invalid(e.what());
   }
-  const std::string id = filecoin::post_circuit_id(*cfg);
-  if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound,
-                       "no parameters for " + id + ": " + param_path(id) +
-                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
-                           " --param-dir " + dir_ + "`)");
+  circuit_with_parameters(req.registered_proof);
   return std::make_unique<PostJob>(*cfg, std::move(proofs), randomness, first_index, bytes);
-}
-
-std::string PostHandler::param_path(const std::string& id) {
-  auto cfg = filecoin::post_config_for_circuit_id(id);
-  if (!cfg || (cfg->kind == PostKind::Winning) != (spec_.value == ProofKind::WinningPost))
-    throw ServiceError(Code::NotFound, "unknown PoSt circuit '" + id + "'");
-  return (fs::path(dir_) / (filecoin::post_parameter_stem(*cfg) + ".params")).string();
-}
-
-std::shared_ptr<CircuitResources> PostHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
-  auto cfg = filecoin::post_config_for_circuit_id(id);
-  return load_circuit_params(mapped, param_path(id), id, 1 + cfg->sector_count * (1 + cfg->challenge_count));
-}
-
-uint64_t PostHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }
-
-std::vector<std::string> PostHandler::list_circuits() {
-  std::vector<std::string> out;
-  // Each size's circuit once: the first five proofs of the kind's range (the
-  // rest are their v1.2 numbers, the same circuits).
-  const uint64_t first = spec_.registered_proofs.first;
-  for (uint64_t p = first; p < first + 5; p++) {
-    std::string c = filecoin::post_circuit_id(*filecoin::post_config(p));
-    if (fs::exists(param_path(c))) out.push_back(c);
-  }
-  return out;
 }
 
 std::unique_ptr<KindHandler> kinds::WinningPost::handler(const std::string& param_dir) {

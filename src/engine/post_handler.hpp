@@ -13,31 +13,21 @@
 // (v28-proof-of-spacetime-fallback-…), or made by `cuzk setup`.
 #include <string>
 
-#include "engine/backend.hpp"
+#include "engine/circuit_table.hpp"
 #include "engine/kinds/post.hpp"
 
 namespace cuzk::engine {
 
-class PostHandler final : public KindHandler {
+class PostHandler final : public CircuitTableHandler {
  public:
   // kind: ProofKind::WinningPost or ProofKind::WindowPostPartition (its spec:
   // the registered proofs it serves, kinds/post.hpp).
   PostHandler(ProofKind kind, std::string param_dir);
 
-  ProofKind kind() const override { return spec_.value; }
   // Parses every vanilla proof and checks it completely (counts, shapes,
   // paths hashed to comm_r_last, comm_r, the challenged leaves), naming the
   // sector and field of whatever is wrong.
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
-  std::string param_path(const std::string& circuit_id) override;
-  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
-                                         std::span<const uint8_t> mapped) override;
-  uint64_t estimate_size(const std::string& circuit_id) override;
-  std::vector<std::string> list_circuits() override;
-
- private:
-  const KindSpec& spec_;
-  std::string dir_;
 };
 
 }  // namespace cuzk::engine

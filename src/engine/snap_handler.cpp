@@ -1,30 +1,20 @@
 #include "engine/snap_handler.hpp"
 
-#include <filesystem>
-
 #include "engine/groth16_work.hpp"
 #include "filecoin/bincode/bincode.hpp"
 #include "filecoin/snap/circuit.hpp"
 
 namespace cuzk::engine {
 
-namespace fs = std::filesystem;
 using Code = ServiceError::Code;
 using filecoin::SnapConfig;
 
 namespace {
 
-[[noreturn]] void invalid(const std::string& msg) { throw ServiceError(Code::InvalidArgument, msg); }
-
-// Per-partition rows (constraints + inputs), docs/FILECOIN.md §1.2, for memory planning.
-uint64_t partition_rows(const SnapConfig& c) {
-  switch (c.id) {
-    case 0: return 1705044;
-    case 1: return 10007508;
-    case 2: return 57450484;
-    case 3: return 81049504;
-    default: return 85006106;
-  }
+CircuitInfo snap_circuit(uint64_t registered_proof) {
+  const SnapConfig cfg = *filecoin::snap_config(registered_proof);
+  return {filecoin::snap_circuit_id(cfg), filecoin::snap_parameter_stem(cfg), SnapConfig::kPartitionInputs,
+          cfg.partition_rows};
 }
 
 class SnapJob final : public PreparedJob {
@@ -35,13 +25,7 @@ class SnapJob final : public PreparedJob {
 
   std::string circuit_id() const override { return filecoin::snap_circuit_id(cfg_); }
   uint32_t num_partitions() const override { return uint32_t(cfg_.partitions); }
-  uint64_t partition_bytes() const override {
-    // Witness and a/b/c (about one entry per row each), H over the domain twice.
-    const uint64_t rows = partition_rows(cfg_);
-    uint64_t m = 1;
-    while (m < rows) m <<= 1;
-    return 32 * (4 * rows + 2 * m);
-  }
+  uint64_t partition_bytes() const override { return groth16_partition_bytes(cfg_.partition_rows); }
   uint64_t resident_bytes() const override { return resident_; }
   std::unique_ptr<PartitionWork> synthesize(uint32_t p, CircuitResources& res, Synthesizer& synth) override {
     auto& r = static_cast<Groth16Resources&>(res);
@@ -67,7 +51,8 @@ class SnapJob final : public PreparedJob {
 
 filecoin::Domain commitment(const std::string& bytes, const char* field) {
   if (bytes.size() != 32)
-    invalid(std::string(field) + " must be 32 bytes, got " + std::to_string(bytes.size()));
+    throw ServiceError(Code::InvalidArgument,
+                       std::string(field) + " must be 32 bytes, got " + std::to_string(bytes.size()));
   filecoin::Domain d;
   std::copy(bytes.begin(), bytes.end(), d.begin());
   return d;
@@ -75,11 +60,12 @@ filecoin::Domain commitment(const std::string& bytes, const char* field) {
 
 }  // namespace
 
-SnapHandler::SnapHandler(std::string dir) : dir_(std::move(dir)) {}
+SnapHandler::SnapHandler(std::string dir)
+    : CircuitTableHandler(kinds::SnapUpdate::spec, std::move(dir), snap_circuit) {}
 
 std::unique_ptr<PreparedJob> SnapHandler::prepare(ProofRequest& req) {
   auto cfg = filecoin::snap_config(req.registered_proof);
-  if (!cfg || !kinds::SnapUpdate::spec.registered_proofs.contains(req.registered_proof))
+  if (!cfg || !spec_.registered_proofs.contains(req.registered_proof))
     invalid("registered_proof " + std::to_string(req.registered_proof) +
             " is not a registered update proof (0-4: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
   if (req.sector_size != 0 && req.sector_size != cfg->sector_size)
@@ -110,35 +96,8 @@ std::unique_ptr<PreparedJob> SnapHandler::prepare(ProofRequest& req) {
   } catch (const std::invalid_argument& e) {
     invalid(e.what());
   }
-  const std::string id = filecoin::snap_circuit_id(*cfg);
-  if (!fs::exists(param_path(id)))
-    throw ServiceError(Code::NotFound,
-                       "no parameters for " + id + ": " + param_path(id) +
-                           " is missing (generate test parameters with `cuzk setup --circuit " + id +
-                           " --param-dir " + dir_ + "`)");
+  circuit_with_parameters(req.registered_proof);
   return std::make_unique<SnapJob>(*cfg, pub, std::move(proofs), bytes);
-}
-
-std::string SnapHandler::param_path(const std::string& id) {
-  auto cfg = filecoin::snap_config_for_circuit_id(id);
-  if (!cfg) throw ServiceError(Code::NotFound, "unknown SnapDeals circuit '" + id + "'");
-  return (fs::path(dir_) / (filecoin::snap_parameter_stem(*cfg) + ".params")).string();
-}
-
-std::shared_ptr<CircuitResources> SnapHandler::load(const std::string& id, std::span<const uint8_t> mapped) {
-  return load_circuit_params(mapped, param_path(id), id, 5);  // ONE + the four public inputs
-}
-
-uint64_t SnapHandler::estimate_size(const std::string& id) { return estimate_params_bytes(param_path(id)); }
-
-std::vector<std::string> SnapHandler::list_circuits() {
-  std::vector<std::string> out;
-  const RegisteredProofs& served = kinds::SnapUpdate::spec.registered_proofs;
-  for (uint64_t p = served.first; p <= served.last; p++) {
-    std::string c = filecoin::snap_circuit_id(*filecoin::snap_config(p));
-    if (fs::exists(param_path(c))) out.push_back(c);
-  }
-  return out;
 }
 
 std::unique_ptr<KindHandler> kinds::SnapUpdate::handler(const std::string& param_dir) {

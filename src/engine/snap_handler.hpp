@@ -11,28 +11,19 @@
 // published names (v28-empty-sector-update-…), or made by `cuzk setup`.
 #include <string>
 
-#include "engine/backend.hpp"
+#include "engine/circuit_table.hpp"
 #include "engine/kinds/snap_update.hpp"
 
 namespace cuzk::engine {
 
-class SnapHandler final : public KindHandler {
+class SnapHandler final : public CircuitTableHandler {
  public:
   explicit SnapHandler(std::string param_dir);
 
-  ProofKind kind() const override { return kinds::SnapUpdate::spec.value; }
   // Parses every partition proof and checks it completely (counts, shapes,
   // paths, roots against the commitments, challenges, encoding, apex
   // leaves), naming the partition and field of whatever is wrong.
   std::unique_ptr<PreparedJob> prepare(ProofRequest& req) override;
-  std::string param_path(const std::string& circuit_id) override;
-  std::shared_ptr<CircuitResources> load(const std::string& circuit_id,
-                                         std::span<const uint8_t> mapped) override;
-  uint64_t estimate_size(const std::string& circuit_id) override;
-  std::vector<std::string> list_circuits() override;
-
- private:
-  std::string dir_;
 };
 
 }  // namespace cuzk::engine

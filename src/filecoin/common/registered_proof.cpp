@@ -12,6 +12,7 @@ struct SizeRow {
   uint64_t bytes;
   TreeShape shape;
   size_t layers, partitions, challenges;
+  uint64_t rows;  // of one partition: constraints + inputs (docs/FILECOIN.md §1.2)
 };
 
 constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
@@ -19,11 +20,11 @@ constexpr uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
 // docs/FILECOIN.md §2.1 (fp constants.rs: POREP_PARTITIONS, LAYERS, minimum
 // challenges split per partition, MAX_CHALLENGES_PER_PARTITION = 18).
 constexpr SizeRow kSizes[5] = {
-    {"2KiB", "porep-2k", 2 * KiB, {8, 0, 0}, 2, 1, 2},
-    {"8MiB", "porep-8m", 8 * MiB, {8, 0, 0}, 2, 1, 2},
-    {"512MiB", "porep-512m", 512 * MiB, {8, 0, 0}, 2, 1, 2},
-    {"32GiB", "porep-32g", 32 * GiB, {8, 8, 0}, 11, 10, 18},
-    {"64GiB", "porep-64g", 64 * GiB, {8, 8, 2}, 11, 10, 18},
+    {"2KiB", "porep-2k", 2 * KiB, {8, 0, 0}, 2, 1, 2, 2'687'961},
+    {"8MiB", "porep-8m", 8 * MiB, {8, 0, 0}, 2, 1, 2, 3'844'969},
+    {"512MiB", "porep-512m", 512 * MiB, {8, 0, 0}, 2, 1, 2, 4'423'473},
+    {"32GiB", "porep-32g", 32 * GiB, {8, 8, 0}, 11, 10, 18, 130'278'869},
+    {"64GiB", "porep-64g", 64 * GiB, {8, 8, 2}, 11, 10, 18, 131'186'177},
 };
 
 constexpr std::string_view kNames[20] = {
@@ -74,6 +75,7 @@ std::optional<PorepConfig> porep_config(uint64_t id) {
   c.layers = row.layers;
   c.partitions = row.partitions;
   c.challenges_per_partition = row.challenges;
+  c.partition_rows = row.rows;
   switch (id / 5) {
     case 0:
       c.api = ApiVersion::V1_0_0;

@@ -60,6 +60,9 @@ struct PorepConfig {
   size_t layers = 0;          // SDR layers
   size_t partitions = 0;
   size_t challenges_per_partition = 0;  // interactive / synthetic
+  // One partition circuit's rows, constraints + inputs (docs/FILECOIN.md
+  // §1.2): what a prover's working set grows with.
+  uint64_t partition_rows = 0;
   ApiVersion api = ApiVersion::V1_1_0;
   ChallengeMode mode = ChallengeMode::Interactive;
   // Set by porep_config_with_id: a porep_id other than the registered one.
@@ -68,6 +71,9 @@ struct PorepConfig {
   // u64_le(id) ‖ u64_le(nonce 0) ‖ 0^16, or explicit_porep_id when set.
   PorepId porep_id() const;
   size_t total_challenges() const { return partitions * challenges_per_partition; }
+  // A partition circuit's public inputs: ONE, replica_id, comm_d, comm_r and
+  // 18 per challenge (its verifying key has one IC point each).
+  size_t partition_inputs() const { return 4 + 18 * challenges_per_partition; }
   // log2(nodes): depth of TreeD.
   size_t tree_d_depth() const;
 };

@@ -12,13 +12,15 @@ struct SizeRow {
   const char* tag;        // in the registered names
   const char* short_tag;  // in circuit ids
   size_t window_sectors;  // WINDOW_POST_SECTOR_COUNT
+  // The one partition's rows, constraints + inputs (docs/FILECOIN.md §1.2).
+  uint64_t winning_rows, window_rows;
 };
 constexpr std::array<SizeRow, 5> kSizes{{
-    {2048, "2KiB", "2k", 2},
-    {8ull << 20, "8MiB", "8m", 2},
-    {512ull << 20, "512MiB", "512m", 2},
-    {32ull << 30, "32GiB", "32g", 2349},
-    {64ull << 30, "64GiB", "64g", 2300},
+    {2048, "2KiB", "2k", 2, 90'883, 21'889},
+    {8ull << 20, "8MiB", "8m", 2, 230'803, 64'289},
+    {512ull << 20, "512MiB", "512m", 2, 300'763, 85'489},
+    {32ull << 30, "32GiB", "32g", 2349, 370'723, 125'305'057},
+    {64ull << 30, "64GiB", "64g", 2300, 391'447, 129'913'201},
 }};
 
 const char* const kNames[15] = {
@@ -44,6 +46,7 @@ std::optional<PostConfig> post_config(uint64_t id) {
   c.challenge_count = c.kind == PostKind::Winning ? 1 : 10;
   c.sector_count = c.kind == PostKind::Winning ? kWinningPostChallenges : row.window_sectors;
   c.api = id >= 10 ? ApiVersion::V1_2_0 : ApiVersion::V1_0_0;
+  c.partition_rows = c.kind == PostKind::Winning ? row.winning_rows : row.window_rows;
   return c;
 }
 

@@ -26,6 +26,13 @@ struct PostConfig {
   size_t challenge_count = 0;  // leaf challenges per sector: Winning 1, Window 10
   size_t sector_count = 0;     // sector slots per partition: Winning 66, Window 2 / 2349 / 2300
   ApiVersion api = ApiVersion::V1_0_0;
+  // The partition circuit's rows, constraints + inputs (docs/FILECOIN.md
+  // §1.2), for the registered proofs.
+  uint64_t partition_rows = 0;
+
+  // Its public inputs: ONE, then comm_r and the challenged leaves of every
+  // sector slot.
+  size_t partition_inputs() const { return 1 + sector_count * (1 + challenge_count); }
 };
 
 // WinningPoSt proves one sector: its 66 challenges fill the 66 one-challenge slots.

@@ -14,21 +14,22 @@ struct SizeRow {
   TreeShape shape;
   const char* name;  // registered update proof, or nullptr for test sizes
   const char* short_tag;
+  uint64_t rows;  // of one partition, constraints + inputs (docs/FILECOIN.md §1.2); 0: not listed
 };
 // Upstream's ALLOWED_SECTOR_SIZES with their TreeR shapes; the registered
 // ones in id order.
 constexpr std::array<SizeRow, 11> kSizes{{
-    {1ull << 6, {8, 0, 0}, "StackedDrg2KiBV1", "2k"},
-    {1ull << 18, {8, 0, 0}, "StackedDrg8MiBV1", "8m"},
-    {1ull << 24, {8, 0, 0}, "StackedDrg512MiBV1", "512m"},
-    {1ull << 30, {8, 8, 0}, "StackedDrg32GiBV1", "32g"},
-    {1ull << 31, {8, 8, 2}, "StackedDrg64GiBV1", "64g"},
-    {1ull << 5, {8, 4, 0}, nullptr, nullptr},
-    {1ull << 7, {8, 2, 0}, nullptr, nullptr},
-    {1ull << 8, {8, 4, 0}, nullptr, nullptr},
-    {1ull << 9, {8, 8, 0}, nullptr, nullptr},
-    {1ull << 10, {8, 8, 2}, nullptr, nullptr},
-    {1ull << 19, {8, 2, 0}, nullptr, nullptr},
+    {1ull << 6, {8, 0, 0}, "StackedDrg2KiBV1", "2k", 1'705'044},
+    {1ull << 18, {8, 0, 0}, "StackedDrg8MiBV1", "8m", 10'007'508},
+    {1ull << 24, {8, 0, 0}, "StackedDrg512MiBV1", "512m", 57'450'484},
+    {1ull << 30, {8, 8, 0}, "StackedDrg32GiBV1", "32g", 81'049'504},
+    {1ull << 31, {8, 8, 2}, "StackedDrg64GiBV1", "64g", 85'006'106},
+    {1ull << 5, {8, 4, 0}, nullptr, nullptr, 0},
+    {1ull << 7, {8, 2, 0}, nullptr, nullptr, 0},
+    {1ull << 8, {8, 4, 0}, nullptr, nullptr, 0},
+    {1ull << 9, {8, 8, 0}, nullptr, nullptr, 0},
+    {1ull << 10, {8, 8, 2}, nullptr, nullptr, 0},
+    {1ull << 19, {8, 2, 0}, nullptr, nullptr, 0},
 }};
 
 constexpr uint64_t k8KiB = 1ull << 8, k32KiB = 1ull << 10, k16MiB = 1ull << 19;
@@ -44,6 +45,7 @@ SnapConfig make(const SizeRow& row, uint64_t id) {
   c.challenge_count = row.nodes <= k16MiB ? 10 : 86;
   c.apex_leaf_count = row.nodes <= k8KiB ? 8 : 128;
   c.h = snap_hs(row.nodes)[3];  // h_default
+  c.partition_rows = row.rows;
   return c;
 }
 

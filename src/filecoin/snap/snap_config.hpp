@@ -24,6 +24,11 @@ struct SnapConfig {
   size_t challenge_count = 0;  // per partition: 10 or 86
   size_t apex_leaf_count = 0;  // per partition: 8 or 128
   size_t h = 0;                // high bits of a node index that select rho (hs()[3])
+  // One partition circuit's rows, constraints + inputs (docs/FILECOIN.md
+  // §1.2), for the registered sizes; 0 for test sizes.
+  uint64_t partition_rows = 0;
+  // ONE, comm_r_old, comm_d_new, comm_r_new and k_and_h_select.
+  static constexpr size_t kPartitionInputs = 5;
 
   size_t challenge_bits() const;  // log2(nodes): TreeD height
   size_t partition_bits() const;  // log2(partitions)

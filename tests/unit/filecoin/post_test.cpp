@@ -66,6 +66,9 @@ TEST(PostCircuit, CountsOfEveryProductionSize) {
     EXPECT_EQ(got.constraints, r.want.constraints) << c.name;
     EXPECT_EQ(got.inputs, r.want.inputs) << c.name;
     EXPECT_EQ(got.aux, r.want.aux) << c.name;
+    // What the engine plans memory and checks parameter files with.
+    EXPECT_EQ(c.partition_rows, got.constraints + got.inputs) << c.name;
+    EXPECT_EQ(c.partition_inputs(), got.inputs) << c.name;
   }
 }
 
@@ -79,6 +82,10 @@ TEST(PostCircuit, CountsOfWindow32And64GiBSlow) {
   EXPECT_EQ(b.constraints, 129887900u);
   EXPECT_EQ(b.inputs, 25301u);
   EXPECT_EQ(b.aux, 131500200u);
+  EXPECT_EQ(post_config(8)->partition_rows, a.constraints + a.inputs);
+  EXPECT_EQ(post_config(9)->partition_rows, b.constraints + b.inputs);
+  EXPECT_EQ(post_config(8)->partition_inputs(), a.inputs);
+  EXPECT_EQ(post_config(9)->partition_inputs(), b.inputs);
 }
 
 TEST(PostCircuit, CountsOfUpstreamTestShapes) {

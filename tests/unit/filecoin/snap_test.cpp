@@ -168,6 +168,10 @@ TEST(SnapCircuit, CountsOfSmallProductionSizes) {
   EXPECT_EQ(c8.constraints, 10007503u);
   EXPECT_EQ(c8.inputs, 5u);
   EXPECT_EQ(c8.aux, 9998039u);
+  // What the engine plans memory and checks parameter files with.
+  EXPECT_EQ(snap_config(0)->partition_rows, c2.constraints + c2.inputs);
+  EXPECT_EQ(snap_config(1)->partition_rows, c8.constraints + c8.inputs);
+  EXPECT_EQ(SnapConfig::kPartitionInputs, c2.inputs);
 }
 
 // 57 M, 81 M and 85 M constraints: 5-9 s of counting each on 2 cores.
@@ -181,6 +185,7 @@ TEST(SnapCircuit, CountsOf512MiB32GiBAnd64GiB) {
     EXPECT_EQ(got.constraints, r.want.constraints) << r.id;
     EXPECT_EQ(got.inputs, r.want.inputs) << r.id;
     EXPECT_EQ(got.aux, r.want.aux) << r.id;
+    EXPECT_EQ(snap_config(r.id)->partition_rows, got.constraints + got.inputs) << r.id;
   }
 }
 

@@ -80,6 +80,9 @@ void expect_production_row(const ProductionRow& row) {
   EXPECT_EQ(cs.num_constraints(), row.constraints);
   EXPECT_EQ(cs.num_inputs(), row.inputs);
   EXPECT_EQ(cs.num_aux(), row.aux);
+  // What the engine plans memory and checks parameter files with.
+  EXPECT_EQ(cfg->partition_rows, cs.num_constraints() + cs.num_inputs());
+  EXPECT_EQ(cfg->partition_inputs(), cs.num_inputs());
 }
 
 // docs/FILECOIN.md §1.2 (2KiB: 2 × 1,343,675 + 571 constraints).
