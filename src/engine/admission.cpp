@@ -92,23 +92,9 @@ std::string job_id_for(const std::string& request_id, uint64_t seq) {
   return request_id + "#" + std::to_string(seq);
 }
 
-std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, const PayloadDigest& d) {
-  auto it = by_request_.find(req.request_id);
-  if (it == by_request_.end()) return std::nullopt;
-  // Newest first: a retry of a FAILED job is the one that answers.
-  for (auto j = it->second.rbegin(); j != it->second.rend(); ++j) {
-    const Job& job = **j;
-    if (job.digest == d && (!job.ended || job.status == JobStatus::Completed))
-      return SubmitResult{job.id, 0, assigned_device()};
-  }
+std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, const PayloadDigest& d) const {
+  if (auto job = jobs_.reusable(req.request_id, d)) return SubmitResult{job->id, 0, assigned_device()};
   return std::nullopt;
-}
-
-std::shared_ptr<Job> Engine::resolve_locked(const std::string& id) const {
-  if (auto it = jobs_.find(id); it != jobs_.end()) return it->second;
-  if (auto it = by_request_.find(id); it != by_request_.end() && !it->second.empty())
-    return it->second.back();
-  throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
 }
 
 SubmitResult Engine::submit(ProofRequest req) {
@@ -120,16 +106,16 @@ SubmitResult Engine::submit(ProofRequest req) {
   {
     std::lock_guard lk(mu_);
     if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
-    prune_locked();
+    jobs_.prune(Clock::now(), cfg_.result_retention_count, cfg_.result_retention);
     if (!req.request_id.empty())
       if (auto r = existing_locked(req, digest)) return *r;
-    if (live_jobs_ >= cfg_.max_queued_jobs)
+    if (jobs_.live() >= cfg_.max_queued_jobs)
       throw ServiceError(Code::ResourceExhausted,
-                         "queue full: " + std::to_string(live_jobs_) +
+                         "queue full: " + std::to_string(jobs_.live()) +
                              " jobs admitted and not finished (limits.max_queued_jobs)");
     // The number is taken now, in submission order, so that the parse events
     // carry the job's id; a refused request leaves a gap in the numbering.
-    seq = next_seq_++;
+    seq = jobs_.take_seq();
     id = req.request_id.empty() ? new_job_id() : job_id_for(req.request_id, seq);
   }
   const ProofKind kind = req.kind;
@@ -187,11 +173,9 @@ SubmitResult Engine::submit(ProofRequest req) {
     if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
     if (!req.request_id.empty()) {
       if (auto r = existing_locked(req, digest)) return *r;  // lost a race with an identical submit
-      by_request_[req.request_id].push_back(job);
     }
     job->seq = seq;
-    jobs_[id] = job;
-    live_jobs_++;
+    jobs_.add(job);
     uint32_t ahead = 0;
     job_queue_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
     res = SubmitResult{id, ahead, assigned_device()};
@@ -223,24 +207,6 @@ Engine::Checked Engine::check(const ProofRequest& req) const {
                                                     " partitions, limits.max_partitions_per_request is " +
                                                     std::to_string(cfg_.max_partitions_per_request));
   return Checked{prepared->circuit_id(), parts};
-}
-
-void Engine::prune_locked() {
-  // Oldest ended first: drop while over the count or past the age.
-  const auto now = Clock::now();
-  while (!ended_order_.empty()) {
-    const Ended& e = ended_order_.front();
-    if (ended_order_.size() <= cfg_.result_retention_count && now - e.at <= cfg_.result_retention) break;
-    if (auto it = jobs_.find(e.id); it != jobs_.end()) {
-      const std::string& rid = it->second->request_id;
-      if (auto r = by_request_.find(rid); r != by_request_.end()) {
-        std::erase(r->second, it->second);
-        if (r->second.empty()) by_request_.erase(r);
-      }
-      jobs_.erase(it);
-    }
-    ended_order_.pop_front();
-  }
 }
 
 }  // namespace cuzk::engine

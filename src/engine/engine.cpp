@@ -118,7 +118,7 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   load_queue_.remove_if([](const WorkKey&, const std::shared_ptr<Job>&) { return true; });
   {
     std::lock_guard lk(mu_);
-    for (auto& [id, j] : jobs_)
+    for (auto& [id, j] : jobs_.all())
       if (!j->ended && !j->dispatched) finish_locked(*j, JobStatus::Cancelled, "daemon shutting down");
     job_cv_.notify_all();
   }
@@ -126,11 +126,11 @@ void Engine::shutdown(std::chrono::milliseconds grace) {
   {
     std::unique_lock lk(mu_);
     job_cv_.wait_for(lk, grace, [&] {
-      for (auto& [id, j] : jobs_)
+      for (auto& [id, j] : jobs_.all())
         if (!j->ended) return false;
       return true;
     });
-    for (auto& [id, j] : jobs_)
+    for (auto& [id, j] : jobs_.all())
       if (!j->ended) finish_locked(*j, JobStatus::Cancelled, "daemon shutting down");
     stopping_ = true;
     job_cv_.notify_all();

@@ -5,7 +5,8 @@
 //
 // One class, implemented in one file per stage (docs/ARCHITECTURE.md):
 //   engine.cpp      construction, threads, shutdown
-//   admission.cpp   submit: validation, limits, request ids, the job table
+//   admission.cpp   submit: validation, limits, request ids
+//   job_table.cpp   the jobs by job id and request id, retention, counts
 //   dispatcher.cpp  batching, parameter loading (loader threads), start of partitions
 //   pipeline.cpp    synthesis, device and finalizer loops
 //   results.cpp     assembly, ending jobs, await, cancel, preload/evict
@@ -18,7 +19,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +33,7 @@
 #include "engine/config.hpp"
 #include "engine/deallocator.hpp"
 #include "engine/end_notifier.hpp"
+#include "engine/job_table.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/service.hpp"
 #include "engine/pce_store.hpp"
@@ -42,8 +43,6 @@
 
 namespace cuzk::engine {
 
-struct Job;
-using PayloadDigest = std::array<uint8_t, 32>;
 struct DeviceSlot;
 struct PartitionItem;  // a partition moving through the queues
 
@@ -115,13 +114,9 @@ class Engine final : public ProvingService {
   KindHandler* handler_for_circuit(const std::string& circuit_id) const;
   // admission.cpp
   void check_request(const ProofRequest& req) const;
-  // The job that answers req: one of its request id with the same payload
-  // digest that is live or COMPLETED; nullopt when a new job must start (none,
-  // a different payload, or only FAILED/CANCELLED ones). Under mu_.
-  std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d);
-  // The job a job id names, else the newest job of a request id; throws
-  // ServiceError(NotFound). Under mu_.
-  std::shared_ptr<Job> resolve_locked(const std::string& id) const;
+  // The job that answers req if one of its request id does (JobTable::
+  // reusable), as submit answers it. Under mu_.
+  std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d) const;
   // What await answers for the job now (results.cpp); `timeout` names the
   // wait in the message of a job still running.
   ProofResult result_locked(const Job& job, std::optional<std::chrono::milliseconds> timeout) const;
@@ -149,7 +144,6 @@ class Engine final : public ProvingService {
   // Ends a job (under mu_): sets status, wakes waiters, drops queued work.
   void finish_locked(Job& job, JobStatus st, const std::string& err);
   void drop_queued_work(const Job& job);
-  void prune_locked();
 
   EngineConfig cfg_;
   std::vector<std::unique_ptr<KindHandler>> handlers_;
@@ -164,25 +158,9 @@ class Engine final : public ProvingService {
 
   mutable std::mutex mu_;
   std::condition_variable job_cv_;                    // job state changes (await, pipeline-off dispatch)
-  std::map<std::string, std::shared_ptr<Job>> jobs_;  // by job id
-  // Jobs kept in jobs_ by request id, oldest first: several jobs may share
-  // one (Curio sends every partition of a WindowPoSt deadline under one id).
-  std::map<std::string, std::vector<std::shared_ptr<Job>>> by_request_;
-  uint32_t live_jobs_ = 0;                            // admitted, not ended
+  JobTable jobs_;                                     // every retained job, by job id and by request id
+  JobCounts counts_;                                  // jobs ended since start
   std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
-  // Ended jobs in the order they ended, for retention (prune_locked).
-  struct Ended {
-    std::string id;
-    std::chrono::steady_clock::time_point at;
-  };
-  std::deque<Ended> ended_order_;
-  uint64_t next_seq_ = 1;
-  uint64_t completed_ = 0, failed_ = 0;
-  std::map<std::string, uint64_t> completed_by_kind_, failed_by_kind_;
-  // Completion-time histogram (cumulative buckets, as Prometheus exposes them).
-  static constexpr std::array<double, 11> kDurationBounds{0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600};
-  std::array<uint64_t, kDurationBounds.size()> duration_buckets_{};
-  double duration_sum_s_ = 0;
   bool accepting_ = true;
   uint32_t preparing_jobs_ = 0;                    // dispatched jobs with partitions not yet started
   std::map<int, uint32_t> preparing_by_priority_;  // the same jobs, counted by priority

@@ -67,8 +67,8 @@ StatusSnapshot Engine::status() const {
   std::lock_guard lk(mu_);
   s.uptime_seconds =
       uint64_t(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count());
-  s.total_proofs_completed = completed_;
-  s.total_proofs_failed = failed_;
+  s.total_proofs_completed = counts_.completed;
+  s.total_proofs_failed = counts_.failed;
   for (size_t d = 0; d < devices_.size(); d++) {
     const auto& slot = *devices_[d];
     DeviceStatus ds;
@@ -101,7 +101,7 @@ StatusSnapshot Engine::status() const {
   // Partition-level counts: pending = not started yet, in_progress = in flight.
   std::map<std::string, QueueStatus> q;
   for (const char* k : kind_names_in_order()) q[k].proof_kind = k;
-  for (auto& [id, j] : jobs_) {
+  for (auto& [id, j] : jobs_.all()) {
     if (j->ended) continue;
     auto& qs = q[kind_name(j->kind)];
     for (PartState st : j->states) {
@@ -120,7 +120,7 @@ Engine::Capacity Engine::capacity() const {
   c.payload_free_bytes = limit > used ? limit - used : 0;
   std::lock_guard lk(mu_);
   for (auto& slot : devices_) c.device_workers += uint32_t(slot->workers.size());
-  c.live_jobs = live_jobs_;
+  c.live_jobs = jobs_.live();
   return c;
 }
 
@@ -181,7 +181,7 @@ std::string Engine::status_json() const {
   {
     std::lock_guard lk(mu_);
     j["synthesis"] = {{"max_concurrent", cfg_.max_parallel_synthesis}, {"active", synthesizing_.load()}};
-    for (auto& [id, job] : jobs_) {
+    for (auto& [id, job] : jobs_.all()) {
       if (job->ended) continue;
       if (!job->dispatched) {
         queue_depth++;
@@ -207,16 +207,18 @@ std::string Engine::status_json() const {
     }
     json by_kind = json::object();
     for (const char* k : kind_names_in_order()) {
-      auto c = completed_by_kind_.find(k);
-      auto f = failed_by_kind_.find(k);
-      by_kind[k] = {{"completed", c == completed_by_kind_.end() ? 0 : c->second},
-                    {"failed", f == failed_by_kind_.end() ? 0 : f->second}};
+      auto c = counts_.completed_by_kind.find(k);
+      auto f = counts_.failed_by_kind.find(k);
+      by_kind[k] = {{"completed", c == counts_.completed_by_kind.end() ? 0 : c->second},
+                    {"failed", f == counts_.failed_by_kind.end() ? 0 : f->second}};
     }
-    j["counters"] = {
-        {"completed", completed_}, {"failed", failed_}, {"by_kind", by_kind}, {"queue_depth", queue_depth}};
+    j["counters"] = {{"completed", counts_.completed},
+                     {"failed", counts_.failed},
+                     {"by_kind", by_kind},
+                     {"queue_depth", queue_depth}};
     const auto now = Clock::now();
     json queues = json::array();
-    for (const auto& [key, r] : queue_rows(jobs_, now))
+    for (const auto& [key, r] : queue_rows(jobs_.all(), now))
       queues.push_back({{"proof_kind", key.first},
                         {"priority", priority_name(key.second)},
                         {"queued_jobs", r.queued_jobs},
@@ -226,12 +228,10 @@ std::string Engine::status_json() const {
     j["queues"] = queues;
     // The jobs that ended last (those still retained), newest first.
     json recent = json::array();
-    for (auto it = ended_order_.rbegin(); it != ended_order_.rend() && recent.size() < kRecentJobs; ++it) {
-      auto f = jobs_.find(it->id);
-      if (f == jobs_.end()) continue;  // job ids are unique: no stale entry to skip
-      const Job& job = *f->second;
+    for (const auto& ended : jobs_.recently_ended(kRecentJobs)) {
+      const Job& job = *ended;
       recent.push_back(
-          {{"job_id", it->id},
+          {{"job_id", job.id},
            {"request_id", job.request_id},
            {"proof_kind", kind_name(job.kind)},
            {"priority", priority_name(job.priority)},
@@ -259,7 +259,7 @@ std::string Engine::metrics_text() const {
   o << "cuzk_uptime_seconds " << snap.uptime_seconds << "\n";
   uint64_t pending = 0, running = 0;
   for (auto& q : snap.queues) pending += q.pending;
-  std::array<uint64_t, kDurationBounds.size()> buckets{};
+  std::array<uint64_t, JobCounts::kDurationBounds.size()> buckets{};
   double sum = 0;
   uint64_t count = 0;
   std::map<Priority, uint64_t> queued;
@@ -267,7 +267,7 @@ std::string Engine::metrics_text() const {
   std::map<PartState, uint64_t> parts;
   {
     std::lock_guard lk(mu_);
-    for (auto& [id, j] : jobs_) running += !j->ended && j->dispatched;
+    for (auto& [id, j] : jobs_.all()) running += !j->ended && j->dispatched;
     // Every kind from the start (0 until its first proof), so rates and alerts see a series.
     auto by_kind = [&](const char* name, const std::map<std::string, uint64_t>& counts) {
       for (const char* k : kind_names_in_order()) {
@@ -276,17 +276,17 @@ std::string Engine::metrics_text() const {
       }
     };
     counter("cuzk_proofs_completed", "Proofs completed, by kind.", "counter");
-    by_kind("cuzk_proofs_completed", completed_by_kind_);
+    by_kind("cuzk_proofs_completed", counts_.completed_by_kind);
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
-    by_kind("cuzk_proofs_failed", failed_by_kind_);
-    buckets = duration_buckets_;
-    sum = duration_sum_s_;
-    count = completed_;
-    for (const auto& [key, r] : queue_rows(jobs_, Clock::now())) {
+    by_kind("cuzk_proofs_failed", counts_.failed_by_kind);
+    buckets = counts_.duration_buckets;
+    sum = counts_.duration_sum_s;
+    count = counts_.completed;
+    for (const auto& [key, r] : queue_rows(jobs_.all(), Clock::now())) {
       queued[key.second] += r.queued_jobs;
       oldest[key.second] = std::max(oldest[key.second], r.oldest_wait_s);
     }
-    for (auto& [id, j] : jobs_)
+    for (auto& [id, j] : jobs_.all())
       if (!j->ended)
         for (PartState st : j->states) parts[st]++;
   }
@@ -313,8 +313,9 @@ std::string Engine::metrics_text() const {
   counter("cuzk_memory_budget_bytes", "The memory budget.", "gauge");
   o << "cuzk_memory_budget_bytes " << snap.budget_limit_bytes << "\n";
   counter("cuzk_proof_duration_seconds", "Time from submit to completion.", "histogram");
-  for (size_t b = 0; b < kDurationBounds.size(); b++)
-    o << "cuzk_proof_duration_seconds_bucket{le=\"" << kDurationBounds[b] << "\"} " << buckets[b] << "\n";
+  for (size_t b = 0; b < JobCounts::kDurationBounds.size(); b++)
+    o << "cuzk_proof_duration_seconds_bucket{le=\"" << JobCounts::kDurationBounds[b] << "\"} " << buckets[b]
+      << "\n";
   o << "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} " << count << "\n";
   o << "cuzk_proof_duration_seconds_sum " << sum << "\n";
   o << "cuzk_proof_duration_seconds_count " << count << "\n";

@@ -74,17 +74,8 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   for (auto& s : job.states)
     if (s != PartState::Done) s = PartState::Failed;
   end_preparing_locked(job);
-  const std::string kind = kind_name(job.kind);
-  if (st == JobStatus::Completed) {
-    completed_++;
-    completed_by_kind_[kind]++;
-    const double secs = std::chrono::duration<double>(job.finished_at - job.submitted).count();
-    duration_sum_s_ += secs;
-    for (size_t b = 0; b < kDurationBounds.size(); b++) duration_buckets_[b] += secs <= kDurationBounds[b];
-  } else if (st == JobStatus::Failed) {
-    failed_++;
-    failed_by_kind_[kind]++;
-  }
+  counts_.record(kind_name(job.kind), st,
+                 std::chrono::duration<double>(job.finished_at - job.submitted).count());
   // Keep only the result. Work in flight holds its own references, so these
   // are freed when the last stage lets go (the payload off this thread).
   job.proofs.clear();
@@ -94,9 +85,8 @@ void Engine::finish_locked(Job& job, JobStatus st, const std::string& err) {
   else job.prepared.reset();
   job.srs.reset();
   job.admission.release();
-  live_jobs_--;
+  jobs_.ended(job);
   if (!job.on_end.empty()) notifier_.post(std::exchange(job.on_end, {}), result_locked(job, std::nullopt));
-  ended_order_.push_back({job.id, job.finished_at});
   job_cv_.notify_all();
   budget_.poke();  // its partitions waiting for memory give up
 }
@@ -119,7 +109,7 @@ void Engine::drop_queued_work(const Job& job) {
 
 ProofResult Engine::await(const std::string& id, std::optional<std::chrono::milliseconds> timeout) {
   std::unique_lock lk(mu_);
-  std::shared_ptr<Job> job = resolve_locked(id);
+  std::shared_ptr<Job> job = jobs_.resolve(id);
   auto done = [&] { return job->ended.load(); };
   if (timeout && *timeout < kForever) {
     job_cv_.wait_for(lk, std::max(*timeout, std::chrono::milliseconds(0)), done);
@@ -152,7 +142,7 @@ ProofResult Engine::result_locked(const Job& job, std::optional<std::chrono::mil
 
 void Engine::on_end(const std::string& id, EndNotifier::Callback fn) {
   std::unique_lock lk(mu_);
-  const std::shared_ptr<Job> job = resolve_locked(id);
+  const std::shared_ptr<Job> job = jobs_.resolve(id);
   if (!job->ended) {
     job->on_end.push_back(std::move(fn));
     return;
@@ -169,9 +159,7 @@ bool Engine::cancel(const std::string& id) {
   bool was_running = false;
   {
     std::lock_guard lk(mu_);
-    std::vector<std::shared_ptr<Job>> named;
-    if (auto it = jobs_.find(id); it != jobs_.end()) named.push_back(it->second);
-    else if (auto r = by_request_.find(id); r != by_request_.end()) named = r->second;
+    const std::vector<std::shared_ptr<Job>> named = jobs_.named(id);
     if (named.empty()) throw ServiceError(ServiceError::Code::NotFound, "unknown job id " + id);
     for (auto& job : named) {
       if (job->ended) continue;
