@@ -105,21 +105,10 @@ bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
   return true;
 }
 
-bool Engine::may_start_locked(const Job& job) const {
-  if (preparing_jobs_ < std::max<uint32_t>(1, cfg_.synthesis_concurrency)) return true;
-  // Over the limit only above every job still starting its partitions: a
-  // CRITICAL job is never held behind a NORMAL one whose partitions wait for
-  // memory (its own partitions then go first in the budget's line).
-  return preparing_by_priority_.empty() || int(job.priority) > preparing_by_priority_.rbegin()->first;
-}
-
 void Engine::end_preparing_locked(Job& job) {
   if (!job.preparing) return;
   job.preparing = false;
-  preparing_jobs_--;
-  if (auto it = preparing_by_priority_.find(int(job.priority));
-      it != preparing_by_priority_.end() && !--it->second)
-    preparing_by_priority_.erase(it);
+  preparing_.end(job.priority);
   job_cv_.notify_all();
 }
 
@@ -132,20 +121,19 @@ void Engine::dispatch(const std::shared_ptr<Job>& job) {
     // dispatcher is never held by one job while a higher-priority job waits.
     bool overtaken = false;
     job_cv_.wait(lk, [&] {
-      if (stopping_ || job->ended || !accepting_ || may_start_locked(*job)) return true;
+      if (stopping_ || job->ended || !accepting_ || preparing_.may_start(job->priority)) return true;
       auto top = job_queue_.top_key();
       overtaken = top && *top < job->key(0);
       return overtaken;
     });
     if (job->ended || stopping_ || !accepting_) return;
-    if (overtaken && !may_start_locked(*job)) {
+    if (overtaken && !preparing_.may_start(job->priority)) {
       job_queue_.push(job->key(0), job);  // it keeps its parameters pinned
       return;
     }
     job->dispatched = true;
     job->preparing = true;
-    preparing_jobs_++;
-    preparing_by_priority_[int(job->priority)]++;
+    preparing_.begin(job->priority);
     // Each partition pins what its stages read; the job's own pin goes now.
     for (uint32_t p = 0; p < job->partitions; p++) {
       auto item = std::make_unique<PartitionItem>();

@@ -37,6 +37,7 @@
 #include "engine/memory_budget.hpp"
 #include "engine/service.hpp"
 #include "engine/pce_store.hpp"
+#include "engine/preparing_jobs.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/timeline_emitter.hpp"
 #include "engine/work_queue.hpp"
@@ -127,11 +128,9 @@ class Engine final : public ProvingService {
   // True when the job holds its parameters (HOT); false when it went to a
   // loader thread (it comes back through job_queue_) or has ended.
   bool pin_parameters(const std::shared_ptr<Job>& job);
-  // Starts a job's partitions once fewer than synthesis_concurrency jobs are
-  // preparing, or at once above every preparing job's priority; gives it
-  // back to the job queue when a better job arrives while it waits.
+  // Starts a job's partitions once preparing_ lets it; gives it back to the
+  // job queue when a better job arrives while it waits.
   void dispatch(const std::shared_ptr<Job>& job);
-  bool may_start_locked(const Job& job) const;
   // The job has started all its partitions (or ended): no longer preparing.
   void end_preparing_locked(Job& job);
   void synthesis_loop();
@@ -162,8 +161,7 @@ class Engine final : public ProvingService {
   JobCounts counts_;                                  // jobs ended since start
   std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
   bool accepting_ = true;
-  uint32_t preparing_jobs_ = 0;                    // dispatched jobs with partitions not yet started
-  std::map<int, uint32_t> preparing_by_priority_;  // the same jobs, counted by priority
+  PreparingJobs preparing_{cfg_.synthesis_concurrency};  // jobs starting their partitions
   std::atomic<uint32_t> synthesizing_{0};
   std::atomic<uint32_t> tails_running_{0};
 
