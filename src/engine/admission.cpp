@@ -99,7 +99,6 @@ std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, con
 
 SubmitResult Engine::submit(ProofRequest req) {
   check_request(req);
-  KindHandler* h = handler_for(req.kind);
   const PayloadDigest digest = payload_digest(req);
   std::string id;
   uint64_t seq = 0;
@@ -123,28 +122,13 @@ SubmitResult Engine::submit(ProofRequest req) {
   tl_.emit(timeline::events::kParseStart, id, std::string("kind=") + kind_name(kind));
   std::shared_ptr<PreparedJob> prepared;
   try {
-    prepared = h->prepare(req);
-  } catch (const ServiceError& e) {
+    prepared = prepare_request(req);
+  } catch (const ServiceError&) {
     tl_.emit(timeline::events::kParseEnd, id, "error=1");
     throw;
-  } catch (const std::exception& e) {
-    tl_.emit(timeline::events::kParseEnd, id, "error=1");
-    throw ServiceError(Code::InvalidArgument, e.what());
   }
   const uint32_t parts = prepared->num_partitions();
   tl_.emit(timeline::events::kParseEnd, id, "partitions=" + std::to_string(parts));
-  if (parts == 0) throw ServiceError(Code::InvalidArgument, "request has no partitions to prove");
-  if (parts > cfg_.max_partitions_per_request)
-    throw ServiceError(Code::ResourceExhausted, "request has " + std::to_string(parts) +
-                                                    " partitions, limits.max_partitions_per_request is " +
-                                                    std::to_string(cfg_.max_partitions_per_request));
-  // A partition that cannot fit beside its parameters would wait forever.
-  const uint64_t need = prepared->partition_bytes() + h->estimate_size(prepared->circuit_id());
-  if (need > budget_.limit())
-    throw ServiceError(Code::ResourceExhausted,
-                       "a partition of " + prepared->circuit_id() + " needs " + mib(need) +
-                           " with its parameters, the memory budget for proving is " + mib(budget_.limit()) +
-                           " (memory.total_budget)");
   auto job = std::make_shared<Job>();
   const uint64_t held = prepared->resident_bytes() + kJobOverheadBytes + kPartitionOverheadBytes * parts;
   if (!payload_budget_.try_acquire(held, job->admission))
@@ -157,7 +141,7 @@ SubmitResult Engine::submit(ProofRequest req) {
   job->kind = kind;
   job->priority = priority == Priority::Unspecified ? default_priority(kind) : priority;
   job->digest = digest;
-  job->handler = h;
+  job->handler = handler_for(kind);
   job->circuit_id = prepared->circuit_id();
   job->partitions = parts;
   job->prepared = std::move(prepared);
@@ -185,16 +169,11 @@ SubmitResult Engine::submit(ProofRequest req) {
   return res;
 }
 
-Engine::Checked Engine::check(const ProofRequest& req) const {
-  check_request(req);
-  {
-    std::lock_guard lk(mu_);
-    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
-  }
-  ProofRequest copy = req;  // prepare may move the payload out
+std::unique_ptr<PreparedJob> Engine::prepare_request(ProofRequest& req) const {
+  KindHandler* h = handler_for(req.kind);
   std::unique_ptr<PreparedJob> prepared;
   try {
-    prepared = handler_for(req.kind)->prepare(copy);
+    prepared = h->prepare(req);
   } catch (const ServiceError&) {
     throw;
   } catch (const std::exception& e) {
@@ -206,7 +185,25 @@ Engine::Checked Engine::check(const ProofRequest& req) const {
     throw ServiceError(Code::ResourceExhausted, "request has " + std::to_string(parts) +
                                                     " partitions, limits.max_partitions_per_request is " +
                                                     std::to_string(cfg_.max_partitions_per_request));
-  return Checked{prepared->circuit_id(), parts};
+  // A partition that cannot fit beside its parameters would wait forever.
+  const uint64_t need = prepared->partition_bytes() + h->estimate_size(prepared->circuit_id());
+  if (need > budget_.limit())
+    throw ServiceError(Code::ResourceExhausted,
+                       "a partition of " + prepared->circuit_id() + " needs " + mib(need) +
+                           " with its parameters, the memory budget for proving is " + mib(budget_.limit()) +
+                           " (memory.total_budget)");
+  return prepared;
+}
+
+Engine::Checked Engine::check(const ProofRequest& req) const {
+  check_request(req);
+  {
+    std::lock_guard lk(mu_);
+    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
+  }
+  ProofRequest copy = req;  // prepare may move the payload out
+  const std::unique_ptr<PreparedJob> prepared = prepare_request(copy);
+  return Checked{prepared->circuit_id(), prepared->num_partitions()};
 }
 
 }  // namespace cuzk::engine

@@ -114,7 +114,12 @@ class Engine final : public ProvingService {
   KindHandler* handler_for(ProofKind k) const;
   KindHandler* handler_for_circuit(const std::string& circuit_id) const;
   // admission.cpp
+  // The checks that need no parsing: kind, request id, payload size.
   void check_request(const ProofRequest& req) const;
+  // The handler's parse-and-validate (a non-ServiceError becomes
+  // InvalidArgument) and the limits on what it parsed: partitions, and a
+  // partition that could never fit the budget. What submit and check share.
+  std::unique_ptr<PreparedJob> prepare_request(ProofRequest& req) const;
   // The job that answers req if one of its request id does (JobTable::
   // reusable), as submit answers it. Under mu_.
   std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d) const;

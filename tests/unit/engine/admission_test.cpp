@@ -170,7 +170,16 @@ TEST(Admission, APartitionThatCanNeverFitIsRefusedAtSubmission) {
   EXPECT_EQ(code, Code::ResourceExhausted);
   EXPECT_NE(msg.find("memory budget"), std::string::npos) << msg;
   EXPECT_THROW(f.engine->await("too-big", 1ms), ServiceError);  // no job was left waiting
+  // Fleet mode asks check() before claiming: it refuses the same way.
+  try {
+    f.engine->check(req({"1,1"}, "too-big"));
+    ADD_FAILURE() << "check() passed a partition that can never fit";
+  } catch (const ServiceError& e) {
+    EXPECT_EQ(e.code(), Code::ResourceExhausted);
+    EXPECT_NE(std::string(e.what()).find("memory budget"), std::string::npos) << e.what();
+  }
   f.handler->partition_bytes = 1 << 20;
+  EXPECT_EQ(f.engine->check(req({"1,1", "1,1"}, "fits")).partitions, 2u);
   still_serving(f, "fits");
 }
 
