@@ -50,7 +50,7 @@ struct Job {
   SrsManager::Handle srs;                 // pins the parameters until partitions start
   bool loading = false;                   // with a loader thread (parameters not hot)
   bool dispatched = false;
-  bool preparing = false;  // counted in Engine::preparing_jobs_
+  bool preparing = false;  // counted in Engine::preparing_ (PreparingJobs)
   uint32_t started = 0, done = 0;
   std::vector<std::string> proofs;
   std::vector<PartState> states;
@@ -88,6 +88,23 @@ struct WorkerState {
   int partition = -1;
   Clock::time_point since{};
   double busy_secs = 0;
+
+  // A partition enters the device phase (under Engine::mu_, as all of this).
+  void start(std::string job, std::string kind_name, uint32_t p) {
+    proving = on_device = true;
+    job_id = std::move(job);
+    kind = std::move(kind_name);
+    partition = int(p);
+    since = Clock::now();
+  }
+  // It left the device phase: its time counts as busy.
+  void stop() {
+    busy_secs += std::chrono::duration<double>(Clock::now() - since).count();
+    proving = on_device = false;
+    job_id.clear();
+    kind.clear();
+    partition = -1;
+  }
 };
 
 struct DeviceSlot {

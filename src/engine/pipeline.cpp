@@ -133,13 +133,7 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     tl_.emit(timeline::events::kGpuPickup, job->id, worker_detail(w, p));
     {
       std::lock_guard lk(mu_);
-      auto& ws = slot.workers[local];
-      ws.proving = true;
-      ws.on_device = true;
-      ws.job_id = job->id;
-      ws.kind = kind_name(job->kind);
-      ws.partition = int(p);
-      ws.since = Clock::now();
+      slot.workers[local].start(job->id, kind_name(job->kind), p);
       if (!job->ended) job->states[p] = PartState::Gpu;
     }
     tl_.emit(timeline::events::kGpuStart, job->id, worker_detail(w, p));
@@ -157,13 +151,7 @@ void Engine::device_loop(DeviceSlot& slot, uint32_t w) {
     interlock.unlock();
     {
       std::lock_guard lk(mu_);
-      auto& ws = slot.workers[local];
-      ws.busy_secs += std::chrono::duration<double>(Clock::now() - ws.since).count();
-      ws.proving = false;
-      ws.on_device = false;
-      ws.job_id.clear();
-      ws.kind.clear();
-      ws.partition = -1;
+      slot.workers[local].stop();
     }
     if (!error.empty()) {
       fail_job(job, "partition " + std::to_string(p) + ": device phase failed: " + error);
