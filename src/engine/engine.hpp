@@ -39,6 +39,7 @@
 #include "engine/pce_store.hpp"
 #include "engine/preparing_jobs.hpp"
 #include "engine/srs_manager.hpp"
+#include "engine/synthesis_pacer.hpp"
 #include "engine/timeline_emitter.hpp"
 #include "engine/work_queue.hpp"
 
@@ -167,8 +168,7 @@ class Engine final : public ProvingService {
   std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
   bool accepting_ = true;
   PreparingJobs preparing_{cfg_.synthesis_concurrency};  // jobs starting their partitions
-  std::atomic<uint32_t> synthesizing_{0};
-  std::atomic<uint32_t> tails_running_{0};
+  SynthesisPacer pacer_{cfg_.throttle_synthesis_during_tail, cfg_.max_gpu_queue_depth};
 
   WorkQueue<std::shared_ptr<Job>> job_queue_;
   WorkQueue<std::shared_ptr<Job>> load_queue_;  // jobs whose parameters are not HOT

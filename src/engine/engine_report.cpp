@@ -180,7 +180,7 @@ std::string Engine::status_json() const {
   uint64_t queue_depth = 0;
   {
     std::lock_guard lk(mu_);
-    j["synthesis"] = {{"max_concurrent", cfg_.max_parallel_synthesis}, {"active", synthesizing_.load()}};
+    j["synthesis"] = {{"max_concurrent", cfg_.max_parallel_synthesis}, {"active", pacer_.synthesizing()}};
     for (auto& [id, job] : jobs_.all()) {
       if (job->ended) continue;
       if (!job->dispatched) {

@@ -20,18 +20,10 @@ std::string worker_detail(uint32_t w, uint32_t p) {
 }  // namespace
 
 void Engine::synthesis_loop() {
-  auto gate = [this] {
-    if (cfg_.throttle_synthesis_during_tail && tails_running_.load() > 0) return false;
-    if (cfg_.max_gpu_queue_depth == 0) return true;
-    return device_queue_.size() + synthesizing_.load() < cfg_.max_gpu_queue_depth;
-  };
-  // A partition holds its place in the gate's count (synthesizing_) from its
-  // pop, taken under the queue's lock, until this iteration ends: queued for
-  // the device, failed or dropped. Counting it only once synthesis started
-  // let two workers pass the gate together and overshoot the queue depth.
-  const auto take_slot = [this] { synthesizing_++; };
+  auto gate = [this] { return pacer_.may_take(device_queue_.size()); };
+  const auto take_slot = [this] { pacer_.took(); };
   const auto release_slot = [this] {
-    synthesizing_--;
+    pacer_.released();
     synth_queue_.notify();  // the pacer's gate
   };
   struct Release {
@@ -169,14 +161,14 @@ void Engine::finalizer_loop(DeviceSlot& slot) {
     if (!item) continue;
     auto job = item->job;
     const uint32_t p = item->partition;
-    tails_running_++;
+    pacer_.tail_started();
     std::string proof, error;
     try {
       platform::arena_execute(slot.device->arena(), [&] { proof = item->work->finish(*slot.device); });
     } catch (const std::exception& e) {
       error = e.what();
     }
-    tails_running_--;
+    pacer_.tail_ended();
     synth_queue_.notify();  // the throttle's gate
     const uint64_t gpu_ms = ms_between(item->gpu_start, Clock::now());
     tl_.emit(timeline::events::kGpuEnd, job->id,
