@@ -170,6 +170,10 @@ TEST(Admission, APartitionThatCanNeverFitIsRefusedAtSubmission) {
   EXPECT_EQ(code, Code::ResourceExhausted);
   EXPECT_NE(msg.find("memory budget"), std::string::npos) << msg;
   EXPECT_THROW(f.engine->await("too-big", 1ms), ServiceError);  // no job was left waiting
+  // Its parse is logged as refused, so the timeline shows no job that never was.
+  const auto parsed = f.events.of("PARSE_END");
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_NE(parsed[0].find("error=1"), std::string::npos) << parsed[0];
   // Fleet mode asks check() before claiming: it refuses the same way.
   try {
     f.engine->check(req({"1,1"}, "too-big"));

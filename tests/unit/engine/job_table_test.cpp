@@ -61,6 +61,11 @@ TEST(JobTable, AResubmissionReusesALiveOrCompletedJobOfEqualPayloadOnly) {
   end(t, *retry, JobStatus::Completed, Clock::now());
   EXPECT_EQ(t.reusable("porep-1-7", same), retry);
   EXPECT_EQ(t.live(), 0u);
+  // A cancelled job is retried by a new one too.
+  auto cancelled = make_job("porep-1-9#3", "porep-1-9", 9);
+  t.add(cancelled);
+  end(t, *cancelled, JobStatus::Cancelled, Clock::now());
+  EXPECT_EQ(t.reusable("porep-1-9", same), nullptr);
 }
 
 TEST(JobTable, RetentionDropsTheOldestEndedByCountAndByAge) {
