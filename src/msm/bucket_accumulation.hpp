@@ -123,7 +123,9 @@ class BucketAccumulator {
         }
         if (!ts.segs.empty()) sum_segments(ts);
       } else {
-        wk.sched.run(entries, dg, E, lo, span, bk_.affine[w].data(), bk_.filled[w].data(), batch, wk.left);
+        const bool part = lo != 0 || hi != wp_.buckets[w];
+        wk.sched.run(entries, dg, E, lo, span, bk_.affine[w].data(), bk_.filled[w].data(), batch, wk.left, 1,
+                     part);
       }
       if (wk.left.empty()) continue;
       ts.clear();

@@ -34,20 +34,39 @@ class BucketScheduler {
   // With copies = 2^k > 1 (and lo = 0), bk holds `copies` arrays of `span`
   // buckets and entry e goes to copy e mod copies of its bucket: a window
   // of few buckets behaves like one of many (the caller adds the copies up).
+  //
+  // `part`: [lo, lo + span) is only part of the window's buckets (the
+  // window is split between tasks). The entries of the range are then
+  // picked out first, without a branch per entry: of a window split in two,
+  // every other entry falls outside at random, and a skip decided in the
+  // main loop mispredicted about half the time (the two-thread MSM spent
+  // 2.7 times the one-thread CPU time here).
   void run(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
-           uint8_t* fl, size_t batch, std::vector<uint32_t>& left, uint32_t copies = 1) {
+           uint8_t* fl, size_t batch, std::vector<uint32_t>& left, uint32_t copies = 1, bool part = false) {
     const uint32_t copy_mask = copies - 1;
     retry_.clear();
     defer_.clear();
     jobs_.clear();
     touched_.clear();
+    const uint32_t* order = nullptr;  // the entries to read, when not all
+    size_t count = E;
+    if (part) {
+      in_range_.resize(E);
+      count = 0;
+      for (size_t e = 0; e < E; e++) {
+        const int32_t d = dg[e];
+        in_range_[count] = uint32_t(e);
+        count += uint32_t(d < 0 ? -d : d) - 1 - lo < span;
+      }
+      order = in_range_.data();
+    }
     size_t next = 0, r = 0;  // the next new entry, the next retry
     for (;;) {
       while (jobs_.size() < batch) {
         uint32_t e;
         bool again = r < retry_.size();
         if (again) e = retry_[r++];
-        else if (next < E) e = uint32_t(next++);
+        else if (next < count) e = order ? order[next++] : uint32_t(next++);
         else break;
         const int32_t d = dg[e];
         const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
@@ -95,6 +114,7 @@ class BucketScheduler {
   ifma::JobList jobs_, dbl_;
   std::vector<uint32_t> touched_;  // the bucket of each job of the open batch
   std::vector<uint32_t> retry_, defer_, special_;
+  std::vector<uint32_t> in_range_;  // a part's entries (run with part = true)
 };
 
 }  // namespace cuzk::msm::detail

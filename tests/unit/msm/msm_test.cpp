@@ -369,4 +369,14 @@ TYPED_TEST(Msm, LargerSelfConsistency) {
   Tuning xz;
   xz.accumulator = Accumulator::Xyzz;
   ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, 8}, xz), ref);
+  // Two threads with wide windows split each window's buckets between two
+  // tasks (plan_tasks' ranges), so direct scheduling fills part of a window
+  // per task (BucketScheduler::run with part = true) — with IFMA kernels.
+  Tuning sched;
+  sched.bucketing = msm::detail::Bucketing::Scheduled;
+  for (int c : {11, 12, 13}) {
+    msm::detail::Plan plan;
+    ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, c}, sched, &plan), ref) << "c=" << c;
+    ASSERT_EQ(plan.scheduled, plan.ifma) << "c=" << c;
+  }
 }
