@@ -34,11 +34,13 @@ std::string CircuitTableHandler::path_of(const CircuitInfo& c) const {
   return (fs::path(dir_) / (c.param_stem + ".params")).string();
 }
 
-std::string CircuitTableHandler::param_path(const std::string& id) {
+const CircuitInfo& CircuitTableHandler::known(const std::string& id) const {
   const CircuitInfo* c = find(id);
   if (!c) throw ServiceError(Code::NotFound, "unknown " + std::string(spec_.name) + " circuit '" + id + "'");
-  return path_of(*c);
+  return *c;
 }
+
+std::string CircuitTableHandler::param_path(const std::string& id) { return path_of(known(id)); }
 
 const CircuitInfo& CircuitTableHandler::circuit_with_parameters(uint64_t registered_proof) const {
   const CircuitInfo& c = table_.at(registered_proof - spec_.registered_proofs.first);
@@ -52,8 +54,8 @@ const CircuitInfo& CircuitTableHandler::circuit_with_parameters(uint64_t registe
 
 std::shared_ptr<CircuitResources> CircuitTableHandler::load(const std::string& id,
                                                             std::span<const uint8_t> mapped) {
-  const std::string path = param_path(id);
-  return load_circuit_params(mapped, path, id, find(id)->public_inputs);
+  const CircuitInfo& c = known(id);
+  return load_circuit_params(mapped, path_of(c), id, c.public_inputs);
 }
 
 uint64_t CircuitTableHandler::estimate_size(const std::string& id) {

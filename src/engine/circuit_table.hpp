@@ -58,6 +58,8 @@ class CircuitTableHandler : public KindHandler {
 
  private:
   const CircuitInfo* find(const std::string& circuit_id) const;
+  // Its entry; ServiceError(NotFound) for a circuit not in the table.
+  const CircuitInfo& known(const std::string& circuit_id) const;
   std::string path_of(const CircuitInfo& c) const;
   std::vector<CircuitInfo> table_;  // [registered proof - first]
 };

@@ -1,7 +1,7 @@
 #pragma once
 // The jobs that are starting their partitions (dispatched, with a partition
 // not yet through synthesis's door) and the rule that bounds them: at most
-// `limit` at once (engine.synthesis_concurrency), except that a job above
+// `limit` at once (pipeline.synthesis_concurrency), except that a job above
 // the priority of every one of them starts anyway — a CRITICAL job is never
 // held behind NORMAL ones whose partitions wait for memory; its partitions
 // then go first in the budget's line. No lock of its own: the engine holds

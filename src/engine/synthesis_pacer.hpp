@@ -1,9 +1,9 @@
 #pragma once
 // When a synthesis worker may take its next partition: never while a
-// finalizer runs a proof's CPU tail if engine.throttle_synthesis_during_tail
+// finalizer runs a proof's CPU tail if pipeline.throttle_synthesis_during_tail
 // is set (the tail and synthesis compete for the same cores), and only while
 // the partitions queued for the device plus those being synthesized stay
-// under engine.max_gpu_queue_depth (0: no bound) — synthesized partitions
+// under pipeline.max_gpu_queue_depth (0: no bound) — synthesized partitions
 // hold memory until the device takes them. A partition counts from its pop
 // (taken under the queue's lock: two workers cannot pass together) until it
 // is in the device queue, has failed or was dropped. Lock-free: the
