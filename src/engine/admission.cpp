@@ -84,16 +84,14 @@ void Engine::check_request(const ProofRequest& req) const {
                                                     mib(limit) + ")");
 }
 
-std::string Engine::assigned_device() const {
-  return devices_.size() == 1 ? devices_.front()->device->name() : std::string();
-}
-
 std::string job_id_for(const std::string& request_id, uint64_t seq) {
   return request_id + "#" + std::to_string(seq);
 }
 
-std::optional<SubmitResult> Engine::existing_locked(const ProofRequest& req, const PayloadDigest& d) const {
-  if (auto job = jobs_.reusable(req.request_id, d)) return SubmitResult{job->id, 0, assigned_device()};
+std::optional<SubmitResult> Engine::existing(const JobTable& jobs, const ProofRequest& req,
+                                             const PayloadDigest& d) const {
+  if (auto job = jobs.reusable(req.request_id, d))
+    return SubmitResult{job->id, 0, devices_.assigned_device()};
   return std::nullopt;
 }
 
@@ -102,21 +100,22 @@ SubmitResult Engine::submit(ProofRequest req) {
   const PayloadDigest digest = payload_digest(req);
   std::string id;
   uint64_t seq = 0;
-  {
-    std::lock_guard lk(mu_);
-    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
-    jobs_.prune(Clock::now(), cfg_.result_retention_count, cfg_.result_retention);
-    if (!req.request_id.empty())
-      if (auto r = existing_locked(req, digest)) return *r;
-    if (jobs_.live() >= cfg_.max_queued_jobs)
-      throw ServiceError(Code::ResourceExhausted,
-                         "queue full: " + std::to_string(jobs_.live()) +
-                             " jobs admitted and not finished (limits.max_queued_jobs)");
-    // The number is taken now, in submission order, so that the parse events
-    // carry the job's id; a refused request leaves a gap in the numbering.
-    seq = jobs_.take_seq();
-    id = req.request_id.empty() ? new_job_id() : job_id_for(req.request_id, seq);
-  }
+  const std::optional<SubmitResult> found =
+      board_.admitting([&](JobTable& jobs) -> std::optional<SubmitResult> {
+        jobs.prune(Clock::now(), cfg_.result_retention_count, cfg_.result_retention);
+        if (!req.request_id.empty())
+          if (auto r = existing(jobs, req, digest)) return r;
+        if (jobs.live() >= cfg_.max_queued_jobs)
+          throw ServiceError(Code::ResourceExhausted,
+                             "queue full: " + std::to_string(jobs.live()) +
+                                 " jobs admitted and not finished (limits.max_queued_jobs)");
+        // The number is taken now, in submission order, so that the parse events
+        // carry the job's id; a refused request leaves a gap in the numbering.
+        seq = jobs.take_seq();
+        id = req.request_id.empty() ? new_job_id() : job_id_for(req.request_id, seq);
+        return std::nullopt;
+      });
+  if (found) return *found;
   const ProofKind kind = req.kind;
   const Priority priority = req.priority;
   tl_.emit(timeline::events::kParseStart, id, std::string("kind=") + kind_name(kind));
@@ -151,21 +150,15 @@ SubmitResult Engine::submit(ProofRequest req) {
   job->gpu_ms.assign(parts, 0);
   job->submitted = Clock::now();
 
-  SubmitResult res;
-  {
-    std::lock_guard lk(mu_);
-    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
+  const SubmitResult res = board_.admitting([&](JobTable& jobs) {
     if (!req.request_id.empty()) {
-      if (auto r = existing_locked(req, digest)) return *r;  // lost a race with an identical submit
+      if (auto r = existing(jobs, req, digest)) return *r;  // lost a race with an identical submit
     }
     job->seq = seq;
-    jobs_.add(job);
-    uint32_t ahead = 0;
-    job_queue_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
-    res = SubmitResult{id, ahead, assigned_device()};
-    job_queue_.push(job->key(0), job);
-  }
-  job_cv_.notify_all();  // a dispatcher holding a lower-priority job gives it back (dispatcher.cpp)
+    jobs.add(job);
+    return SubmitResult{id, dispatcher_.enqueue(job), devices_.assigned_device()};
+  });
+  board_.notify();  // a dispatcher holding a lower-priority job gives it back (dispatcher.cpp)
   return res;
 }
 
@@ -197,10 +190,7 @@ std::unique_ptr<PreparedJob> Engine::prepare_request(ProofRequest& req) const {
 
 Engine::Checked Engine::check(const ProofRequest& req) const {
   check_request(req);
-  {
-    std::lock_guard lk(mu_);
-    if (!accepting_) throw ServiceError(Code::Unavailable, "daemon is shutting down");
-  }
+  board_.require_accepting();
   ProofRequest copy = req;  // prepare may move the payload out
   const std::unique_ptr<PreparedJob> prepared = prepare_request(copy);
   return Checked{prepared->circuit_id(), prepared->num_partitions()};

@@ -1,46 +1,89 @@
-// The dispatcher: takes jobs from the job queue in priority order, batches
-// same-circuit jobs, makes sure their parameters are resident and starts
-// their partitions. Loading parameters is file I/O that can take minutes,
-// so it runs on loader threads: a job whose parameters are not HOT goes to
-// the load queue and comes back through the job queue once they are, while
-// the dispatcher serves the jobs behind it (a CRITICAL job is not held up
-// by a NORMAL job's load).
-#include <thread>
+// The dispatcher stage (dispatcher.hpp).
+#include "engine/dispatcher.hpp"
 
-#include "engine/engine.hpp"
-#include "engine/job.hpp"
 #include "timeline/event_names.hpp"
 
 namespace cuzk::engine {
 
-void Engine::dispatcher_loop() {
-  while (auto first = job_queue_.pop()) {
+Dispatcher::Dispatcher(const Options& o, JobBoard& board, SrsManager& srs, SynthesisStage& next,
+                       TimelineEmitter& tl, StageEvents& events)
+    : opts_(o), board_(board), srs_(srs), next_(next), tl_(tl), events_(events) {}
+
+Dispatcher::~Dispatcher() {
+  close();
+  join();
+}
+
+void Dispatcher::start() {
+  threads_.emplace_back([this] { dispatcher_loop(); });
+  for (uint32_t i = 0; i < std::max<uint32_t>(1, opts_.loaders); i++)
+    threads_.emplace_back([this] { loader_loop(); });
+}
+
+uint32_t Dispatcher::enqueue(const std::shared_ptr<Job>& job) {
+  uint32_t ahead = 0;
+  jobs_.for_each([&](const WorkKey& k, const auto&) { ahead += !(job->key(0) < k); });
+  jobs_.push(job->key(0), job);
+  return ahead;
+}
+
+void Dispatcher::drop(const Job& job) {
+  // By identity, not id: a retry may already run under the same request id.
+  auto same = [&](const WorkKey&, const std::shared_ptr<Job>& q) { return q.get() == &job; };
+  jobs_.remove_if(same);
+  if (!loads_.remove_if(same).empty()) {
+    std::lock_guard lk(loading_mu_);
+    loading_[job.circuit_id]--;
+  }
+}
+
+void Dispatcher::clear() {
+  auto all = [](const WorkKey&, const std::shared_ptr<Job>&) { return true; };
+  jobs_.remove_if(all);
+  loads_.remove_if(all);
+}
+
+void Dispatcher::close() {
+  jobs_.close();
+  loads_.close();
+}
+
+void Dispatcher::join() {
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  threads_.clear();
+}
+
+void Dispatcher::dispatcher_loop() {
+  while (auto first = jobs_.pop()) {
     // Parameters first: a batch forms around a job that is ready to start.
     if (!pin_parameters(*first)) continue;
-    std::vector<std::shared_ptr<Job>> batch{*first};
-    if (cfg_.max_batch_size > 1) {
-      // Collect same-kind, same-circuit jobs until the batch is full or the wait ends.
-      auto deadline = Clock::now() + cfg_.max_batch_wait;
-      while (batch.size() < cfg_.max_batch_size && Clock::now() < deadline && !stopping_) {
-        size_t room = cfg_.max_batch_size - batch.size();
-        auto more = job_queue_.remove_if([&](const WorkKey&, const std::shared_ptr<Job>& j) {
-          if (!room || j->kind != batch[0]->kind || j->circuit_id != batch[0]->circuit_id) return false;
-          room--;
-          return true;
-        });
-        for (auto& j : more) batch.push_back(j);
-        if (batch.size() < cfg_.max_batch_size) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-      if (batch.size() > 1)
-        tl_.emit(timeline::events::kBatch, batch[0]->id, "jobs=" + std::to_string(batch.size()));
-    }
-    for (auto& job : batch)
+    for (auto& job : batch_around(*first))
       if (pin_parameters(job)) dispatch(job);
   }
 }
 
-void Engine::loader_loop() {
-  while (auto next = load_queue_.pop()) {
+std::vector<std::shared_ptr<Job>> Dispatcher::batch_around(const std::shared_ptr<Job>& first) {
+  std::vector<std::shared_ptr<Job>> batch{first};
+  if (opts_.max_batch_size <= 1) return batch;
+  // Collect same-kind, same-circuit jobs until the batch is full or the wait ends.
+  auto deadline = Clock::now() + opts_.max_batch_wait;
+  while (batch.size() < opts_.max_batch_size && Clock::now() < deadline && !board_.stopping()) {
+    size_t room = opts_.max_batch_size - batch.size();
+    auto more = jobs_.remove_if([&](const WorkKey&, const std::shared_ptr<Job>& j) {
+      if (!room || j->kind != first->kind || j->circuit_id != first->circuit_id) return false;
+      room--;
+      return true;
+    });
+    for (auto& j : more) batch.push_back(j);
+    if (batch.size() < opts_.max_batch_size) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (batch.size() > 1) tl_.emit(timeline::events::kBatch, first->id, "jobs=" + std::to_string(batch.size()));
+  return batch;
+}
+
+void Dispatcher::loader_loop() {
+  while (auto next = loads_.pop()) {
     std::shared_ptr<Job> job = std::move(*next);
     SrsManager::Handle handle;
     std::string error;
@@ -51,109 +94,72 @@ void Engine::loader_loop() {
         error = e.what();
       }
     }
-    {
-      std::lock_guard lk(mu_);
-      job->loading = false;
-      // Back to the dispatcher (in priority order) before the circuit counts as loaded.
-      if (error.empty() && !job->ended) {
-        job->srs_load_ms = handle.load_ms();
-        job->srs = std::move(handle);
-        job_queue_.push(job->key(0), job);
-        job_cv_.notify_all();
-      }
-      loading_circuits_[job->circuit_id]--;
+    // Back to the dispatcher (in priority order) before the circuit counts as loaded.
+    if (error.empty() && board_.hold_parameters(*job, std::move(handle))) {
+      jobs_.push(job->key(0), job);
+      board_.notify();  // a dispatcher holding a lower-priority job gives it back
     }
-    if (!error.empty()) fail_job(job, "loading parameters for circuit " + job->circuit_id + ": " + error);
+    {
+      std::lock_guard lk(loading_mu_);
+      loading_[job->circuit_id]--;
+    }
+    if (!error.empty()) fail_load(job, error);
   }
 }
 
-bool Engine::pin_parameters(const std::shared_ptr<Job>& job) {
-  bool hot;
-  {
-    std::lock_guard lk(mu_);
-    if (job->ended || stopping_ || !accepting_) return false;
-    hot = bool(job->srs);  // a loader pinned them
-  }
-  if (hot) return true;
+void Dispatcher::fail_load(const std::shared_ptr<Job>& job, const std::string& error) {
+  events_.fail(job, "loading parameters for circuit " + job->circuit_id + ": " + error);
+}
+
+bool Dispatcher::pin_parameters(const std::shared_ptr<Job>& job) {
+  if (!board_.dispatchable(*job)) return false;
+  if (board_.holds_parameters(*job)) return true;  // a loader pinned them
   // Behind a job still loading the same circuit, wait in the load queue too,
   // so that the older job starts first.
-  SrsManager::Handle handle;
+  bool hot;
   {
-    std::lock_guard lk(mu_);
-    if (loading_circuits_[job->circuit_id] == 0) hot = true;
+    std::lock_guard lk(loading_mu_);
+    auto it = loading_.find(job->circuit_id);
+    hot = it == loading_.end() || it->second == 0;
   }
+  SrsManager::Handle handle;
   if (hot) handle = srs_.acquire_if_hot(job->circuit_id);
-  if (!handle && !cfg_.pipeline_enabled) {
+  if (!handle && !opts_.pipeline) {
     // One job at a time: nothing else could run meanwhile anyway.
     try {
       handle = srs_.acquire(job->circuit_id, *job->handler, job->id, int(job->priority));
     } catch (const std::exception& e) {
-      fail_job(job, "loading parameters for circuit " + job->circuit_id + ": " + e.what());
+      fail_load(job, e.what());
       return false;
     }
   }
-  std::lock_guard lk(mu_);
+  if (handle) return board_.hold_parameters(*job, std::move(handle));
   if (job->ended) return false;
-  if (!handle) {
-    job->loading = true;
-    loading_circuits_[job->circuit_id]++;
-    load_queue_.push(job->key(0), job);
-    return false;
-  }
-  if (handle.load_ms()) job->srs_load_ms = handle.load_ms();
-  job->srs = std::move(handle);
-  return true;
-}
-
-void Engine::end_preparing_locked(Job& job) {
-  if (!job.preparing) return;
-  job.preparing = false;
-  preparing_.end(job.priority);
-  job_cv_.notify_all();
-}
-
-void Engine::dispatch(const std::shared_ptr<Job>& job) {
-  std::vector<std::unique_ptr<PartitionItem>> items;
   {
-    std::unique_lock lk(mu_);
-    // Waits for a slot; gives the job back to the queue when a better one
-    // arrives meanwhile (submit and the loaders notify job_cv_), so the
-    // dispatcher is never held by one job while a higher-priority job waits.
-    bool overtaken = false;
-    job_cv_.wait(lk, [&] {
-      if (stopping_ || job->ended || !accepting_ || preparing_.may_start(job->priority)) return true;
-      auto top = job_queue_.top_key();
-      overtaken = top && *top < job->key(0);
-      return overtaken;
-    });
-    if (job->ended || stopping_ || !accepting_) return;
-    if (overtaken && !preparing_.may_start(job->priority)) {
-      job_queue_.push(job->key(0), job);  // it keeps its parameters pinned
-      return;
-    }
-    job->dispatched = true;
-    job->preparing = true;
-    preparing_.begin(job->priority);
-    // Each partition pins what its stages read; the job's own pin goes now.
-    for (uint32_t p = 0; p < job->partitions; p++) {
-      auto item = std::make_unique<PartitionItem>();
-      item->job = job;
-      item->prepared = job->prepared;
-      item->srs = job->srs.share();
-      item->partition = p;
-      items.push_back(std::move(item));
-    }
-    job->srs.reset();
+    std::lock_guard lk(loading_mu_);
+    loading_[job->circuit_id]++;
   }
-  for (uint32_t p = 0; p < items.size(); p++) synth_queue_.push(job->key(p), std::move(items[p]));
-  // Synthesis workers waiting for memory with worse partitions give them
-  // back for these (pipeline.cpp).
-  budget_.poke();
-  if (!cfg_.pipeline_enabled) {
-    // One job at a time, whole proof: wait for it before dispatching the next.
-    std::unique_lock lk(mu_);
-    job_cv_.wait(lk, [&] { return job->ended || stopping_; });
+  loads_.push(job->key(0), job);
+  return false;
+}
+
+void Dispatcher::dispatch(const std::shared_ptr<Job>& job) {
+  // Waits for a slot; gives the job back to the queue when a better one
+  // arrives meanwhile (admission and the loaders notify the board), so the
+  // dispatcher is never held by one job while a higher-priority job waits.
+  std::vector<std::unique_ptr<PartitionItem>> items;
+  const auto overtaken = [&] {
+    auto top = jobs_.top_key();
+    return top && *top < job->key(0);
+  };
+  switch (board_.wait_to_start(job, overtaken, items)) {
+    case JobBoard::Start::Gone: return;
+    case JobBoard::Start::Overtaken: jobs_.push(job->key(0), job); return;  // it keeps its parameters
+    case JobBoard::Start::Go: break;
   }
+  next_.push(std::move(items));
+  // One job at a time, whole proof: wait for it before dispatching the next.
+  if (!opts_.pipeline) board_.wait_ended(*job);
 }
 
 }  // namespace cuzk::engine

@@ -1,6 +1,5 @@
-// Engine construction, its threads and shutdown; the name tables of the
-// service types. The stages live in admission.cpp, dispatcher.cpp,
-// pipeline.cpp and results.cpp (see engine.hpp).
+// Engine construction: the stages wired in pipeline order and started;
+// shutdown. The stages are objects of their own (see engine.hpp).
 #include "engine/engine.hpp"
 
 #include <algorithm>
@@ -13,8 +12,6 @@ namespace cuzk::engine {
 
 namespace {
 
-constexpr uint32_t kLoaderThreads = 1;  // loads run one at a time, in priority order
-
 // The budget for parameters and partitions; payloads get their own pool
 // (limits.payload_budget) carved out of the same total.
 uint64_t resolve_budget(const EngineConfig& c) {
@@ -26,6 +23,11 @@ uint64_t resolve_budget(const EngineConfig& c) {
 uint64_t resolve_payload_pool(const EngineConfig& c, uint64_t total) {
   if (c.payload_budget_bytes) return std::min(c.payload_budget_bytes, total / 2);
   return std::min<uint64_t>(total / 8, 4ull << 30);
+}
+
+std::vector<std::unique_ptr<Device>> or_configured(std::vector<std::unique_ptr<Device>> devices,
+                                                   const EngineConfig& c) {
+  return devices.empty() ? make_devices(c) : std::move(devices);
 }
 
 }  // namespace
@@ -51,8 +53,15 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
       budget_(resolve_budget(cfg_) - payload_budget_.limit()),
       srs_(budget_, cfg_.eviction_min_idle, tl_),
       pce_({cfg_.pce_enabled, cfg_.pce_dir.empty() ? cfg_.param_cache : cfg_.pce_dir}, budget_, tl_),
-      synth_arena_(int(resolve_threads(cfg_.synthesis_threads))),
-      started_(Clock::now()) {
+      started_(Clock::now()),
+      board_(cfg_.synthesis_concurrency, dealloc_, budget_, notifier_),
+      devices_(or_configured(std::move(devices), cfg_), cfg_.gpu_workers_per_device, board_, dealloc_, tl_,
+               *this),
+      synthesis_({cfg_.max_parallel_synthesis, cfg_.synthesis_threads, cfg_.throttle_synthesis_during_tail,
+                  cfg_.max_gpu_queue_depth},
+                 board_, budget_, pce_, dealloc_, tl_, devices_, *this),
+      dispatcher_({cfg_.max_batch_size, cfg_.max_batch_wait, cfg_.pipeline_enabled}, board_, srs_, synthesis_,
+                  tl_, *this) {
   // Spent a/b/c/aux and scalar buffers are reused by the next partitions
   // instead of faulting in fresh pages (platform/large_vector.hpp): up to
   // 1 GiB, or 1/16 of the proving budget if that is less, held outside the
@@ -64,30 +73,10 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
     const uint64_t got = pce_.reclaim(need);
     if (got < need) srs_.reclaim(need - got);
   });
-  if (devices.empty()) devices = make_devices(cfg_);
-  const uint32_t k = std::max<uint32_t>(1, cfg_.gpu_workers_per_device);
-  for (size_t d = 0; d < devices.size(); d++) {
-    auto slot = std::make_unique<DeviceSlot>();
-    slot->device = std::move(devices[d]);
-    for (uint32_t i = 0; i < k; i++) {
-      WorkerState w;
-      w.worker_id = uint32_t(d * k + i);
-      slot->workers.push_back(std::move(w));
-    }
-    devices_.push_back(std::move(slot));
-  }
-  threads_.emplace_back([this] { dispatcher_loop(); });
-  for (uint32_t i = 0; i < kLoaderThreads; i++) threads_.emplace_back([this] { loader_loop(); });
-  const uint32_t synth_workers = std::max<uint32_t>(1, cfg_.max_parallel_synthesis);
-  for (uint32_t i = 0; i < synth_workers; i++) threads_.emplace_back([this] { synthesis_loop(); });
-  for (auto& slot : devices_) {
-    for (auto& w : slot->workers) {
-      DeviceSlot* s = slot.get();
-      uint32_t id = w.worker_id;
-      threads_.emplace_back([this, s, id] { device_loop(*s, id); });
-      threads_.emplace_back([this, s] { finalizer_loop(*s); });
-    }
-  }
+  // Downstream first, so that no stage hands work to one not yet running.
+  devices_.start(synthesis_);
+  synthesis_.start();
+  dispatcher_.start();
 }
 
 Engine::~Engine() { shutdown(std::chrono::milliseconds(0)); }
@@ -107,43 +96,19 @@ KindHandler* Engine::handler_for_circuit(const std::string& id) const {
 }
 
 void Engine::shutdown(std::chrono::milliseconds grace) {
-  {
-    std::lock_guard lk(mu_);
-    if (!accepting_ && stopping_) return;
-    accepting_ = false;
-  }
+  if (!board_.stop_accepting()) return;
   // Jobs not yet dispatched (queued, loading parameters, or held by the batch
-  // collector): cancel now.
-  job_queue_.remove_if([](const WorkKey&, const std::shared_ptr<Job>&) { return true; });
-  load_queue_.remove_if([](const WorkKey&, const std::shared_ptr<Job>&) { return true; });
-  {
-    std::lock_guard lk(mu_);
-    for (auto& [id, j] : jobs_.all())
-      if (!j->ended && !j->dispatched) finish_locked(*j, JobStatus::Cancelled, "daemon shutting down");
-    job_cv_.notify_all();
-  }
-  // Running jobs: let them finish within the grace period.
-  {
-    std::unique_lock lk(mu_);
-    job_cv_.wait_for(lk, grace, [&] {
-      for (auto& [id, j] : jobs_.all())
-        if (!j->ended) return false;
-      return true;
-    });
-    for (auto& [id, j] : jobs_.all())
-      if (!j->ended) finish_locked(*j, JobStatus::Cancelled, "daemon shutting down");
-    stopping_ = true;
-    job_cv_.notify_all();
-  }
-  job_queue_.close();
-  load_queue_.close();
-  synth_queue_.close();
-  device_queue_.close();
-  for (auto& slot : devices_) slot->final_queue.close();
+  // collector): cancel now. Running jobs: let them finish within the grace period.
+  dispatcher_.clear();
+  board_.end_undispatched("daemon shutting down");
+  board_.end_all_after(grace, "daemon shutting down");
+  dispatcher_.close();
+  synthesis_.close();
+  devices_.close();
   budget_.poke();
-  for (auto& t : threads_)
-    if (t.joinable()) t.join();
-  threads_.clear();
+  dispatcher_.join();
+  synthesis_.join();
+  devices_.join();
 }
 
 }  // namespace cuzk::engine

@@ -1,52 +1,45 @@
 #pragma once
-// The proving engine: admission, batching, per-partition pipeline
-// (synthesis pool -> device queue -> device workers with an interlock ->
-// finalizers -> assembler), memory budget, parameter residency, TIMELINE.
+// The proving engine: admission, the job board, and the pipeline's stages
+// (dispatcher -> synthesis -> device workers with an interlock ->
+// finalizers -> assembly), memory budget, parameter residency, TIMELINE.
 //
-// One class, implemented in one file per stage (docs/ARCHITECTURE.md):
-//   engine.cpp      construction, threads, shutdown
-//   admission.cpp   submit: validation, limits, request ids
-//   job_table.cpp   the jobs by job id and request id, retention, counts
-//   dispatcher.cpp  batching, parameter loading (loader threads), start of partitions
-//   pipeline.cpp    synthesis, device and finalizer loops
-//   results.cpp     assembly, ending jobs, await, cancel, preload/evict
-//   engine_report.cpp  status, /status JSON, /metrics
+// Engine wires the stages and answers the service's calls; each stage is
+// an object of its own (docs/ARCHITECTURE.md):
+//   engine.cpp        construction, the stages' wiring, shutdown
+//   admission.cpp     submit and check: validation, limits, request ids
+//   job_board.*       JobBoard: the jobs (JobTable) and every change of their state
+//   dispatcher.*      Dispatcher: batching, parameter loading (loader threads)
+//   synthesis_stage.* SynthesisStage: the synthesis workers, their pacing and memory
+//   device_stage.*    DeviceStage: device workers under the interlock, finalizers
+//   results.cpp       assembly, failing and cancelling jobs, preload/evict
+//   engine_report.cpp status, /status JSON, /metrics
 //
-// Lock order: Engine::mu_ -> SrsManager::mu_ -> MemoryBudget::mu_ ->
-// Deallocator / TimelineEmitter / WorkQueue locks. No file I/O, parsing or
-// proving runs under mu_.
-#include <array>
-#include <atomic>
+// Lock order: a device's interlock -> JobBoard::mu_ -> SrsManager::mu_ ->
+// MemoryBudget::mu_ -> the leaf locks (queues, Deallocator, TimelineEmitter,
+// DeviceStage's worker states, Dispatcher's loading counts). No file I/O,
+// parsing or proving runs under JobBoard::mu_.
 #include <chrono>
-#include <condition_variable>
-#include <map>
 #include <memory>
 #include <optional>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
-
-#include <oneapi/tbb/task_arena.h>
 
 #include "engine/backend.hpp"
 #include "engine/config.hpp"
 #include "engine/deallocator.hpp"
+#include "engine/device_stage.hpp"
+#include "engine/dispatcher.hpp"
 #include "engine/end_notifier.hpp"
-#include "engine/job_table.hpp"
+#include "engine/job_board.hpp"
 #include "engine/memory_budget.hpp"
-#include "engine/service.hpp"
 #include "engine/pce_store.hpp"
-#include "engine/preparing_jobs.hpp"
+#include "engine/service.hpp"
 #include "engine/srs_manager.hpp"
-#include "engine/synthesis_pacer.hpp"
+#include "engine/stage_events.hpp"
+#include "engine/synthesis_stage.hpp"
 #include "engine/timeline_emitter.hpp"
-#include "engine/work_queue.hpp"
 
 namespace cuzk::engine {
-
-struct DeviceSlot;
-struct PartitionItem;  // a partition moving through the queues
 
 // Throws ServiceError(InvalidArgument) unless `id` is at most 256 bytes of
 // printable ASCII without commas or edge spaces (it is written into TIMELINE
@@ -58,7 +51,7 @@ std::string new_job_id();
 // "<request_id>#<seq>", unique for the engine's life (docs/PROTOCOL.md §1).
 std::string job_id_for(const std::string& request_id, uint64_t seq);
 
-class Engine final : public ProvingService {
+class Engine final : public ProvingService, private StageEvents {
  public:
   // Handlers serve the proof kinds; devices default to those of the
   // configuration (engine/devices.hpp: gpus.backend, gpus.devices). `timeline_sink` replaces
@@ -122,32 +115,12 @@ class Engine final : public ProvingService {
   // partition that could never fit the budget. What submit and check share.
   std::unique_ptr<PreparedJob> prepare_request(ProofRequest& req) const;
   // The job that answers req if one of its request id does (JobTable::
-  // reusable), as submit answers it. Under mu_.
-  std::optional<SubmitResult> existing_locked(const ProofRequest& req, const PayloadDigest& d) const;
-  // What await answers for the job now (results.cpp); `timeout` names the
-  // wait in the message of a job still running.
-  ProofResult result_locked(const Job& job, std::optional<std::chrono::milliseconds> timeout) const;
-  std::string assigned_device() const;
-  // dispatcher.cpp
-  void dispatcher_loop();
-  void loader_loop();
-  // True when the job holds its parameters (HOT); false when it went to a
-  // loader thread (it comes back through job_queue_) or has ended.
-  bool pin_parameters(const std::shared_ptr<Job>& job);
-  // Starts a job's partitions once preparing_ lets it; gives it back to the
-  // job queue when a better job arrives while it waits.
-  void dispatch(const std::shared_ptr<Job>& job);
-  // The job has started all its partitions (or ended): no longer preparing.
-  void end_preparing_locked(Job& job);
-  void synthesis_loop();
-  void device_loop(DeviceSlot& dev, uint32_t worker_id);
-  void finalizer_loop(DeviceSlot& dev);
-  // The item if its job is still alive; otherwise it is dropped (nullptr).
-  std::unique_ptr<PartitionItem> take_live(std::unique_ptr<PartitionItem> item);
-  void partition_done(std::unique_ptr<PartitionItem> item, std::string proof, Device& dev);
-  void fail_job(const std::shared_ptr<Job>& job, const std::string& msg);
-  // Ends a job (under mu_): sets status, wakes waiters, drops queued work.
-  void finish_locked(Job& job, JobStatus st, const std::string& err);
+  // reusable), as submit answers it. Under the board's lock.
+  std::optional<SubmitResult> existing(const JobTable& jobs, const ProofRequest& req,
+                                       const PayloadDigest& d) const;
+  // results.cpp: what the stages report (StageEvents)
+  void fail(const std::shared_ptr<Job>& job, const std::string& msg) override;
+  void proved(std::unique_ptr<PartitionItem> item, std::string proof, Device& dev) override;
   void drop_queued_work(const Job& job);
 
   EngineConfig cfg_;
@@ -158,29 +131,13 @@ class Engine final : public ProvingService {
   SrsManager srs_;
   PceStore pce_;
   Deallocator dealloc_;
-  tbb::task_arena synth_arena_;
   std::chrono::steady_clock::time_point started_;
 
-  mutable std::mutex mu_;
-  std::condition_variable job_cv_;                    // job state changes (await, pipeline-off dispatch)
-  JobTable jobs_;                                     // every retained job, by job id and by request id
-  JobCounts counts_;                                  // jobs ended since start
-  std::map<std::string, uint32_t> loading_circuits_;  // jobs with a loader, by circuit
-  bool accepting_ = true;
-  PreparingJobs preparing_{cfg_.synthesis_concurrency};  // jobs starting their partitions
-  SynthesisPacer pacer_{cfg_.throttle_synthesis_during_tail, cfg_.max_gpu_queue_depth};
-
-  WorkQueue<std::shared_ptr<Job>> job_queue_;
-  WorkQueue<std::shared_ptr<Job>> load_queue_;  // jobs whose parameters are not HOT
-  WorkQueue<std::unique_ptr<PartitionItem>> synth_queue_;
-  WorkQueue<std::unique_ptr<PartitionItem>> device_queue_;
-  std::vector<std::unique_ptr<DeviceSlot>> devices_;
-
-  std::vector<std::thread> threads_;
-  std::atomic<bool> stopping_{false};
+  JobBoard board_;  // every job and its state
+  DeviceStage devices_;
+  SynthesisStage synthesis_;
+  Dispatcher dispatcher_;
   EndNotifier notifier_;  // last: the first to go, after shutdown ended every job
-
-  friend struct EngineReport;
 };
 
 }  // namespace cuzk::engine

@@ -60,55 +60,24 @@ StatusSnapshot Engine::status() const {
   s.loaded_srs = srs_.status(hs);
   s.budget_limit_bytes = budget_.limit() + payload_budget_.limit();
   s.budget_used_bytes = budget_.used() + payload_budget_.used();
-  // Device memory figures may be system calls: read them before the lock.
-  std::vector<std::pair<uint64_t, uint64_t>> mem;
-  for (auto& slot : devices_)
-    mem.emplace_back(slot->device->memory_total_bytes(), slot->device->memory_free_bytes());
-  std::lock_guard lk(mu_);
+  s.devices = devices_.status(s.workers);
   s.uptime_seconds =
       uint64_t(std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_).count());
-  s.total_proofs_completed = counts_.completed;
-  s.total_proofs_failed = counts_.failed;
-  for (size_t d = 0; d < devices_.size(); d++) {
-    const auto& slot = *devices_[d];
-    DeviceStatus ds;
-    ds.ordinal = slot.device->ordinal();
-    ds.name = slot.device->name();
-    ds.host_memory = slot.device->host_memory();
-    ds.memory_total_bytes = mem[d].first;
-    ds.memory_free_bytes = mem[d].second;
-    ds.workers = uint32_t(slot.workers.size());
-    const WorkerState* shown = nullptr;
-    for (auto& w : slot.workers) {
-      ds.busy_workers += w.proving;
-      if (w.proving && (!shown || (w.on_device && !shown->on_device))) shown = &w;
-      WorkerStatus ws;
-      ws.ordinal = ds.ordinal;
-      ws.worker_id = w.worker_id;
-      ws.current_job_id = w.job_id;
-      ws.current_proof_kind = w.kind;
-      ws.current_partition = w.partition;
-      ws.busy_secs =
-          w.busy_secs + (w.proving ? std::chrono::duration<double>(Clock::now() - w.since).count() : 0);
-      s.workers.push_back(ws);
-    }
-    if (shown) {
-      ds.current_job_id = shown->job_id;
-      ds.current_proof_kind = shown->kind;
-    }
-    s.devices.push_back(ds);
-  }
-  // Partition-level counts: pending = not started yet, in_progress = in flight.
   std::map<std::string, QueueStatus> q;
   for (const char* k : kind_names_in_order()) q[k].proof_kind = k;
-  for (auto& [id, j] : jobs_.all()) {
-    if (j->ended) continue;
-    auto& qs = q[kind_name(j->kind)];
-    for (PartState st : j->states) {
-      if (st == PartState::Pending) qs.pending++;
-      else if (in_flight(st)) qs.in_progress++;
+  board_.with_table([&](const JobTable& jobs, const JobCounts& counts) {
+    s.total_proofs_completed = counts.completed;
+    s.total_proofs_failed = counts.failed;
+    // Partition-level counts: pending = not started yet, in_progress = in flight.
+    for (auto& [id, j] : jobs.all()) {
+      if (j->ended) continue;
+      auto& qs = q[kind_name(j->kind)];
+      for (PartState st : j->states) {
+        if (st == PartState::Pending) qs.pending++;
+        else if (in_flight(st)) qs.in_progress++;
+      }
     }
-  }
+  });
   for (auto& [k, v] : q) s.queues.push_back(v);
   return s;
 }
@@ -118,9 +87,8 @@ Engine::Capacity Engine::capacity() const {
   c.hot_circuits = srs_.hot_circuits();
   const uint64_t used = payload_budget_.used(), limit = payload_budget_.limit();
   c.payload_free_bytes = limit > used ? limit - used : 0;
-  std::lock_guard lk(mu_);
-  for (auto& slot : devices_) c.device_workers += uint32_t(slot->workers.size());
-  c.live_jobs = jobs_.live();
+  c.device_workers = devices_.worker_count();
+  c.live_jobs = board_.with_table([](const JobTable& jobs, const JobCounts&) { return jobs.live(); });
   return c;
 }
 
@@ -178,10 +146,9 @@ std::string Engine::status_json() const {
   j["gpu_workers"] = workers;
   json pipelines = json::array();
   uint64_t queue_depth = 0;
-  {
-    std::lock_guard lk(mu_);
-    j["synthesis"] = {{"max_concurrent", cfg_.max_parallel_synthesis}, {"active", pacer_.synthesizing()}};
-    for (auto& [id, job] : jobs_.all()) {
+  j["synthesis"] = {{"max_concurrent", cfg_.max_parallel_synthesis}, {"active", synthesis_.synthesizing()}};
+  board_.with_table([&](const JobTable& jobs, const JobCounts& counts) {
+    for (auto& [id, job] : jobs.all()) {
       if (job->ended) continue;
       if (!job->dispatched) {
         queue_depth++;
@@ -207,18 +174,18 @@ std::string Engine::status_json() const {
     }
     json by_kind = json::object();
     for (const char* k : kind_names_in_order()) {
-      auto c = counts_.completed_by_kind.find(k);
-      auto f = counts_.failed_by_kind.find(k);
-      by_kind[k] = {{"completed", c == counts_.completed_by_kind.end() ? 0 : c->second},
-                    {"failed", f == counts_.failed_by_kind.end() ? 0 : f->second}};
+      auto c = counts.completed_by_kind.find(k);
+      auto f = counts.failed_by_kind.find(k);
+      by_kind[k] = {{"completed", c == counts.completed_by_kind.end() ? 0 : c->second},
+                    {"failed", f == counts.failed_by_kind.end() ? 0 : f->second}};
     }
-    j["counters"] = {{"completed", counts_.completed},
-                     {"failed", counts_.failed},
+    j["counters"] = {{"completed", counts.completed},
+                     {"failed", counts.failed},
                      {"by_kind", by_kind},
                      {"queue_depth", queue_depth}};
     const auto now = Clock::now();
     json queues = json::array();
-    for (const auto& [key, r] : queue_rows(jobs_.all(), now))
+    for (const auto& [key, r] : queue_rows(jobs.all(), now))
       queues.push_back({{"proof_kind", key.first},
                         {"priority", priority_name(key.second)},
                         {"queued_jobs", r.queued_jobs},
@@ -228,7 +195,7 @@ std::string Engine::status_json() const {
     j["queues"] = queues;
     // The jobs that ended last (those still retained), newest first.
     json recent = json::array();
-    for (const auto& ended : jobs_.recently_ended(kRecentJobs)) {
+    for (const auto& ended : jobs.recently_ended(kRecentJobs)) {
       const Job& job = *ended;
       recent.push_back(
           {{"job_id", job.id},
@@ -240,7 +207,7 @@ std::string Engine::status_json() const {
            {"ended_secs_ago", std::chrono::duration<double>(now - job.finished_at).count()}});
     }
     j["recent"] = recent;
-  }
+  });
   j["pipelines"] = pipelines;
   return j.dump(2);
 }
@@ -265,9 +232,8 @@ std::string Engine::metrics_text() const {
   std::map<Priority, uint64_t> queued;
   std::map<Priority, double> oldest;
   std::map<PartState, uint64_t> parts;
-  {
-    std::lock_guard lk(mu_);
-    for (auto& [id, j] : jobs_.all()) running += !j->ended && j->dispatched;
+  board_.with_table([&](const JobTable& jobs, const JobCounts& counts) {
+    for (auto& [id, j] : jobs.all()) running += !j->ended && j->dispatched;
     // Every kind from the start (0 until its first proof), so rates and alerts see a series.
     auto by_kind = [&](const char* name, const std::map<std::string, uint64_t>& counts) {
       for (const char* k : kind_names_in_order()) {
@@ -276,20 +242,20 @@ std::string Engine::metrics_text() const {
       }
     };
     counter("cuzk_proofs_completed", "Proofs completed, by kind.", "counter");
-    by_kind("cuzk_proofs_completed", counts_.completed_by_kind);
+    by_kind("cuzk_proofs_completed", counts.completed_by_kind);
     counter("cuzk_proofs_failed", "Proofs failed, by kind.", "counter");
-    by_kind("cuzk_proofs_failed", counts_.failed_by_kind);
-    buckets = counts_.duration_buckets;
-    sum = counts_.duration_sum_s;
-    count = counts_.completed;
-    for (const auto& [key, r] : queue_rows(jobs_.all(), Clock::now())) {
+    by_kind("cuzk_proofs_failed", counts.failed_by_kind);
+    buckets = counts.duration_buckets;
+    sum = counts.duration_sum_s;
+    count = counts.completed;
+    for (const auto& [key, r] : queue_rows(jobs.all(), Clock::now())) {
       queued[key.second] += r.queued_jobs;
       oldest[key.second] = std::max(oldest[key.second], r.oldest_wait_s);
     }
-    for (auto& [id, j] : jobs_.all())
+    for (auto& [id, j] : jobs.all())
       if (!j->ended)
         for (PartState st : j->states) parts[st]++;
-  }
+  });
   counter("cuzk_queued_jobs", "Admitted jobs that have not started a partition yet, by priority.", "gauge");
   for (Priority p : kPriorities)
     o << "cuzk_queued_jobs{priority=\"" << priority_name(p) << "\"} " << queued[p] << "\n";

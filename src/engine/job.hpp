@@ -30,9 +30,10 @@ inline uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
 // makes a resubmission "the same request" (admission.cpp).
 using PayloadDigest = std::array<uint8_t, 32>;
 
-// Fields below `ended` are guarded by Engine::mu_. A job that has ended keeps
-// only its result: `prepared`, `srs` and `admission` are dropped by
-// Engine::finish_locked (work still in flight holds its own references).
+// Fields below `ended` are guarded by JobBoard's lock and changed by its
+// methods alone. A job that has ended keeps only its result: `prepared`,
+// `srs` and `admission` are dropped when it ends (JobBoard; work still in
+// flight holds its own references).
 struct Job {
   std::string id;          // names this job alone (engine.hpp: job_id_for)
   std::string request_id;  // as the client sent it; shared by resubmissions
@@ -48,9 +49,8 @@ struct Job {
   std::shared_ptr<PreparedJob> prepared;  // parsed payload, until the job ends
   Reservation admission;                  // its bytes in the memory budget
   SrsManager::Handle srs;                 // pins the parameters until partitions start
-  bool loading = false;                   // with a loader thread (parameters not hot)
   bool dispatched = false;
-  bool preparing = false;  // counted in Engine::preparing_ (PreparingJobs)
+  bool preparing = false;  // counted in the board's PreparingJobs
   uint32_t started = 0, done = 0;
   std::vector<std::string> proofs;
   std::vector<PartState> states;
@@ -60,7 +60,7 @@ struct Job {
   Clock::time_point submitted{}, first_start{}, finished_at{};
   bool has_started = false;
   uint64_t srs_load_ms = 0;
-  std::vector<std::function<void(ProofResult)>> on_end;  // Engine::on_end, until it ends
+  std::vector<std::function<void(ProofResult)>> on_end;  // JobBoard::on_end, until it ends
 
   WorkKey key(uint32_t partition) const { return WorkKey{int(priority), seq, partition, 0}; }
 };
@@ -78,40 +78,6 @@ struct PartitionItem {
   std::unique_ptr<PartitionWork> work;
   Clock::time_point gpu_start{};
   uint32_t worker = 0;
-};
-
-struct WorkerState {
-  uint32_t worker_id = 0;
-  bool proving = false;    // holds a partition (picked up, not yet handed to the finalizer)
-  bool on_device = false;  // inside the device phase (holds the interlock)
-  std::string job_id, kind;
-  int partition = -1;
-  Clock::time_point since{};
-  double busy_secs = 0;
-
-  // A partition enters the device phase (under Engine::mu_, as all of this).
-  void start(std::string job, std::string kind_name, uint32_t p) {
-    proving = on_device = true;
-    job_id = std::move(job);
-    kind = std::move(kind_name);
-    partition = int(p);
-    since = Clock::now();
-  }
-  // It left the device phase: its time counts as busy.
-  void stop() {
-    busy_secs += std::chrono::duration<double>(Clock::now() - since).count();
-    proving = on_device = false;
-    job_id.clear();
-    kind.clear();
-    partition = -1;
-  }
-};
-
-struct DeviceSlot {
-  std::unique_ptr<Device> device;
-  std::mutex interlock;  // held only around the device phase
-  WorkQueue<std::unique_ptr<PartitionItem>> final_queue;
-  std::vector<WorkerState> workers;  // guarded by Engine::mu_
 };
 
 }  // namespace cuzk::engine

@@ -3,7 +3,7 @@
 // Curio sends every partition of a WindowPoSt deadline under one id), the
 // ended ones in the order they ended (what retention drops first), and the
 // counts /status and /metrics report. Plain data with no lock of its own:
-// the engine holds Engine::mu_ around every call (engine.hpp's lock order).
+// JobBoard holds its lock around every call (job_board.hpp).
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -47,7 +47,7 @@ class JobTable {
   // Every job an id names: the one of a job id, or all of a request id
   // (oldest first); empty for an unknown id.
   std::vector<JobPtr> named(const std::string& id) const;
-  // The job has ended (Engine::finish_locked): no longer live, the newest
+  // The job has ended (JobBoard): no longer live, the newest
   // for retention.
   void ended(const Job& job);
   // Drops ended jobs, oldest first, while more than `keep` are retained or

@@ -4,8 +4,8 @@
 // `limit` at once (pipeline.synthesis_concurrency), except that a job above
 // the priority of every one of them starts anyway — a CRITICAL job is never
 // held behind NORMAL ones whose partitions wait for memory; its partitions
-// then go first in the budget's line. No lock of its own: the engine holds
-// Engine::mu_ around every call.
+// then go first in the budget's line. No lock of its own: JobBoard holds
+// its lock around every call.
 #include <algorithm>
 #include <cstdint>
 #include <map>
