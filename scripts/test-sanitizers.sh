@@ -72,7 +72,7 @@ for stage in $stages; do
       # 112-job load test is left out here (about a minute under TSan; the
       # retries/cancels/evictions test runs the same paths with 40 jobs).
       suites=("integration:-DaemonLoad.HundredJobsEightClientsMixedPrioritiesAndCancels" server
-              "engine:Engine.*:EndCallbacks.*:EndNotifier.*:Admission.*:Lifetime.*:LoadConfig.*:Parse*:PceStore*:FleetPayload*" "fleet:FleetBridgeTest.*"
+              "engine:Engine.*:EndCallbacks.*:EndNotifier.*:Admission.*:Lifetime.*:BoardFixture.*:DeviceStageFixture.*:LoadConfig.*:Parse*:PceStore*:FleetPayload*" "fleet:FleetBridgeTest.*"
               "r1cs:PrecompiledCircuit.*:WitnessCS.*:PceFileTest.*:-PrecompiledCircuit.WritesEveryRowOverRecycledBuffers")
       echo "== ThreadSanitizer: ${suites[*]} =="
       t0=$SECONDS
