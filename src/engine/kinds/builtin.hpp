@@ -1,12 +1,13 @@
 #pragma once
-// The proof kinds of this build, one line each: adding a kind is its spec
-// (kinds/<kind>.hpp, with the handler factory's declaration), its handler
-// (engine/<kind>_handler.{hpp,cpp}) and its name in this list.
-#include "engine/kinds/generic_r1cs.hpp"
+// The proof kinds of this build: adding a kind is its folder kinds/<kind>/
+// (spec.hpp: the KindSpec and the handler factory's declaration;
+// handler.{hpp,cpp}: the KindHandler) and its registration here (the
+// include and its name in the list).
+#include "engine/kinds/generic_r1cs/spec.hpp"
 #include "engine/kinds/kind_spec.hpp"
-#include "engine/kinds/porep_c2.hpp"
-#include "engine/kinds/post.hpp"
-#include "engine/kinds/snap_update.hpp"
+#include "engine/kinds/porep_c2/spec.hpp"
+#include "engine/kinds/post/spec.hpp"
+#include "engine/kinds/snap_update/spec.hpp"
 
 namespace cuzk::engine::kinds {
 

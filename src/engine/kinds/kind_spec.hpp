@@ -7,7 +7,7 @@
 //     static std::unique_ptr<KindHandler> handler(const std::string& param_dir);
 //   };
 //
-// declared in src/engine/kinds/<kind>.hpp and listed once in
+// declared in src/engine/kinds/<kind>/spec.hpp and listed once in
 // kinds/builtin.hpp (or, for a test's kind, registered with register_kind
 // before the engine and server start). The server, the configuration, status
 // and metrics, cuzk-bench and the engine's handlers all read the kinds from
@@ -15,8 +15,8 @@
 // kind" has the whole recipe. The spec is plain data, so the server and the
 // configuration read it without linking the provers; the handler
 // (engine/backend.hpp: parse and validate, parameters, synthesis, the
-// self-check) and the definition of `handler` live in the engine
-// (engine/<kind>_handler.cpp).
+// self-check) and the definition of `handler` live beside it in the kind's
+// folder (kinds/<kind>/handler.{hpp,cpp}), built into the engine.
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -8,7 +8,7 @@
 
 #include "circuits/install.hpp"
 #include "engine/engine.hpp"
-#include "engine/generic_r1cs.hpp"
+#include "engine/kinds/generic_r1cs/handler.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <random>
 
-#include "engine/porep_handler.hpp"
+#include "engine/kinds/porep_c2/handler.hpp"
 #include "filecoin/common/param_names.hpp"
 #include "filecoin/porep/c1_json.hpp"
 #include "filecoin/porep/seal.hpp"

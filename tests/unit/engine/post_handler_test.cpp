@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "engine/engine.hpp"
-#include "engine/post_handler.hpp"
+#include "engine/kinds/post/handler.hpp"
 #include "filecoin/post/prove.hpp"
 #include "groth16/io.hpp"
 #include "groth16/rng.hpp"

@@ -18,7 +18,7 @@
 
 #include "dev_params.hpp"
 #include "engine/engine.hpp"
-#include "engine/snap_handler.hpp"
+#include "engine/kinds/snap_update/handler.hpp"
 #include "filecoin/snap/prove.hpp"
 #include "filecoin/snap/update.hpp"
 #include "filecoin/tree/fr32.hpp"

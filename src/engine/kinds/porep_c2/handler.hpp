@@ -15,7 +15,7 @@
 #include <string>
 
 #include "engine/circuit_table.hpp"
-#include "engine/kinds/porep_c2.hpp"
+#include "engine/kinds/porep_c2/spec.hpp"
 
 namespace cuzk::engine {
 

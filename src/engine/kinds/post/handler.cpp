@@ -1,4 +1,4 @@
-#include "engine/post_handler.hpp"
+#include "engine/kinds/post/handler.hpp"
 
 #include "engine/groth16_work.hpp"
 #include "filecoin/bincode/bincode.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/backend.hpp"
-#include "engine/kinds/generic_r1cs.hpp"
+#include "engine/kinds/generic_r1cs/spec.hpp"
 
 namespace cuzk::engine {
 

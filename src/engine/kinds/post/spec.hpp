@@ -2,7 +2,7 @@
 // WINNING_POST and WINDOW_POST_PARTITION: one bincode FallbackPoStSectorProof
 // per sector in vanilla_proofs and the randomness; each request is one
 // partition, one fallback PoSt circuit. Both handlers are
-// engine/post_handler.cpp (docs/FILECOIN.md §7.11-7.12).
+// kinds/post/handler.cpp (docs/FILECOIN.md §7.11-7.12).
 #include <memory>
 #include <string>
 

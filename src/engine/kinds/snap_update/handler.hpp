@@ -12,7 +12,7 @@
 #include <string>
 
 #include "engine/circuit_table.hpp"
-#include "engine/kinds/snap_update.hpp"
+#include "engine/kinds/snap_update/spec.hpp"
 
 namespace cuzk::engine {
 

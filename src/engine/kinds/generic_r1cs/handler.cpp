@@ -1,4 +1,4 @@
-#include "engine/generic_r1cs.hpp"
+#include "engine/kinds/generic_r1cs/handler.hpp"
 
 #include "engine/groth16_work.hpp"
 

@@ -14,14 +14,14 @@
 #include <string>
 
 #include "engine/circuit_table.hpp"
-#include "engine/kinds/post.hpp"
+#include "engine/kinds/post/spec.hpp"
 
 namespace cuzk::engine {
 
 class PostHandler final : public CircuitTableHandler {
  public:
   // kind: ProofKind::WinningPost or ProofKind::WindowPostPartition (its spec:
-  // the registered proofs it serves, kinds/post.hpp).
+  // the registered proofs it serves, kinds/post/spec.hpp).
   PostHandler(ProofKind kind, std::string param_dir);
 
   // Parses every vanilla proof and checks it completely (counts, shapes,

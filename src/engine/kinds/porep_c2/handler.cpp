@@ -1,4 +1,4 @@
-#include "engine/porep_handler.hpp"
+#include "engine/kinds/porep_c2/handler.hpp"
 
 #include "engine/groth16_work.hpp"
 #include "filecoin/common/param_names.hpp"

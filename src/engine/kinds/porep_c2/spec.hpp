@@ -1,7 +1,7 @@
 #pragma once
 // POREP_SEAL_COMMIT (PoRep C2): the C1 output in vanilla_proof; every
 // partition is the StackedDRG circuit of filecoin/porep. The handler is
-// engine/porep_handler.cpp (docs/FILECOIN.md §2, §6).
+// kinds/porep_c2/handler.cpp (docs/FILECOIN.md §2, §6).
 #include <memory>
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
 // SNAP_DEALS_UPDATE: one bincode PartitionProof per partition in
 // vanilla_proofs and the three commitments; every partition is one
-// EmptySectorUpdate circuit. The handler is engine/snap_handler.cpp
+// EmptySectorUpdate circuit. The handler is kinds/snap_update/handler.cpp
 // (docs/FILECOIN.md §7.11-7.12).
 #include <memory>
 #include <string>

@@ -3,7 +3,7 @@
 //   <param_cache>/<id>.cuzk-r1cs   CSR matrices (r1cs/r1cs_file.hpp)
 //   <param_cache>/<id>.params      bellperson Groth16 parameters
 // named by circuit_id, with one witness file (.cuzk-wtns bytes) per partition
-// in vanilla_proofs. The handler is engine/generic_r1cs.cpp.
+// in vanilla_proofs. The handler is kinds/generic_r1cs/handler.cpp.
 #include <memory>
 #include <string>
 

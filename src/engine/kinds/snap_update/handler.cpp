@@ -1,4 +1,4 @@
-#include "engine/snap_handler.hpp"
+#include "engine/kinds/snap_update/handler.hpp"
 
 #include "engine/groth16_work.hpp"
 #include "filecoin/bincode/bincode.hpp"
