@@ -1,12 +1,8 @@
-// Admission (Engine::submit): everything a request must pass before it
-// becomes a job — kind, request id, payload size, queue and payload limits,
-// request-id semantics (Curio retries under the same id), the handler's
-// parse-and-validate step, and whether a partition can ever fit the budget.
-// Nothing here blocks on the pipeline; a refusal is a ServiceError that the
-// server maps to a gRPC status.
+// Admission (admission.hpp).
+#include "engine/admission.hpp"
+
 #include <random>
 
-#include "engine/engine.hpp"
 #include "engine/job.hpp"
 #include "engine/request_codec.hpp"
 #include "timeline/event_names.hpp"
@@ -68,9 +64,9 @@ void validate_request_id(const std::string& id) {
   }
 }
 
-void Engine::check_request(const ProofRequest& req) const {
+void Admission::check_request(const ProofRequest& req) const {
   if (req.kind == ProofKind::Unspecified) throw ServiceError(Code::InvalidArgument, "proof_kind is required");
-  if (!handler_for(req.kind))
+  if (!handler_of(handlers_, req.kind))
     throw ServiceError(Code::InvalidArgument, std::string("proof kind ") + kind_name(req.kind) + " (" +
                                                   std::to_string(int(req.kind)) +
                                                   ") is not supported by this daemon");
@@ -84,18 +80,36 @@ void Engine::check_request(const ProofRequest& req) const {
                                                     mib(limit) + ")");
 }
 
+KindHandler* handler_of(const std::vector<std::unique_ptr<KindHandler>>& handlers, ProofKind k) {
+  for (auto& h : handlers)
+    if (h->kind() == k) return h.get();
+  return nullptr;
+}
+
+Admission::Admission(const EngineConfig& cfg, const std::vector<std::unique_ptr<KindHandler>>& handlers,
+                     MemoryBudget& payload_budget, const MemoryBudget& budget, JobBoard& board,
+                     Dispatcher& dispatcher, const DeviceStage& devices, TimelineEmitter& tl)
+    : cfg_(cfg),
+      handlers_(handlers),
+      payload_budget_(payload_budget),
+      budget_(budget),
+      board_(board),
+      dispatcher_(dispatcher),
+      devices_(devices),
+      tl_(tl) {}
+
 std::string job_id_for(const std::string& request_id, uint64_t seq) {
   return request_id + "#" + std::to_string(seq);
 }
 
-std::optional<SubmitResult> Engine::existing(const JobTable& jobs, const ProofRequest& req,
-                                             const PayloadDigest& d) const {
+std::optional<SubmitResult> Admission::existing(const JobTable& jobs, const ProofRequest& req,
+                                                const PayloadDigest& d) const {
   if (auto job = jobs.reusable(req.request_id, d))
     return SubmitResult{job->id, 0, devices_.assigned_device()};
   return std::nullopt;
 }
 
-SubmitResult Engine::submit(ProofRequest req) {
+SubmitResult Admission::submit(ProofRequest req) {
   check_request(req);
   const PayloadDigest digest = payload_digest(req);
   std::string id;
@@ -140,7 +154,7 @@ SubmitResult Engine::submit(ProofRequest req) {
   job->kind = kind;
   job->priority = priority == Priority::Unspecified ? default_priority(kind) : priority;
   job->digest = digest;
-  job->handler = handler_for(kind);
+  job->handler = handler_of(handlers_, kind);
   job->circuit_id = prepared->circuit_id();
   job->partitions = parts;
   job->prepared = std::move(prepared);
@@ -162,8 +176,8 @@ SubmitResult Engine::submit(ProofRequest req) {
   return res;
 }
 
-std::unique_ptr<PreparedJob> Engine::prepare_request(ProofRequest& req) const {
-  KindHandler* h = handler_for(req.kind);
+std::unique_ptr<PreparedJob> Admission::prepare_request(ProofRequest& req) const {
+  KindHandler* h = handler_of(handlers_, req.kind);
   std::unique_ptr<PreparedJob> prepared;
   try {
     prepared = h->prepare(req);
@@ -188,7 +202,7 @@ std::unique_ptr<PreparedJob> Engine::prepare_request(ProofRequest& req) const {
   return prepared;
 }
 
-Engine::Checked Engine::check(const ProofRequest& req) const {
+Admission::Checked Admission::check(const ProofRequest& req) const {
   check_request(req);
   board_.require_accepting();
   ProofRequest copy = req;  // prepare may move the payload out

@@ -61,7 +61,8 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
                   cfg_.max_gpu_queue_depth},
                  board_, budget_, pce_, dealloc_, tl_, devices_, *this),
       dispatcher_({cfg_.max_batch_size, cfg_.max_batch_wait, cfg_.pipeline_enabled}, board_, srs_, synthesis_,
-                  tl_, *this) {
+                  tl_, *this),
+      admission_(cfg_, handlers_, payload_budget_, budget_, board_, dispatcher_, devices_, tl_) {
   // Spent a/b/c/aux and scalar buffers are reused by the next partitions
   // instead of faulting in fresh pages (platform/large_vector.hpp): up to
   // 1 GiB, or 1/16 of the proving budget if that is less, held outside the
@@ -80,12 +81,6 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
 }
 
 Engine::~Engine() { shutdown(std::chrono::milliseconds(0)); }
-
-KindHandler* Engine::handler_for(ProofKind k) const {
-  for (auto& h : handlers_)
-    if (h->kind() == k) return h.get();
-  return nullptr;
-}
 
 KindHandler* Engine::handler_for_circuit(const std::string& id) const {
   for (auto& h : handlers_) {

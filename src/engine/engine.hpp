@@ -6,7 +6,7 @@
 // Engine wires the stages and answers the service's calls; each stage is
 // an object of its own (docs/ARCHITECTURE.md):
 //   engine.cpp        construction, the stages' wiring, shutdown
-//   admission.cpp     submit and check: validation, limits, request ids
+//   admission.*       Admission: submit and check (validation, limits, request ids)
 //   job_board.*       JobBoard: the jobs (JobTable) and every change of their state
 //   dispatcher.*      Dispatcher: batching, parameter loading (loader threads)
 //   synthesis_stage.* SynthesisStage: the synthesis workers, their pacing and memory
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/admission.hpp"
 #include "engine/backend.hpp"
 #include "engine/config.hpp"
 #include "engine/deallocator.hpp"
@@ -41,16 +42,6 @@
 
 namespace cuzk::engine {
 
-// Throws ServiceError(InvalidArgument) unless `id` is at most 256 bytes of
-// printable ASCII without commas or edge spaces (it is written into TIMELINE
-// lines; Curio's WindowPoSt ids have inner spaces).
-void validate_request_id(const std::string& id);
-// A fresh job id (a random UUID) for a request without request_id.
-std::string new_job_id();
-// The id of job number `seq` submitted under `request_id` (non-empty):
-// "<request_id>#<seq>", unique for the engine's life (docs/PROTOCOL.md §1).
-std::string job_id_for(const std::string& request_id, uint64_t seq);
-
 class Engine final : public ProvingService, private StageEvents {
  public:
   // Handlers serve the proof kinds; devices default to those of the
@@ -64,7 +55,7 @@ class Engine final : public ProvingService, private StageEvents {
   // up to `grace`, cancels what is left and answers every waiter.
   void shutdown(std::chrono::milliseconds grace);
 
-  SubmitResult submit(ProofRequest req) override;
+  SubmitResult submit(ProofRequest req) override { return admission_.submit(std::move(req)); }
   ProofResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) override;
   bool cancel(const std::string& job_id) override;
   StatusSnapshot status() const override;
@@ -77,11 +68,8 @@ class Engine final : public ProvingService, private StageEvents {
   // check(): what submit would refuse, without admitting the job — the
   // request checks and the handler's parse-and-validate on a copy of the
   // request; throws ServiceError as submit does.
-  struct Checked {
-    std::string circuit_id;
-    uint32_t partitions = 0;
-  };
-  Checked check(const ProofRequest& req) const;
+  using Checked = Admission::Checked;
+  Checked check(const ProofRequest& req) const { return admission_.check(req); }
   // Calls fn once with the job's result when it ends: on the engine's
   // notifier thread, or at once on this thread when it has ended already.
   // What await would answer, without a thread blocked per job (fleet mode
@@ -105,19 +93,7 @@ class Engine final : public ProvingService, private StageEvents {
   const MemoryBudget& payload_budget() const { return payload_budget_; }
 
  private:
-  KindHandler* handler_for(ProofKind k) const;
   KindHandler* handler_for_circuit(const std::string& circuit_id) const;
-  // admission.cpp
-  // The checks that need no parsing: kind, request id, payload size.
-  void check_request(const ProofRequest& req) const;
-  // The handler's parse-and-validate (a non-ServiceError becomes
-  // InvalidArgument) and the limits on what it parsed: partitions, and a
-  // partition that could never fit the budget. What submit and check share.
-  std::unique_ptr<PreparedJob> prepare_request(ProofRequest& req) const;
-  // The job that answers req if one of its request id does (JobTable::
-  // reusable), as submit answers it. Under the board's lock.
-  std::optional<SubmitResult> existing(const JobTable& jobs, const ProofRequest& req,
-                                       const PayloadDigest& d) const;
   // results.cpp: what the stages report (StageEvents)
   void fail(const std::shared_ptr<Job>& job, const std::string& msg) override;
   void proved(std::unique_ptr<PartitionItem> item, std::string proof, Device& dev) override;
@@ -137,6 +113,7 @@ class Engine final : public ProvingService, private StageEvents {
   DeviceStage devices_;
   SynthesisStage synthesis_;
   Dispatcher dispatcher_;
+  Admission admission_;
   EndNotifier notifier_;  // last: the first to go, after shutdown ended every job
 };
 

@@ -35,7 +35,7 @@ using PayloadDigest = std::array<uint8_t, 32>;
 // `srs` and `admission` are dropped when it ends (JobBoard; work still in
 // flight holds its own references).
 struct Job {
-  std::string id;          // names this job alone (engine.hpp: job_id_for)
+  std::string id;          // names this job alone (admission.hpp: job_id_for)
   std::string request_id;  // as the client sent it; shared by resubmissions
   uint64_t seq = 0;
   ProofKind kind = ProofKind::Unspecified;
