@@ -22,6 +22,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -73,16 +74,11 @@ double status_mib(const char* field) {
 // Starts a new peak-RSS window (Linux: VmHWM := VmRSS).
 void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
-}  // namespace
-
-void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
-  tbb::task_arena arena{int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads)};
-  const unsigned threads = unsigned(arena.max_concurrency());
-  nlohmann::json j = {{"bench", "synth_large"}, {"circuit", o.circuit}, {"threads", threads}};
-
-  // 1. Bandwidth, before anything large is resident.
+// The best read, write and streaming-write bandwidths of micro stream's
+// kernels on `threads` threads, printed and recorded in `j`.
+std::array<double, 3> measure_bandwidth(size_t stream_mib, unsigned threads, nlohmann::json& j) {
   double read_gbs = 0, write_gbs = 0, write_nt_gbs = 0, copy_gbs = 0;
-  for (const StreamResult& r : measure_stream(o.stream_mib, threads, 3)) {
+  for (const StreamResult& r : measure_stream(stream_mib, threads, 3)) {
     if (r.kernel == "read") read_gbs = r.best_gbs;
     if (r.kernel == "write") write_gbs = r.best_gbs;
     if (r.kernel == "write_nt") write_nt_gbs = r.best_gbs;
@@ -96,6 +92,18 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   j["write_gb_s"] = write_gbs;
   j["write_nt_gb_s"] = write_nt_gbs;
   j["copy_gb_s"] = copy_gbs;
+  return {read_gbs, write_gbs, write_nt_gbs};
+}
+
+}  // namespace
+
+void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
+  tbb::task_arena arena{int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads)};
+  const unsigned threads = unsigned(arena.max_concurrency());
+  nlohmann::json j = {{"bench", "synth_large"}, {"circuit", o.circuit}, {"threads", threads}};
+
+  // 1. Bandwidth, before anything large is resident.
+  const auto [read_gbs, write_gbs, write_nt_gbs] = measure_bandwidth(o.stream_mib, threads, j);
 
   // 2. The PCE file: mapped when current, else extracted first.
   const std::string path = o.pce_file.empty() ? o.circuit + ".pce" : o.pce_file;
