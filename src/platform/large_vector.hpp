@@ -149,6 +149,15 @@ void reserve_large(std::vector<T>& v, size_t cap) {
   v.swap(next);
 }
 
+// An empty v given a recycled buffer of cap to 2·cap elements with the
+// elements it was recycled with (whatever values), if the pool holds one;
+// false (v unchanged) otherwise.
+template <class T>
+bool take_recycled(std::vector<T>& v, size_t cap) {
+  static_assert(std::is_trivially_copyable_v<T>, "old contents are kept as they are");
+  return v.empty() && cap * sizeof(T) > kLargeBytes && detail::Recycled<T>::take(v, cap);
+}
+
 // An empty v sized to n elements, in a large buffer of at least `cap`, for
 // a caller that then writes every one of them: from a recycled buffer they
 // hold whatever it held (no pass over the memory to zero it first), in a new
@@ -158,10 +167,7 @@ template <class T>
 void size_large(std::vector<T>& v, size_t n, size_t cap = 0) {
   static_assert(std::is_trivially_copyable_v<T>, "old contents are kept as they are");
   cap = std::max(cap, n);
-  if (v.empty() && v.capacity() < cap && cap * sizeof(T) > kLargeBytes) {
-    std::vector<T> next;
-    if (detail::Recycled<T>::take(next, cap)) v.swap(next);
-  }
+  if (v.capacity() < cap) take_recycled(v, cap);
   reserve_large(v, cap);  // nothing to do when the recycled one fits
   v.resize(n);            // a shrink writes nothing; growth zero-fills only the new tail
 }

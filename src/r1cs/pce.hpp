@@ -145,6 +145,9 @@ class PrecompiledCircuit {
   // From a full witness z = (ONE, inputs..., aux...), with c = C·z
   // evaluated: exactly full synthesis's assignment, satisfied or not.
   ProvingAssignment evaluate(std::span<const Fr> z) const;
+  // Circuits of this many rows or more have a, b and c written with
+  // streaming stores (pce.cpp says why); tests lower it to reach that path.
+  static inline size_t streaming_rows = size_t(1) << 23;
 
  private:
   // Rows in parallel; c = C·w when exact_c, else a∘b. `w` becomes the aux

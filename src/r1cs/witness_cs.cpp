@@ -74,8 +74,9 @@ void WitnessCS::run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part)
       throw PceMismatch("pre-compiled circuit: part " + std::to_string(i) + " ends before it starts");
   }
   const SynthesisCounts end = parts_[n];
-  reserve_large(aux_, end.aux + end.inputs);  // room for take_aux_then_inputs
-  aux_.resize(end.aux);
+  reserve_large(aux_, end.aux + end.inputs);        // room for take_aux_then_inputs
+  if (aux_.size() < end.aux) aux_.resize(end.aux);  // zeroes only a buffer not recycled
+  n_aux_ = end.aux;
   inputs_.resize(end.inputs);
   std::vector<SynthesisCounts> got(n);
   tbb::parallel_for(size_t(0), n, [&](size_t i) {

@@ -138,7 +138,7 @@ TEST(TestConstraintSystem, AllocBitsNumbersAndNamesThem) {
   WitnessCS w;
   w.alloc("before", [] { return Fr::from_u64(7); });
   EXPECT_EQ(w.alloc_bits(bits), Variable::aux(1));
-  EXPECT_EQ(w.aux(), cs.aux_values());
+  EXPECT_EQ(std::vector<Fr>(w.aux().begin(), w.aux().end()), cs.aux_values());
 }
 
 TEST(ProvingAssignment, RecordsEvaluationsAndDensities) {

@@ -128,6 +128,32 @@ TEST(PrecompiledCircuit, ShortRowsOfSmallIntegersAndAnyValues) {
   expect_pce_matches(SmallRowsCircuit(false), SmallRowsCircuit(true));
 }
 
+// Large circuits write a, b and c with streaming stores, 32 bytes at a time
+// into 32-byte aligned arrays and 8 at a time otherwise: the same rows as
+// plain stores (streaming_rows lowered to reach both on a small circuit).
+TEST(PrecompiledCircuit, StreamingStoresWriteTheSameRows) {
+  const SmallRowsCircuit blank(false), witnessed(true);
+  const auto pce = PrecompiledCircuit::record(blank);
+  ProvingAssignment full;
+  witnessed.synthesize(full);
+  const std::vector<Fr> w = pce.witness(witnessed);
+  const size_t rows = pce.num_constraints(), first = 7, n = rows - 9;
+  const size_t saved = PrecompiledCircuit::streaming_rows;
+  PrecompiledCircuit::streaming_rows = 0;
+  for (const uintptr_t misalign : {0, 8}) {
+    std::vector<uint64_t> raw(4 * 3 * n + 8, 0xdead);
+    const uintptr_t at = (reinterpret_cast<uintptr_t>(raw.data()) + 31) / 32 * 32 + misalign;
+    Fr* a = reinterpret_cast<Fr*>(at);
+    pce.evaluate_rows(w, first, n, a, a + n, a + 2 * n);
+    for (size_t i = 0; i < n; i++) {
+      ASSERT_EQ(a[i], full.a[first + i]) << misalign << " row " << first + i;
+      ASSERT_EQ(a[n + i], full.b[first + i]) << misalign << " row " << first + i;
+      ASSERT_EQ(a[2 * n + i], full.c[first + i]) << misalign << " row " << first + i;
+    }
+  }
+  PrecompiledCircuit::streaming_rows = saved;
+}
+
 TEST(PackedCsr, KeepsEveryCoefficient) {
   ShapeRecorder rec;
   MixedCircuit().synthesize(rec);
@@ -160,7 +186,7 @@ TEST(WitnessCS, NumbersVariablesAsFullSynthesis) {
   ProvingAssignment full;
   c.synthesize(full);
   EXPECT_EQ(w.inputs(), full.input_assignment);
-  EXPECT_EQ(w.aux(), full.aux_assignment);
+  EXPECT_EQ(std::vector<Fr>(w.aux().begin(), w.aux().end()), full.aux_assignment);
   EXPECT_EQ(w.num_constraints(), full.num_constraints());
 }
 
@@ -309,5 +335,31 @@ TEST(PrecompiledCircuit, WritesEveryRowOverRecycledBuffers) {
   for (const std::vector<Fr>* v : {&pre.a, &pre.b, &pre.c})
     EXPECT_NE(std::find(stale.begin(), stale.end(), v->data()), stale.end()) << "not a recycled buffer";
   EXPECT_TRUE(pre == full);
+  platform::drop_recycled<Fr>();
+}
+
+// The witness goes into a recycled buffer as it is, junk and all
+// (WitnessCS): every value is written over it, with the recorded parts in
+// parallel and in order, and nothing past the aux values comes through.
+TEST(PrecompiledCircuit, WitnessOverARecycledBuffer) {
+  const std::vector<size_t> lens = {40000, 50000, 30000, 20000}, bits = {2000, 0, 3000, 1};
+  const PartsCircuit blank({}, lens, bits), parts(Fr::from_u64(3), lens, bits);
+  const auto pce = PrecompiledCircuit::record(blank);
+  const PrecompiledCircuit no_parts(pce.num_inputs(), pce.num_aux(), pce.a(), pce.b(), pce.c());
+  ProvingAssignment full;
+  parts.synthesize(full);
+  const size_t n = pce.num_aux() + pce.num_inputs();  // 145,014 values: 4.4 MiB, recycled
+  const platform::ScopedRecycleLimit recycling(size_t(1) << 30);
+  tbb::task_arena arena(2);
+  for (const PrecompiledCircuit* p : {&pce, &no_parts}) {
+    platform::drop_recycled<Fr>();
+    std::vector<Fr> junk(n, Fr::from_u64(0xdead));  // no value of the witness is this
+    const Fr* stale = junk.data();
+    platform::recycle_large(junk);
+    ProvingAssignment pre;
+    arena.execute([&] { pre = p->synthesize(parts); });
+    EXPECT_EQ(pre.aux_assignment.data(), stale) << "not the recycled buffer";
+    EXPECT_TRUE(pre == full) << (p == &pce ? "parts" : "in order");
+  }
   platform::drop_recycled<Fr>();
 }
