@@ -76,7 +76,6 @@ class DeviceStage {
   void close();  // the threads finish what they hold and leave
   void join();
 
-  size_t device_count() const { return slots_.size(); }
   uint32_t worker_count() const;
   // The device's name when there is one, else "" (SubmitResult).
   std::string assigned_device() const;
