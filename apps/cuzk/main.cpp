@@ -97,17 +97,7 @@ class TbbWarmup {
   std::thread thread_;
 };
 
-// Both sniff a file's start without reading all of it (a .zkey is 58 MB at 2^16).
-bool looks_like_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open file");
-  for (char c; in.get(c);) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    return c == '{' || c == '[';
-  }
-  return false;
-}
-
+// Sniffs a file's start without reading all of it (a .zkey is 58 MB at 2^16).
 bool has_magic(const std::string& path, const char* magic, size_t n) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open file");
@@ -132,7 +122,7 @@ bool ends_with(const std::string& s, const std::string& suf) {
 }
 
 g16::VerifyingKey load_vk(const std::string& path) {
-  if (looks_like_json(path)) return fmt_::vk_from_snarkjs_json(fmt_::read_text_file(path), path);
+  if (fmt_::file_looks_like_json(path)) return fmt_::vk_from_snarkjs_json(fmt_::read_text_file(path), path);
   if (has_magic(path, "zkey", 4)) {
     fmt_::ZkeyReadOptions o;
     o.vk_only = true;  // the vk points are fully checked; the proving key is not read
@@ -222,7 +212,7 @@ int cmd_prove_params(const std::string& params, const std::string& r1cs_path, co
 int cmd_verify(const std::string& vk_path, const std::string& proof_path, const std::string& public_path,
                Progress& pr) {
   g16::VerifyingKey vk = load_vk(vk_path);
-  g16::Proof p = looks_like_json(proof_path)
+  g16::Proof p = fmt_::file_looks_like_json(proof_path)
                      ? fmt_::proof_from_snarkjs_json(fmt_::read_text_file(proof_path), proof_path)
                      : g16::decode_proof(fmt_::read_binary_file(proof_path), proof_path);
   auto pub = fmt_::public_from_snarkjs_json(fmt_::read_text_file(public_path), public_path);

@@ -232,6 +232,25 @@ std::vector<Fr> public_from_snarkjs_json(std::string_view text, std::string_view
   return out;
 }
 
+bool looks_like_json_text(std::span<const uint8_t> head) {
+  auto space = [](uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  size_t i = 0;
+  while (i < head.size() && space(head[i])) ++i;
+  if (i == head.size() || (head[i] != '{' && head[i] != '[')) return false;
+  for (; i < head.size(); ++i)
+    if (!space(head[i]) && (head[i] < 0x20 || head[i] > 0x7e)) return false;
+  return true;
+}
+
+bool file_looks_like_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open file");
+  std::vector<uint8_t> head(4096);
+  in.read(reinterpret_cast<char*>(head.data()), std::streamsize(head.size()));
+  head.resize(size_t(in.gcount()));
+  return looks_like_json_text(head);
+}
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open file");

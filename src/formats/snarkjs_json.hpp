@@ -41,6 +41,15 @@ groth16::VerifyingKey vk_from_snarkjs_json(std::string_view text,
 std::string public_to_snarkjs_json(std::span<const ff::Fr> inputs);
 std::vector<ff::Fr> public_from_snarkjs_json(std::string_view text, std::string_view source = "public.json");
 
+// Whether a file's first bytes are a JSON document's rather than a binary
+// key's or proof's: after optional whitespace a '{' or '[', and every byte
+// given printable ASCII or whitespace. The first byte alone is not enough: a
+// binary key of random points starts with "\n[" now and then (one in about
+// a thousand); 4 KiB of random bytes all printable never happens.
+bool looks_like_json_text(std::span<const uint8_t> head);
+// The same for a file's first 4 KiB (throws if it cannot be opened).
+bool file_looks_like_json(const std::string& path);
+
 std::string read_text_file(const std::string& path);
 void write_text_file(const std::string& path, const std::string& text);
 

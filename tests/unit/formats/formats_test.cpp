@@ -232,3 +232,27 @@ TEST(CircomR1cs, BellpersonSetupProveVerify) {
   auto vk = vk_from_snarkjs_json(vk_to_snarkjs_json(P.vk));
   EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(vk), proof, pub));
 }
+
+TEST(SnarkjsJson, FormatSniffingLooksPastTheFirstByte) {
+  // A binary key from random parameters can begin with whitespace and '[' (its
+  // first coordinate's top bytes); it must still be read as binary.
+  groth16::SecureRng rng;
+  auto cr = parse_circom_r1cs(load("many_public.r1cs"), "mp");
+  auto P = groth16::generate_parameters(cr.r1cs, groth16::ToxicWaste::random(rng));
+  std::vector<uint8_t> vk = groth16::encode_verifying_key(P.vk);
+  EXPECT_FALSE(looks_like_json_text(vk));
+  vk[0] = '\n';
+  vk[1] = '[';
+  EXPECT_FALSE(looks_like_json_text(vk));
+  auto proof = groth16::encode_proof(groth16::Proof{});
+  proof[0] = '{';
+  EXPECT_FALSE(looks_like_json_text(proof));
+
+  auto bytes = [](const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); };
+  EXPECT_TRUE(looks_like_json_text(bytes(text("cubic.vk.json"))));
+  EXPECT_TRUE(looks_like_json_text(bytes(text("cubic.proof.json"))));
+  EXPECT_TRUE(looks_like_json_text(bytes(" \r\n\t[\"1\"]\n")));
+  EXPECT_FALSE(looks_like_json_text(bytes("  \n")));
+  EXPECT_FALSE(looks_like_json_text(bytes("zkey")));
+  EXPECT_FALSE(looks_like_json_text({}));
+}
