@@ -164,27 +164,44 @@ CUZK_IFMA_INLINE void to_limbs64(const Vec<K>& v, __m512i* L) {
 }
 
 // a * b / 2^(52K) mod p, below a*b / 2^(52K) + p; limbs not normalised.
+//
+// Operand scanning with one Montgomery step per limb of a, arranged for
+// latency: a product is usually waited for (the inversion chains, slope ->
+// x3 -> y3), so its critical path matters more than its operation count.
+// Low and high halves accumulate in two arrays, so a limb takes two serial
+// multiply-adds per step instead of four, and only limb 0 is merged (it
+// feeds q). q = (t0 + a_i b_0) k0 mod 2^52 = t0 k0 + a_i (b_0 k0): the
+// second term comes off the chain, so a step is about q (one multiply-add),
+// q p_0 and q p_1 (one), and two additions. Nine extra multiply-adds and
+// fifteen additions; the value and the limbs returned are the same as
+// accumulating everything into one array.
 template <size_t K>
 CUZK_IFMA_INLINE Vec<K> mul_lazy(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& mod) {
   const Modulus52<K>& m = opaque(mod);
-  __m512i t[K + 1];
-  for (size_t j = 0; j <= K; j++) t[j] = _mm512_setzero_si512();
+  const __m512i zero = _mm512_setzero_si512();
   const __m512i k0 = bcast(m.k0);
+  const __m512i bk = _mm512_madd52lo_epu64(zero, b.l[0], k0);
+  __m512i lo[K], hi[K + 1];  // hi[0] unused: limb 0 is kept merged in lo[0]
+  for (size_t j = 0; j < K; j++) lo[j] = zero;
+  for (size_t j = 0; j <= K; j++) hi[j] = zero;
   for (size_t i = 0; i < K; i++) {
     const __m512i ai = a.l[i];
-    for (size_t j = 0; j < K; j++) t[j] = _mm512_madd52lo_epu64(t[j], ai, b.l[j]);
-    const __m512i q = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], k0);
-    for (size_t j = 0; j < K; j++) t[j] = _mm512_madd52lo_epu64(t[j], q, bcast(m.p[j]));
-    for (size_t j = 0; j < K; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], ai, b.l[j]);
-    for (size_t j = 0; j < K; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], q, bcast(m.p[j]));
-    // t[0] is now a multiple of 2^52: shift the accumulator down one limb.
-    const __m512i carry = _mm512_srli_epi64(t[0], 52);
-    for (size_t j = 0; j < K; j++) t[j] = t[j + 1];
-    t[0] = _mm512_add_epi64(t[0], carry);
-    t[K] = _mm512_setzero_si512();
+    const __m512i q = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, ai, bk), lo[0], k0);
+    for (size_t j = 0; j < K; j++) lo[j] = _mm512_madd52lo_epu64(lo[j], ai, b.l[j]);
+    for (size_t j = 0; j < K; j++) hi[j + 1] = _mm512_madd52hi_epu64(hi[j + 1], ai, b.l[j]);
+    for (size_t j = 0; j < K; j++) lo[j] = _mm512_madd52lo_epu64(lo[j], q, bcast(m.p[j]));
+    for (size_t j = 0; j < K; j++) hi[j + 1] = _mm512_madd52hi_epu64(hi[j + 1], q, bcast(m.p[j]));
+    // lo[0] is now a multiple of 2^52: shift down one limb, merging limb 1.
+    const __m512i carry = _mm512_srli_epi64(lo[0], 52);
+    lo[0] = _mm512_add_epi64(_mm512_add_epi64(lo[1], carry), hi[1]);
+    for (size_t j = 1; j + 1 < K; j++) lo[j] = lo[j + 1];
+    lo[K - 1] = zero;
+    for (size_t j = 1; j < K; j++) hi[j] = hi[j + 1];
+    hi[K] = zero;
   }
   Vec<K> r;
-  for (size_t j = 0; j < K; j++) r.l[j] = t[j];
+  r.l[0] = lo[0];
+  for (size_t j = 1; j < K; j++) r.l[j] = _mm512_add_epi64(lo[j], hi[j]);
   return r;
 }
 
