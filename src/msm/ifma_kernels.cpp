@@ -21,9 +21,12 @@ namespace {
 
 using namespace ec::ifma_fp;
 
-// Scalar-domain constants for the inversion: X' -> X and X -> X'.
-constexpr auto S_FROM = arith::pow2_mod<6>(352, ff::Fp::MODULUS);
-constexpr auto S_TO = arith::pow2_mod<6>(416, ff::Fp::MODULUS);
+// The inversion runs in the scalar field on the lanes' limbs as they are:
+// read as scalar Montgomery limbs (radix 2^384), a kernel-domain x (limbs
+// x 2^416) is the value v = x 2^32, and the kernel domain wants 1/x, i.e.
+// 2^64 / v. So the one inverse is multiplied by 2^64 (an element whose
+// limbs are 2^448 mod p) instead of converting every lane in and out.
+constexpr auto S_FIX = arith::pow2_mod<6>(448, ff::Fp::MODULUS);
 
 // Per-lane inverses of a (non-zero lanes, < 2p), through the scalar field:
 // one Fermat inversion and a Montgomery trick over the 8 lanes.
@@ -36,23 +39,20 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
     transpose8(r);
     for (int i = 0; i < 8; i++) _mm512_store_si512(rows[i], r[i]);
   }
-  ff::Fp x[8], pre[8];
-  ff::Fp from, to;
-  from.v = S_FROM;
-  to.v = S_TO;
+  ff::Fp v[8], pre[8];
+  ff::Fp fix;
+  fix.v = S_FIX;
   ff::Fp acc = ff::Fp::one();
   for (int i = 0; i < 8; i++) {
-    std::copy(rows[i], rows[i] + 6, x[i].v.begin());
-    x[i] = x[i] * from;  // 2^416 domain -> 2^384 domain
+    std::copy(rows[i], rows[i] + 6, v[i].v.begin());
     pre[i] = acc;
-    acc *= x[i];
+    acc *= v[i];
   }
-  ff::Fp inv = acc.inverse_vartime();
+  ff::Fp inv = acc.inverse_vartime() * fix;
   for (int i = 8; i-- > 0;) {
-    ff::Fp xi = inv * pre[i];
-    inv *= x[i];
-    xi = xi * to;  // back to the 2^416 domain
-    std::copy(xi.v.begin(), xi.v.end(), rows[i]);
+    const ff::Fp vi = inv * pre[i];
+    inv *= v[i];
+    std::copy(vi.v.begin(), vi.v.end(), rows[i]);
     rows[i][6] = rows[i][7] = 0;
   }
   __m512i r[8];
