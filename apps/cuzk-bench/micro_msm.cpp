@@ -25,6 +25,7 @@
 #include "micro_common.hpp"
 #include "micro_msm_inputs.hpp"
 #include "msm/msm.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::bench_cli {
 namespace {
@@ -231,6 +232,8 @@ void print_ratios(const MsmOpts& o) {
 
 void run_msm(const MsmOpts& o) {
   results().clear();
+  // As the daemon does (engine.cpp): an MSM's scratch is reused by the next.
+  platform::set_recycle_limit(size_t(1) << 30);
   for (const auto& g : o.groups) {
     if (g == "g1") run_group<ec::G1Curve>(o, "g1");
     else if (g == "g2") run_group<ec::G2Curve>(o, "g2");

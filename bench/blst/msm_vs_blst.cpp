@@ -26,6 +26,7 @@
 #include "micro_msm_inputs.hpp"
 #include "msm/msm.hpp"
 #include "platform/cpu_features.hpp"
+#include "platform/large_vector.hpp"
 
 namespace {
 
@@ -137,6 +138,9 @@ int run(const char* gname, const std::vector<int>& log_ns, const std::vector<std
 }  // namespace
 
 int main(int argc, char** argv) {
+  // blst's scratch is allocated once and reused (below); cuzk's is reused
+  // through the recycling pool, as in the daemon (engine.cpp).
+  cuzk::platform::set_recycle_limit(size_t(1) << 30);
   std::vector<std::string> groups{"g1"}, kinds{"uniform"};
   std::vector<int> log_ns{16};
   unsigned threads = 1;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -86,6 +87,58 @@ class Recycled {
   static inline std::mutex m_;
   static inline std::vector<std::vector<T>> pool_;
 };
+
+// The same for raw aligned blocks (RawArray's buffers), any element type:
+// they are only ever written in full before they are read.
+class RecycledBlocks {
+ public:
+  struct Block {
+    void* p = nullptr;
+    size_t bytes = 0;
+    size_t align = 0;
+  };
+  static constexpr size_t kSlots = 8;
+  static bool put(const Block& b) {
+    std::lock_guard lock(m_);
+    if (pool_.size() >= kSlots) return false;
+    size_t held = g_recycled_bytes.load();
+    do {
+      if (held + b.bytes > g_recycle_limit.load()) return false;
+    } while (!g_recycled_bytes.compare_exchange_weak(held, held + b.bytes));
+    pool_.push_back(b);
+    return true;
+  }
+  // The smallest pooled block of bytes to 2·bytes with at least that
+  // alignment, if any.
+  static bool take(Block& out, size_t bytes, size_t align) {
+    std::lock_guard lock(m_);
+    size_t best = pool_.size();
+    for (size_t i = 0; i < pool_.size(); i++) {
+      const Block& b = pool_[i];
+      if (b.bytes >= bytes && b.bytes / 2 <= bytes && b.align >= align &&
+          (best == pool_.size() || b.bytes < pool_[best].bytes))
+        best = i;
+    }
+    if (best == pool_.size()) return false;
+    out = pool_[best];
+    g_recycled_bytes -= out.bytes;
+    pool_.erase(pool_.begin() + std::ptrdiff_t(best));
+    return true;
+  }
+  static void clear() {
+    std::vector<Block> drop;
+    {
+      std::lock_guard lock(m_);
+      for (const Block& b : pool_) g_recycled_bytes -= b.bytes;
+      drop.swap(pool_);
+    }
+    for (const Block& b : drop) ::operator delete[](b.p, std::align_val_t(b.align));
+  }
+
+ private:
+  static inline std::mutex m_;
+  static inline std::vector<Block> pool_;
+};
 }  // namespace detail
 
 inline constexpr size_t kLargeBytes = size_t(4) << 20;  // buffers below this are left to malloc
@@ -121,6 +174,8 @@ template <class T>
 void drop_recycled() {
   detail::Recycled<T>::clear();
 }
+// Frees the pooled RawArray blocks.
+inline void drop_recycled_blocks() { detail::RecycledBlocks::clear(); }
 
 // v.reserve(cap), with huge-page advice for the new buffer, or a recycled
 // buffer large enough.

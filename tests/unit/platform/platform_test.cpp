@@ -126,6 +126,40 @@ TEST(RawArray, SizesAlignmentAndMoves) {
   EXPECT_EQ(moved.data(), nullptr);
 }
 
+TEST(RawArray, LargeBuffersAreRecycledWhenRecyclingIsOn) {
+  drop_recycled_blocks();
+  const size_t before = recycled_bytes();
+  const size_t n = (size_t(16) << 20) / sizeof(uint64_t);  // 16 MiB
+  {
+    ScopedRecycleLimit off(0);
+    RawArray<uint64_t> a(n);
+    a[0] = 1;
+  }
+  EXPECT_EQ(recycled_bytes(), before);  // recycling off: freed
+  ScopedRecycleLimit recycling(size_t(1) << 30);
+  const uint64_t* p = nullptr;
+  {
+    RawArray<uint64_t> a(n);
+    p = a.data();
+    a[n - 1] = 42;
+  }
+  EXPECT_EQ(recycled_bytes(), before + n * sizeof(uint64_t));
+  RawArray<uint64_t> tiny(n * 3 / 8);  // 6 MiB: more than twice too large for it, not taken
+  EXPECT_NE(tiny.data(), p);
+  // Another element type and a slightly smaller size get the block, as it was.
+  RawArray<uint32_t> b(2 * n - 100);
+  EXPECT_EQ(reinterpret_cast<const void*>(b.data()), reinterpret_cast<const void*>(p));
+  EXPECT_EQ(reinterpret_cast<const uint64_t*>(b.data())[n - 1], 42u);
+  EXPECT_EQ(recycled_bytes(), before);
+  b.reset(0);  // the whole block goes back, not the array's part of it
+  EXPECT_EQ(recycled_bytes(), before + n * sizeof(uint64_t));
+  RawArray<uint64_t> small(100);  // small arrays never enter the pool
+  small.reset(0);
+  EXPECT_EQ(recycled_bytes(), before + n * sizeof(uint64_t));
+  drop_recycled_blocks();
+  EXPECT_EQ(recycled_bytes(), before);
+}
+
 // A type of its own, so other tests' buffers are not in its pool.
 struct RecycleProbe {
   uint64_t x[4];
