@@ -142,7 +142,13 @@ void run_group(const MsmOpts& o, const char* gname) {
                                 {"ifma", plan.ifma},
                                 {"accumulator", acc_name(plan.accumulator)},
                                 {"ones", plan.ones},
-                                {"zeros", plan.zeros}};
+                                {"zeros", plan.zeros},
+                                // Stages of the last repetition (reductions within accumulate).
+                                {"stage_ms",
+                                 {{"classify", plan.ms_classify},
+                                  {"ones", plan.ms_ones},
+                                  {"split", plan.ms_split},
+                                  {"accumulate", plan.ms_accumulate}}}};
             if (gain > 0) j["gain_vs_xyzz"] = gain;
             if (o.json) {
               std::printf("%s\n", j.dump().c_str());
