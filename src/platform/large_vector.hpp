@@ -100,7 +100,7 @@ class RecycledBlocks {
   static constexpr size_t kSlots = 8;
   static bool put(const Block& b) {
     std::lock_guard lock(m_);
-    if (pool_.size() >= kSlots) return false;
+    if (closed_ || pool_.size() >= kSlots) return false;
     size_t held = g_recycled_bytes.load();
     do {
       if (held + b.bytes > g_recycle_limit.load()) return false;
@@ -136,8 +136,18 @@ class RecycledBlocks {
   }
 
  private:
+  // The blocks are freed at exit (a leak checker would report them once
+  // the list is gone); an array freed after that frees its own.
+  struct Pool : std::vector<Block> {
+    ~Pool() {
+      std::lock_guard lock(m_);
+      closed_ = true;
+      for (const Block& b : *this) ::operator delete[](b.p, std::align_val_t(b.align));
+    }
+  };
   static inline std::mutex m_;
-  static inline std::vector<Block> pool_;
+  static inline bool closed_ = false;
+  static inline Pool pool_;
 };
 }  // namespace detail
 
