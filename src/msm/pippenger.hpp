@@ -5,7 +5,8 @@
 //  0. classify (parallel; scalars.hpp): identity points and zero scalars
 //     are dropped, scalar-1 points go to the "ones" list, the rest to the
 //     "big" list; the largest scalar decides the number of bits to window.
-//  1. ones: summed by batch-affine addition trees (parallel parts).
+//  1. ones: summed in parallel parts, into running sums by direct
+//     scheduling (IFMA kernels) or by batch-affine addition trees.
 //  2. big scalars, planned by window_plan.hpp, in super-chunks bounded by
 //     memory:
 //     A. (parallel over scalars; digits.hpp) GLV split k = k1 + k2*lambda,
@@ -118,9 +119,28 @@ class PippengerMsm {
   size_t mini_chunk() const { return tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16); }
 
   // ---------------------------------------------------- stage 1: the ones
+  // With the IFMA kernels the points go straight into running sums, point e
+  // of a mini-chunk into sum e mod copies (direct scheduling: a batch of
+  // consecutive points touches distinct sums, so nothing is deferred), and a
+  // tree adds the sums up at the end of the part: one addition per point
+  // and no per-round bookkeeping. The scalar kernels keep the trees (there is
+  // no scheduler for them). Copies: the batch rounded up to a power of two
+  // (2048 for G1, 1024 for G2; tests' tiny batches make few sums, so that
+  // small inputs run the additions, doublings and cancellations too).
+  uint32_t ones_copies() const {
+    uint32_t c = 8;
+    while (c < batch_ && c < 2048) c *= 2;
+    return c;
+  }
   struct SumWork {
     TreeSummer<C> ts;
     std::vector<P> buf;
+    BucketScheduler<C> sched;
+    RawArray<P> sums;
+    std::vector<uint8_t> filled;
+    std::vector<int32_t> digit_one;  // a digit of 1 for every point of a mini-chunk
+    std::vector<uint32_t> left;
+    std::vector<P> spill;  // points the scheduler handed back (none expected)
   };
 
   Jac sum_ones(const std::vector<uint32_t>& idx) {
@@ -130,30 +150,52 @@ class PippengerMsm {
     parts = std::max<size_t>(parts, 1);
     std::vector<Jac> res(parts);
     tbb::enumerable_thread_specific<SumWork> work;
+    const bool direct = kernels_ == Kernels::Ifma;
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       SumWork& wk = work.local();
       size_t lo = len * p / parts, hi = len * (p + 1) / parts;
+      auto& ts = wk.ts;
+      ts.ifma = kernels_ == Kernels::Ifma;
       P acc;
       bool have = false;
+      const auto into_acc = [&](uint32_t, Ref r) {
+        have = r != 0;
+        if (r) store(&acc, r);
+      };
+      const uint32_t copies = ones_copies();
+      if (direct) {
+        if (wk.sums.size() < copies) wk.sums.reset(copies);
+        wk.filled.assign(copies, 0);
+        wk.spill.clear();
+      }
       for (size_t s = lo; s < hi; s += MINI) {
         size_t e = std::min(hi, s + MINI);
         wk.buf.resize(e - s);
-        auto& ts = wk.ts;
-        ts.clear();
-        ts.ifma = kernels_ == Kernels::Ifma;
-        if (have) ts.refs.push_back(make_ref<C>(&acc, false));
-        for (size_t i = s; i < e; i++) {
-          pts_.load_xy(idx[i], wk.buf[i - s].x, wk.buf[i - s].y);
-          ts.refs.push_back(make_ref<C>(&wk.buf[i - s], false));
-        }
+        for (size_t i = s; i < e; i++) pts_.load_xy(idx[i], wk.buf[i - s].x, wk.buf[i - s].y);
         to_kernel_domain(kernels_, wk.buf.data(), e - s);
+        if (direct) {
+          if (wk.digit_one.size() < e - s) wk.digit_one.assign(e - s, 1);
+          wk.left.clear();
+          wk.sched.run(wk.buf.data(), wk.digit_one.data(), e - s, 0, 1, wk.sums.data(), wk.filled.data(),
+                       std::max<size_t>(1, std::min<size_t>(batch_ / 2, copies)), wk.left, copies);
+          for (uint32_t j : wk.left) wk.spill.push_back(wk.buf[j]);
+          continue;
+        }
+        ts.clear();
+        if (have) ts.refs.push_back(make_ref<C>(&acc, false));
+        for (size_t i = 0; i < e - s; i++) ts.refs.push_back(make_ref<C>(&wk.buf[i], false));
         ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
-        ts.run(
-            [&](uint32_t, Ref r) {
-              have = r != 0;
-              if (r) store(&acc, r);
-            },
-            batch_, [&](uint32_t) { return &acc; });
+        ts.run(into_acc, batch_, [&](uint32_t) { return &acc; });
+      }
+      if (direct) {
+        ts.clear();
+        for (uint32_t k = 0; k < copies; k++)
+          if (wk.filled[k]) ts.refs.push_back(make_ref<C>(wk.sums.data() + k, false));
+        for (const P& q : wk.spill) ts.refs.push_back(make_ref<C>(&q, false));
+        if (!ts.refs.empty()) {
+          ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
+          ts.run(into_acc, batch_, [&](uint32_t) { return &acc; });
+        }
       }
       if (have) from_kernel_domain(kernels_, &acc, 1);
       res[p] = have ? Jac::from_affine(Aff::from_xy(acc.x, acc.y)) : Jac::identity();

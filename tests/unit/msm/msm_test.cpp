@@ -318,6 +318,36 @@ TYPED_TEST(Msm, AdversarialPoints) {
   }
 }
 
+TYPED_TEST(Msm, OnesThroughRunningSums) {
+  // Scalar-1 points go into running sums, point e of a chunk into sum e mod
+  // copies (8 with the tests' tiny batches, 2048 for G1 by default): a point
+  // equal to the one already in its sum doubles it, its negation empties it,
+  // and the next point fills it again. 2,600 points reach past 2048.
+  using C = TypeParam;
+  std::mt19937_64 rng(104);
+  const size_t n = 2600;
+  auto in = msm_test::random_input<C>(16, rng);
+  const auto base = in;
+  in.pts.resize(n);
+  in.dlog.resize(n);
+  in.k.assign(n, ff::Fr::one());
+  for (size_t i = 0; i < n; i++) {
+    const size_t j = (i * 7 + i / 2048) % 16;  // few distinct points, in changing order
+    const bool neg = (i / 3) % 4 == 1;
+    in.pts[i] = neg ? base.pts[j].neg() : base.pts[j];
+    in.dlog[i] = neg ? -base.dlog[j] : base.dlog[j];
+  }
+  for (size_t i = 2048; i < n; i += 5) {  // the point 2048 before, or its negation
+    const bool neg = i % 2;
+    in.pts[i] = neg ? in.pts[i - 2048].neg() : in.pts[i - 2048];
+    in.dlog[i] = neg ? -in.dlog[i - 2048] : in.dlog[i - 2048];
+  }
+  check_all(in, "ones with repeats and negations");
+  // A few big scalars beside them (the big path runs too).
+  for (size_t i = 0; i < n; i += 97) in.k[i] = ff::Fr::random(rng);
+  check_all(in, "mostly ones");
+}
+
 TYPED_TEST(Msm, NonReducedCanonicalScalars) {
   using C = TypeParam;
   std::mt19937_64 rng(104);
