@@ -98,7 +98,11 @@ inline void reduce_mod_r(Limbs<4>& k) {
 
 // Scalar sources: operator()(i) gives the canonical integer (< r); quick(i)
 // classifies without conversion where it can: 0 (zero), 1 (one), -1 (other).
+// Its -1 is exact (a reduced Montgomery form is 0 or R only for 0 and 1), so
+// a scalar it calls other needs no conversion once the window bits are known
+// to be the most there can be.
 struct FrScalars {
+  static constexpr bool kQuickExact = true;
   Concat<ff::Fr> s;
   Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
   int quick(size_t i) const {
@@ -109,6 +113,7 @@ struct FrScalars {
   }
 };
 struct CanonicalScalars {
+  static constexpr bool kQuickExact = false;
   std::span<const Limbs<4>> s;
   Limbs<4> operator()(size_t i) const {
     Limbs<4> k = s[i];
@@ -120,6 +125,7 @@ struct CanonicalScalars {
 
 // Canonical integers of several parts, as one sequence.
 struct CanonicalPartsScalars {
+  static constexpr bool kQuickExact = false;
   Concat<Limbs<4>> s;
   Limbs<4> operator()(size_t i) const {
     Limbs<4> k = s[i];
@@ -144,6 +150,7 @@ struct ScalarClasses {
 template <class C, class ScalarAt>
 ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at, bool split_ones) {
   enum Class : uint8_t { kZero, kOne, kBig };
+  constexpr uint32_t kMaxBits = 255;  // of a scalar below r
   const size_t n = pts.size();
   const size_t BLK = 4096;
   const size_t nblk = (n + BLK - 1) / BLK;
@@ -154,11 +161,15 @@ ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at
     uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
     for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
       uint8_t k = kZero;
-      const int q = pts.is_identity(i) ? 0 : scalar_at.quick(i);
+      // The scalar first: a zero one needs no look at its point.
+      int q = scalar_at.quick(i);
+      if (q != 0 && pts.is_identity(i)) q = 0;
       if (q == 0) {
         k = kZero;
       } else if (q == 1 && split_ones) {
         k = kOne;
+      } else if (ScalarAt::kQuickExact && bits == kMaxBits) {
+        k = kBig;  // nonzero, not 1, and no longer scalar can change the plan
       } else {
         Limbs<4> s = scalar_at(i);
         size_t bl = arith::bit_length(s);
