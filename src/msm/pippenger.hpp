@@ -124,9 +124,10 @@ class PippengerMsm {
   // consecutive points touches distinct sums, so nothing is deferred), and a
   // tree adds the sums up at the end of the part: one addition per point
   // and no per-round bookkeeping. The scalar kernels keep the trees (there is
-  // no scheduler for them). Copies: the batch rounded up to a power of two
-  // (2048 for G1, 1024 for G2; tests' tiny batches make few sums, so that
-  // small inputs run the additions, doublings and cancellations too).
+  // no scheduler for them). Copies: the batch rounded up to a power of two,
+  // at most 2048 (the default batches give 2048; tests' tiny batches make few
+  // sums, so that small inputs run the additions, doublings and
+  // cancellations too).
   uint32_t ones_copies() const {
     uint32_t c = 8;
     while (c < batch_ && c < 2048) c *= 2;

@@ -44,6 +44,16 @@ namespace detail {
 inline std::atomic<size_t> g_recycle_limit{0};
 inline std::atomic<size_t> g_recycled_bytes{0};
 
+// The byte count is shared by every pool (each with its own lock): claim the
+// bytes atomically, so the pools together stay within the limit.
+inline bool claim_recycle_bytes(size_t bytes) {
+  size_t held = g_recycled_bytes.load();
+  do {
+    if (held + bytes > g_recycle_limit.load()) return false;
+  } while (!g_recycled_bytes.compare_exchange_weak(held, held + bytes));
+  return true;
+}
+
 template <class T>
 class Recycled {
  public:
@@ -52,13 +62,7 @@ class Recycled {
     const size_t bytes = v.capacity() * sizeof(T);
     std::lock_guard lock(m_);
     if (pool_.size() >= kSlots) return;
-    // The byte count is shared by every type's pool (each with its own
-    // lock): claim the bytes atomically, so the pools together stay within
-    // the limit.
-    size_t held = g_recycled_bytes.load();
-    do {
-      if (held + bytes > g_recycle_limit.load()) return;
-    } while (!g_recycled_bytes.compare_exchange_weak(held, held + bytes));
+    if (!claim_recycle_bytes(bytes)) return;
     pool_.push_back(std::move(v));  // with its elements: size_large() may keep them
   }
   // The smallest pooled buffer of cap to 2·cap elements, if any, with the
@@ -100,11 +104,7 @@ class RecycledBlocks {
   static constexpr size_t kSlots = 8;
   static bool put(const Block& b) {
     std::lock_guard lock(m_);
-    if (closed_ || pool_.size() >= kSlots) return false;
-    size_t held = g_recycled_bytes.load();
-    do {
-      if (held + b.bytes > g_recycle_limit.load()) return false;
-    } while (!g_recycled_bytes.compare_exchange_weak(held, held + b.bytes));
+    if (closed_ || pool_.size() >= kSlots || !claim_recycle_bytes(b.bytes)) return false;
     pool_.push_back(b);
     return true;
   }
