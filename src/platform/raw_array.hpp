@@ -10,7 +10,11 @@
 // array takes one from there, its pages already resident (an MSM's entries
 // and digits, 67 MB at 2^18 points, otherwise take fresh pages every call;
 // on the development VM the first touch of never-used memory is the costly
-// part: 0.8 s of the first 2^18 MSM of a process).
+// part: 0.8 s of the first 2^18 MSM of a process). Arrays from 256 KiB up
+// are recycled, not only the huge ones: an MSM's buckets (1.5 MB a window)
+// and its reductions' scratch (2 MB a thread) are freed with it, and taking
+// them fresh again stalled a thread of the next MSM for 30 ms in page clears
+// now and then (a tenth of a two-thread 2^18 G1 MSM).
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -20,6 +24,8 @@
 #include "platform/large_vector.hpp"
 
 namespace cuzk::platform {
+
+inline constexpr size_t kRecycledArrayBytes = size_t(256) << 10;  // smaller arrays are left to malloc
 
 template <class T>
 class RawArray {
@@ -35,7 +41,7 @@ class RawArray {
     const size_t bytes = n * sizeof(T);
     const size_t align = bytes >= (size_t(2) << 20) ? (size_t(2) << 20) : 64;
     detail::RecycledBlocks::Block b;
-    if (bytes >= kLargeBytes && detail::RecycledBlocks::take(b, bytes, align)) {
+    if (bytes >= kRecycledArrayBytes && detail::RecycledBlocks::take(b, bytes, align)) {
       p_ = std::unique_ptr<T, Free>(static_cast<T*>(b.p), Free{b.align, b.bytes});
       return;
     }
@@ -57,7 +63,7 @@ class RawArray {
     size_t align = 64;
     size_t bytes = 0;  // of the block (a recycled one may exceed the array)
     void operator()(T* p) const {
-      if (bytes >= kLargeBytes && detail::RecycledBlocks::put({p, bytes, align})) return;
+      if (bytes >= kRecycledArrayBytes && detail::RecycledBlocks::put({p, bytes, align})) return;
       ::operator delete[](p, std::align_val_t(align));
     }
   };

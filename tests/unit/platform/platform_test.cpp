@@ -156,6 +156,17 @@ TEST(RawArray, LargeBuffersAreRecycledWhenRecyclingIsOn) {
   RawArray<uint64_t> small(100);  // small arrays never enter the pool
   small.reset(0);
   EXPECT_EQ(recycled_bytes(), before + n * sizeof(uint64_t));
+  // Mid-sized ones do (an MSM's buckets, 1.5 MB a window) and come back.
+  const size_t mid = (size_t(1) << 20) / sizeof(uint64_t);
+  const uint64_t* q = nullptr;
+  {
+    RawArray<uint64_t> m(mid);
+    q = m.data();
+  }
+  EXPECT_EQ(recycled_bytes(), before + (n + mid) * sizeof(uint64_t));
+  RawArray<uint64_t> m2(mid - 8);
+  EXPECT_EQ(m2.data(), q);
+  m2.reset(0);
   drop_recycled_blocks();
   EXPECT_EQ(recycled_bytes(), before);
 }
