@@ -117,8 +117,9 @@ struct Tuning {
 
 // What the planner chose (for benchmarks and tests).
 struct Plan {
-  size_t n = 0, zeros = 0, ones = 0, big = 0;  // big: scalars >= 2 (non-infinity points)
-  unsigned scalar_bits = 0;                    // bits of the (half) scalars windowed
+  size_t n = 0, zeros = 0, ones = 0,
+         big = 0;            // zeros: scalar 0; big: scalars >= 2 (points at infinity included)
+  unsigned scalar_bits = 0;  // bits of the (half) scalars windowed
   bool glv = false;
   bool ifma = false;       // the eight-lane IFMA kernels ran the affine additions
   bool scheduled = false;  // the buckets were filled by direct scheduling

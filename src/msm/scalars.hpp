@@ -105,6 +105,8 @@ struct FrScalars {
   static constexpr bool kQuickExact = true;
   Concat<ff::Fr> s;
   Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
+  // Where scalar i lies (stage A touches it ahead of its conversion).
+  const void* address(size_t i) const { return &s[i]; }
   int quick(size_t i) const {
     const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
     if (arith::is_zero(v)) return 0;
@@ -120,6 +122,8 @@ struct CanonicalScalars {
     reduce_mod_r(k);
     return k;
   }
+  // Where scalar i lies (stage A touches it ahead of its conversion).
+  const void* address(size_t i) const { return &s[i]; }
   int quick(size_t) const { return -1; }
 };
 
@@ -132,6 +136,8 @@ struct CanonicalPartsScalars {
     reduce_mod_r(k);
     return k;
   }
+  // Where scalar i lies (stage A touches it ahead of its conversion).
+  const void* address(size_t i) const { return &s[i]; }
   int quick(size_t) const { return -1; }
 };
 
@@ -140,7 +146,7 @@ struct ScalarClasses {
   std::vector<uint32_t> ones;  // indices of the points with scalar 1
   std::vector<uint32_t> big;   // indices of the others; empty when every scalar is big
   size_t nbig = 0;
-  size_t zeros = 0;       // zero scalars and points at infinity, dropped
+  size_t zeros = 0;       // zero scalars, dropped (points at infinity: where the points are loaded)
   unsigned max_bits = 0;  // of the largest big scalar: the bits to window
   uint32_t big_at(size_t s) const { return big.empty() ? uint32_t(s) : big[s]; }
 };
@@ -152,7 +158,7 @@ ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at
   enum Class : uint8_t { kZero, kOne, kBig };
   constexpr uint32_t kMaxBits = 255;  // of a scalar below r
   const size_t n = pts.size();
-  const size_t BLK = 4096;
+  constexpr size_t BLK = 4096;
   const size_t nblk = (n + BLK - 1) / BLK;
   std::vector<uint8_t> cls(n);
   std::vector<uint32_t> n1(nblk), nb(nblk), mb(nblk);
@@ -160,25 +166,22 @@ ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at
   tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
     uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
     for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
-      uint8_t k = kZero;
-      // The scalar first: a zero one needs no look at its point.
-      int q = scalar_at.quick(i);
-      if (q != 0 && pts.is_identity(i)) q = 0;
-      if (q == 0) {
-        k = kZero;
-      } else if (q == 1 && split_ones) {
-        k = kOne;
-      } else if (ScalarAt::kQuickExact && bits == kMaxBits) {
-        k = kBig;  // nonzero, not 1, and no longer scalar can change the plan
-      } else {
-        Limbs<4> s = scalar_at(i);
-        size_t bl = arith::bit_length(s);
+      // Without a branch on the class: on Filecoin's vectors (0, 1 and other
+      // scalars at random) each such branch mispredicted every other point.
+      // No point is read (identities are dropped where the points are
+      // loaded): the scalars alone are a quarter of the bytes.
+      const int q = scalar_at.quick(i);
+      const bool one = q == 1 && split_ones;
+      uint8_t k = uint8_t(q == 0 ? kZero : one ? kOne : kBig);
+      // A scalar quick() cannot place is converted for its length, until
+      // no longer scalar can change the plan (a predictable branch then).
+      if (k == kBig && !(ScalarAt::kQuickExact && bits == kMaxBits)) [[unlikely]] {
+        const size_t bl = arith::bit_length(scalar_at(i));
         if (bl == 0) {
           k = kZero;
         } else if (bl == 1 && split_ones) {
           k = kOne;
         } else {
-          k = kBig;
           bits = std::max<uint32_t>(bits, uint32_t(bl));
         }
       }
@@ -206,12 +209,18 @@ ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at
   out.ones.resize(t1);
   out.nbig = tb;
   if (tb != n) out.big.resize(tb);
+  // The lists, block by block: each index written to both of a block's
+  // buffers, the cursor of its class advanced (no branch on the class).
   tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
-    size_t p1 = o1[b], pb = ob[b];
+    uint32_t one_buf[BLK], big_buf[BLK];
+    uint32_t c1 = 0, cb = 0;
     for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
-      if (cls[i] == kOne) out.ones[p1++] = uint32_t(i);
-      if (cls[i] == kBig && tb != n) out.big[pb++] = uint32_t(i);
+      one_buf[c1] = big_buf[cb] = uint32_t(i);
+      c1 += cls[i] == kOne;
+      cb += cls[i] == kBig;
     }
+    std::copy_n(one_buf, c1, out.ones.begin() + std::ptrdiff_t(o1[b]));
+    if (tb != n) std::copy_n(big_buf, cb, out.big.begin() + std::ptrdiff_t(ob[b]));
   });
   out.zeros = tz;
   return out;

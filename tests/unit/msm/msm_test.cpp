@@ -299,6 +299,10 @@ TYPED_TEST(Msm, AdversarialPoints) {
       in.dlog[i] = ff::Fr::zero();
     }
     check_all(in, "some infinity");
+    // Also with scalar 1 (they reach the ones sum, which drops them) beside
+    // other points of scalar 1.
+    for (size_t i = 0; i < n; i += 2) in.k[i] = ff::Fr::one();
+    check_all(in, "some infinity, scalars 1");
     for (size_t i = 0; i < n; i++) {
       in.pts[i] = ec::Affine<C>::identity();
       in.dlog[i] = ff::Fr::zero();
