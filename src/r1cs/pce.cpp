@@ -282,6 +282,59 @@ struct Rows {
   const PackedCsr* m;
 };
 
+#if defined(__AVX2__)
+// The row loop of satisfied-witness evaluation with a, b and c in vector
+// registers from load to store: an element copied through memory as one
+// 32-byte store and then read as four 8-byte words (the shortcuts' tests of
+// 0 and 1) stalled on store forwarding in the loop's hottest lines.
+using V256 = __m256i;
+inline V256 load_v(const Fr& x) { return _mm256_loadu_si256(reinterpret_cast<const V256*>(x.v.data())); }
+inline bool zero_v(V256 x) { return _mm256_testz_si256(x, x); }
+inline bool equal_v(V256 x, V256 y) { return _mm256_movemask_epi8(_mm256_cmpeq_epi64(x, y)) == -1; }
+
+struct VecRows {
+  explicit VecRows(const PackedCsr& m) : r(m) {}
+  // Row i's value; the one-term rows (most of A's, nearly all of B's) inline.
+  V256 eval(size_t i, std::span<const Fr> w) const {
+    const uint32_t lo = r.rp[i];
+    Fr out;
+    if (r.rp[i + 1] - lo == 1) [[likely]] {
+      const uint32_t t = r.coeff[lo];
+      const Fr& v = w[r.col[lo]];
+      if (t == 0) return load_v(v);  // coefficient 1: a copy
+      FrSum::term_into(r.table[t], v, out);
+    } else {
+      r.m->eval_row(i, w, out);
+    }
+    return load_v(out);
+  }
+  Rows r;
+};
+
+// c = a·b with the shortcuts of product_into (b nearly always 0 or 1: a
+// select), in registers.
+inline V256 product_v(V256 a, V256 b, V256 one) {
+  if (const bool b1 = equal_v(b, one); b1 || zero_v(b)) [[likely]]
+    return _mm256_and_si256(a, _mm256_set1_epi64x(-int64_t(b1)));
+  if (const bool a1 = equal_v(a, one); a1 || zero_v(a))
+    return _mm256_and_si256(b, _mm256_set1_epi64x(-int64_t(a1)));
+  Fr x, y;
+  _mm256_storeu_si256(reinterpret_cast<V256*>(x.v.data()), a);
+  _mm256_storeu_si256(reinterpret_cast<V256*>(y.v.data()), b);
+  return load_v(x * y);
+}
+
+inline void store_v(Fr* dst, V256 x, Store kind) {
+  if (kind == Store::Stream256) {
+    _mm256_stream_si256(reinterpret_cast<V256*>(dst->v.data()), x);
+  } else {
+    Fr t;
+    _mm256_storeu_si256(reinterpret_cast<V256*>(t.v.data()), x);
+    store_row(dst, t, kind);
+  }
+}
+#endif
+
 // Orders the streaming stores before anything after them.
 inline void streaming_done() {
 #if defined(__x86_64__)
@@ -294,36 +347,70 @@ inline void streaming_done() {
 void PrecompiledCircuit::eval_rows(std::span<const Fr> ws, size_t first, size_t n, Fr* a, Fr* b, Fr* c,
                                    bool exact_c) const {
   const Store kind = store_kind(num_constraints() >= streaming_rows, a, b, c);
-  tbb::parallel_for(tbb::blocked_range<size_t>(first, first + n, 4096),
-                    [&](const tbb::blocked_range<size_t>& rg) {
-                      // Everything the loop reads in locals: the stores to a/b/c could alias
-                      // members and captures, which the compiler would otherwise reload per
-                      // row (with Rows, 10% of the evaluation's time).
-                      const std::span<const Fr> w = ws;
-                      const Rows ma(a_), mb(b_);
-                      Fr *const pa = a - first, *const pb = b - first, *const pc = c - first;
-                      const Store k = kind;
-                      const bool exact = exact_c;
-                      auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(rg.begin()));
-                      const auto last = a_from_c_.end();
-                      for (size_t i = rg.begin(); i < rg.end(); i++) {
-                        Fr ai, bi, ci;
-                        if (!exact && next != last && *next == i) [[unlikely]] {
-                          c_.eval_row(i, w, ai);  // b = 1: a = c for a satisfying witness
-                          ++next;
-                        } else {
-                          ma.eval(i, w, ai);
-                        }
-                        mb.eval(i, w, bi);
-                        if (exact) c_.eval_row(i, w, ci);
-                        else product_into(ai, bi, ci);
-                        store_row(pa + i, ai, k);
-                        store_row(pb + i, bi, k);
-                        store_row(pc + i, ci, k);
-                      }
-                      if (k != Store::Plain) streaming_done();
-                    });
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(first, first + n, 4096), [&](const tbb::blocked_range<size_t>& rg) {
+        // Everything the loop reads in locals: the stores to a/b/c could alias
+        // members and captures, which the compiler would otherwise reload per
+        // row (with Rows, 10% of the evaluation's time).
+        const std::span<const Fr> w = ws;
+#if defined(__AVX2__)
+        if (!exact_c) {
+          eval_rows_satisfied(w, rg.begin(), rg.end(), a - first, b - first, c - first, int(kind));
+          return;
+        }
+#endif
+        const Rows ma(a_), mb(b_);
+        Fr *const pa = a - first, *const pb = b - first, *const pc = c - first;
+        const Store k = kind;
+        const bool exact = exact_c;
+        auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(rg.begin()));
+        const auto last = a_from_c_.end();
+        for (size_t i = rg.begin(); i < rg.end(); i++) {
+          Fr ai, bi, ci;
+          if (!exact && next != last && *next == i) [[unlikely]] {
+            c_.eval_row(i, w, ai);  // b = 1: a = c for a satisfying witness
+            ++next;
+          } else {
+            ma.eval(i, w, ai);
+          }
+          mb.eval(i, w, bi);
+          if (exact) c_.eval_row(i, w, ci);
+          else product_into(ai, bi, ci);
+          store_row(pa + i, ai, k);
+          store_row(pb + i, bi, k);
+          store_row(pc + i, ci, k);
+        }
+        if (k != Store::Plain) streaming_done();
+      });
 }
+
+#if defined(__AVX2__)
+void PrecompiledCircuit::eval_rows_satisfied(std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb,
+                                             Fr* pc, int store) const {
+  const VecRows ma(a_), mb(b_);
+  const Store k = Store(store);
+  const V256 one = load_v(Fr::one());
+  auto next = std::lower_bound(a_from_c_.begin(), a_from_c_.end(), uint32_t(begin));
+  const auto last = a_from_c_.end();
+  for (size_t i = begin; i < end; i++) {
+    V256 va;
+    if (next != last && *next == i) [[unlikely]] {
+      Fr ai;
+      c_.eval_row(i, w, ai);  // b = 1: a = c for a satisfying witness
+      va = load_v(ai);
+      ++next;
+    } else {
+      va = ma.eval(i, w);
+    }
+    const V256 vb = mb.eval(i, w);
+    const V256 vc = product_v(va, vb, one);
+    store_v(pa + i, va, k);
+    store_v(pb + i, vb, k);
+    store_v(pc + i, vc, k);
+  }
+  if (k != Store::Plain) streaming_done();
+}
+#endif
 
 ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr> inputs,
                                              bool exact_c) const {

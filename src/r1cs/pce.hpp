@@ -154,6 +154,10 @@ class PrecompiledCircuit {
   // assignment.
   ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const;
   void eval_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c, bool exact_c) const;
+  // Rows [begin, end) with c = a∘b, into pa[i], pb[i], pc[i]; `store`: how
+  // (pce.cpp's Store). The AVX2 build's loop.
+  void eval_rows_satisfied(std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc,
+                           int store) const;
 
   void find_rows_a_from_c();  // fills a_from_c_ (sorted rows)
 
