@@ -117,8 +117,9 @@ struct Tuning {
 
 // What the planner chose (for benchmarks and tests).
 struct Plan {
-  size_t n = 0, zeros = 0, ones = 0,
-         big = 0;            // zeros: scalar 0; big: scalars >= 2 (points at infinity included)
+  // zeros: scalars 0; big: scalars >= 2 (points at infinity are counted with
+  // their scalar's class and dropped where the points are loaded).
+  size_t n = 0, zeros = 0, ones = 0, big = 0;
   unsigned scalar_bits = 0;  // bits of the (half) scalars windowed
   bool glv = false;
   bool ifma = false;       // the eight-lane IFMA kernels ran the affine additions
