@@ -10,6 +10,7 @@
 // scalars uniform in Fr or Filecoin-like (45% zero, 45% one, 10% uniform).
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <tuple>
@@ -87,6 +88,14 @@ const char* acc_name(msm::detail::Accumulator a) {
   }
 }
 
+// "14" for uniform windows, "15/14" where the windows below the top differ.
+std::string widths_label(const msm::detail::Plan& plan) {
+  int lo = plan.window_bits;
+  for (size_t w = 0; w + 1 < plan.window_widths.size(); w++) lo = std::min(lo, plan.window_widths[w]);
+  return lo == plan.window_bits ? std::to_string(lo)
+                                : std::to_string(plan.window_bits) + "/" + std::to_string(lo);
+}
+
 template <class C>
 void run_group(const MsmOpts& o, const char* gname) {
   int max_log = 0;
@@ -138,6 +147,7 @@ void run_group(const MsmOpts& o, const char* gname) {
                                 {"normalized_cost", per_point_ns / fp_ns},
                                 {"window_bits", plan.window_bits},
                                 {"windows", plan.windows},
+                                {"window_widths", plan.window_widths},
                                 {"glv", plan.glv},
                                 {"ifma", plan.ifma},
                                 {"accumulator", acc_name(plan.accumulator)},
@@ -154,9 +164,9 @@ void run_group(const MsmOpts& o, const char* gname) {
               std::printf("%s\n", j.dump().c_str());
             } else {
               std::printf(
-                  "msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%2d W=%2d  %9.1f ms  %8.0f pts/s  "
+                  "msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%-5s W=%2d  %9.1f ms  %8.0f pts/s  "
                   "norm %.1f (fp_mul %.1f ns)%s\n",
-                  gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", plan.window_bits,
+                  gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", widths_label(plan).c_str(),
                   plan.windows, s.median, double(n) / (s.median / 1e3), per_point_ns / fp_ns, fp_ns,
                   gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
             }

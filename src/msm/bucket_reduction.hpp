@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "msm/batch_affine.hpp"
+#include "msm/cost_model.hpp"
 #include "msm/kernel_domain.hpp"
 #include "msm/xyzz_madd.hpp"
 
@@ -86,13 +87,13 @@ ec::Jacobian<C> reduce_xyzz(const std::vector<ec::Xyzz<C>>& bk) {
   return acc.to_jacobian();
 }
 
-// sum_w 2^(c w) * window_sums[w], by Horner's rule from the top window.
+// sum_w 2^shift(w) * window_sums[w], by Horner's rule from the top window.
 template <class C>
-ec::Jacobian<C> combine_windows(const std::vector<ec::Jacobian<C>>& window_sums, int c) {
+ec::Jacobian<C> combine_windows(const std::vector<ec::Jacobian<C>>& window_sums, const WindowLayout& layout) {
   const int W = int(window_sums.size());
   ec::Jacobian<C> r = window_sums[W - 1];
   for (int w = W - 2; w >= 0; w--) {
-    for (int i = 0; i < c; i++) r = r.dbl();
+    for (unsigned i = 0; i < layout.width(w); i++) r = r.dbl();
     r = r.add(window_sums[w]);
   }
   return r;

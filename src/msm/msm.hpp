@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "arith/limbs.hpp"
 #include "ec/bls12_381.hpp"
@@ -122,9 +123,10 @@ struct Plan {
   size_t n = 0, zeros = 0, ones = 0, big = 0;
   unsigned scalar_bits = 0;  // bits of the (half) scalars windowed
   bool glv = false;
-  bool ifma = false;       // the eight-lane IFMA kernels ran the affine additions
-  bool scheduled = false;  // the buckets were filled by direct scheduling
-  int window_bits = 0, windows = 0;
+  bool ifma = false;                 // the eight-lane IFMA kernels ran the affine additions
+  bool scheduled = false;            // the buckets were filled by direct scheduling
+  int window_bits = 0, windows = 0;  // the widest window, and how many
+  std::vector<int> window_widths;    // bottom to top (the top one holds the bits left)
   Accumulator accumulator = Accumulator::Auto;
   unsigned threads = 0;
   double model_cost = 0;  // cost-model estimate, in G1 base-field multiplications

@@ -224,6 +224,8 @@ class PippengerMsm {
     pl.scalar_bits = wp_.bits;
     pl.glv = wp_.split == ScalarSplit::Glv;
     pl.window_bits = wp_.c;
+    pl.window_widths.assign(wp_.layout.lg.begin(), wp_.layout.lg.end());
+    for (int& wd : pl.window_widths) wd += 1;
     pl.windows = W;
     pl.accumulator = wp_.accumulator;
     pl.model_cost = wp_.cost;
@@ -264,7 +266,7 @@ class PippengerMsm {
       else accumulate_then_reduce(tp, accumulate, reduce_window);
       pl.ms_accumulate += tm.lap();  // the last super-chunk's reductions included
     }
-    return combine_windows(wsum, wp_.c);
+    return combine_windows(wsum, wp_.layout);
   }
 
   // Stage A for the big scalars [s0, s0 + ns): their entries (P, and phi(P)
@@ -275,7 +277,9 @@ class PippengerMsm {
     const size_t eps = wp_.entries_per_scalar();
     const size_t E = ns * eps;
     const int W = wp_.windows;
-    const unsigned c = unsigned(wp_.c);
+    const std::vector<uint8_t> width = wp_.layout.widths();
+    std::vector<unsigned> shift(static_cast<size_t>(W), 0);
+    for (int w = 1; w < W; w++) shift[size_t(w)] = shift[size_t(w) - 1] + width[size_t(w) - 1];
     // Where scalars 0 and 1 were set apart (Filecoin's vectors: a tenth are
     // big), the big ones' points and scalars lie scattered, each a cache
     // miss. A loop of loads alone fetches a block of them first, with many
@@ -307,18 +311,19 @@ class PippengerMsm {
           glv::Split sp = glv::split(k);
           P& e0 = entries[2 * s];
           if (!scattered) pts_.load_xy(idx, e0.x, e0.y);
-          signed_digits(sp.k1, c, W, sp.neg1, digits + 2 * s, E);
+          signed_digits(sp.k1, width.data(), W, sp.neg1, digits + 2 * s, E);
           if (sp.k2) {
             // phi(P) = (beta x, y); the IFMA conversion multiplies by beta itself.
             entries[2 * s + 1] = kernels_ == Kernels::Ifma ? e0 : P{e0.x * glv::beta<C>(), e0.y};
-            signed_digits(sp.k2, c, W, sp.neg2, digits + 2 * s + 1, E);
+            signed_digits(sp.k2, width.data(), W, sp.neg2, digits + 2 * s + 1, E);
           } else {
             entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
             for (int w = 0; w < W; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
           }
         } else {
           if (!scattered) pts_.load_xy(idx, entries[s].x, entries[s].y);
-          for (int w = 0; w < W; w++) digits[size_t(w) * E + s] = booth_digit(k, unsigned(w), c);
+          for (int w = 0; w < W; w++)
+            digits[size_t(w) * E + s] = booth_digit_at(k, shift[size_t(w)], width[size_t(w)]);
         }
       }
       if (kernels_ == Kernels::Ifma && split_glv)

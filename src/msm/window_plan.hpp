@@ -36,8 +36,9 @@ inline int cost_model_accumulator(Accumulator a) {
 struct WindowPlan {
   ScalarSplit split = ScalarSplit::Whole;
   unsigned bits = 0;  // of the (half) scalars windowed
-  int c = 0;          // window width
+  int c = 0;          // the widest window's width
   int windows = 0;
+  WindowLayout layout;                                 // each window's width and buckets (cost_model.hpp)
   Accumulator accumulator = Accumulator::BatchAffine;  // BatchAffine or Xyzz, never Auto
   double cost = 0;                                     // the cost model's estimate
   std::vector<uint32_t> buckets;                       // per window
@@ -65,11 +66,9 @@ WindowPlan plan_windows(size_t nbig, unsigned max_bits, const Tuning& tu, const 
   wp.windows = wc.windows;
   wp.accumulator = wc.batch_affine ? Accumulator::BatchAffine : Accumulator::Xyzz;
   wp.cost = wc.cost;
+  wp.layout = wc.layout;
   wp.buckets.resize(wp.windows);
-  for (int w = 0; w < wp.windows; w++)
-    wp.buckets[w] = w + 1 < wp.windows
-                        ? wp.max_buckets()
-                        : (uint32_t(1) << (wp.bits - unsigned(wp.c) * unsigned(wp.windows - 1)));
+  for (int w = 0; w < wp.windows; w++) wp.buckets[w] = uint32_t(1) << wp.layout.lg[size_t(w)];
   return wp;
 }
 

@@ -1,7 +1,10 @@
 // GLV scalar splitting, the endomorphism constant and signed window digits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
+#include <vector>
 
 #include "msm/cost_model.hpp"
 #include "msm/window_plan.hpp"
@@ -126,6 +129,91 @@ TEST(Booth, DigitsReconstructScalar) {
   }
 }
 
+TEST(WindowLayout, UniformAndBalancedCoverTheBits) {
+  using namespace msm::detail;
+  for (unsigned bits : {1u, 2u, 10u, 64u, 127u, 128u, 200u, 255u}) {
+    for (int c = 1; c <= 16; c++) {
+      const WindowLayout l = uniform_layout(bits, c);
+      ASSERT_EQ(l.windows(), windows_for(bits, c));
+      // The top window holds what the others leave: shift + its buckets' bits.
+      ASSERT_EQ(l.shift(l.windows() - 1) + l.lg.back(), bits) << "c=" << c;
+      ASSERT_EQ(std::ldexp(1.0, l.lg.back()), top_buckets(bits, c));
+    }
+    int layouts = 0;
+    for (int W = 1; W <= int(bits) + 1; W++) {
+      const WindowLayout l = balanced_layout(bits, W);
+      if (l.lg.empty()) continue;
+      layouts++;
+      ASSERT_EQ(l.windows(), W);
+      ASSERT_EQ(l.shift(W - 1) + l.lg.back(), bits) << "W=" << W;
+      const auto [lo, hi] = std::minmax_element(l.lg.begin(), l.lg.end());
+      ASSERT_LE(*hi - *lo, 1);  // bucket counts within a factor of two
+      ASSERT_GE(*lo, 1);
+      ASSERT_LE(*hi, 15);
+      ASSERT_TRUE(std::is_sorted(l.lg.rbegin(), l.lg.rend()));  // the wider windows at the bottom
+    }
+    ASSERT_GT(layouts, 0) << bits;
+  }
+  // 127-bit GLV halves in nine windows: two of 15 bits, seven of 14 (the top
+  // one 13 bits and the carry), where uniform 14-bit windows need ten.
+  const WindowLayout nine = balanced_layout(127, 9);
+  EXPECT_EQ(nine.widths(), (std::vector<uint8_t>{15, 15, 14, 14, 14, 14, 14, 14, 14}));
+  EXPECT_EQ(uniform_layout(127, 14).windows(), 10);
+  EXPECT_TRUE(balanced_layout(127, 7).lg.empty());  // would need 17-bit windows
+}
+
+TEST(Booth, DigitsOfMixedWidthsReconstructScalar) {
+  using namespace msm::detail;
+  std::mt19937_64 rng(9);
+  for (int t = 0; t < 60; t++) {
+    arith::Limbs<4> k = t == 0 ? ff::Fr::minus(ff::Fr::MODULUS, 1) : ff::Fr::random(rng).to_canonical();
+    const unsigned bits = unsigned(arith::bit_length(k));
+    for (int W = 1; W <= int(bits) + 1; W += 1 + t % 3) {
+      const WindowLayout l = balanced_layout(bits, W);
+      if (l.lg.empty()) continue;
+      ff::Fr acc = ff::Fr::zero();
+      for (int w = 0; w < W; w++) {
+        const int32_t d = booth_digit_at(k, l.shift(w), l.width(w));
+        ASSERT_LE(std::abs(d), 1 << l.lg[size_t(w)]) << "W=" << W << " w=" << w;
+        if (w == W - 1) ASSERT_GE(d, 0);
+        const ff::Fr dv = d < 0 ? -ff::Fr::from_u64(uint64_t(-d)) : ff::Fr::from_u64(uint64_t(d));
+        acc += dv * ff::Fr::from_u64(2).pow_vartime(uint64_t(l.shift(w)));
+      }
+      ASSERT_EQ(acc, *ff::Fr::from_canonical(k)) << "W=" << W;
+    }
+  }
+}
+
+TEST(GlvDigits, ReconstructHalvesForEveryLayout) {
+  using namespace msm::detail;
+  std::mt19937_64 rng(10);
+  std::vector<u128> ks = {0, 1, (u128(1) << 127) - 1, u128(1) << 126, ((u128(1) << 127) - 1) / 3};
+  for (int t = 0; t < 200; t++) ks.push_back((u128(rng()) << 64 | rng()) >> (1 + t % 64));
+  std::vector<WindowLayout> layouts;
+  for (int c = 2; c <= 16; c++) layouts.push_back(uniform_layout(127, c));
+  for (int W = 8; W <= 64; W++) layouts.push_back(balanced_layout(127, W));
+  for (const WindowLayout& l : layouts) {
+    ASSERT_FALSE(l.lg.empty());
+    const int W = l.windows();
+    const std::vector<uint8_t> width = l.widths();
+    std::vector<int32_t> out(static_cast<size_t>(W));
+    for (u128 k : ks)
+      for (bool neg : {false, true}) {
+        signed_digits(k, width.data(), W, neg, out.data(), 1);
+        ff::Fr acc = ff::Fr::zero();
+        for (int w = 0; w < W; w++) {
+          int32_t d = neg ? -out[size_t(w)] : out[size_t(w)];
+          // Bucket |d| - 1 lies in the window's buckets; the top digit is not negative.
+          ASSERT_LE(std::abs(d), 1 << l.lg[size_t(w)]);
+          if (w == W - 1) ASSERT_GE(d, 0);
+          const ff::Fr dv = d < 0 ? -ff::Fr::from_u64(uint64_t(-d)) : ff::Fr::from_u64(uint64_t(d));
+          acc += dv * ff::Fr::from_u64(2).pow_vartime(uint64_t(l.shift(w)));
+        }
+        ASSERT_EQ(acc, fr_from_u128(k)) << "W=" << W;
+      }
+  }
+}
+
 TEST(CostModel, PicksSensibleWindows) {
   using namespace msm::detail;
   // Large inputs: batch-affine with wide windows; tiny inputs: XYZZ.
@@ -161,8 +249,12 @@ TEST(CostModel, BucketsBeyondL2CostMore) {
   EXPECT_GT(model_cost(G1_COSTS, 1e5, 127, 16, true, 4096, 2, mem),
             model_cost(G1_COSTS, 1e5, 127, 16, true, 4096, 2));
   // ~2^18 points after GLV: 16-bit windows (3 MiB of buckets each) no longer
-  // win; 2^20 points still take them.
+  // win; nine windows, two of 15 bits (1.5 MiB), seven of 14, do. 2^20
+  // points take eight 16-bit windows again.
   EXPECT_EQ(choose_window(G1_COSTS, 458756, 127, 0, 0, 4096, 2).c, 16);
-  EXPECT_LE(choose_window(G1_COSTS, 458756, 127, 0, 0, 4096, 2, mem).c, 14);
-  EXPECT_EQ(choose_window(G1_COSTS, double(1 << 21), 127, 0, 0, 4096, 2, mem).c, 16);
+  const WindowChoice at18 = choose_window(G1_COSTS, 458756, 127, 0, 0, 4096, 2, mem);
+  EXPECT_EQ(at18.layout.widths(), balanced_layout(127, 9).widths());
+  EXPECT_LT(at18.cost, model_cost(G1_COSTS, 458756, 127, 14, true, 4096, 2, mem));
+  EXPECT_EQ(choose_window(G1_COSTS, double(1 << 21), 127, 0, 0, 4096, 2, mem).layout.widths(),
+            uniform_layout(127, 16).widths());
 }
