@@ -163,10 +163,11 @@ inline double model_cost(const CurveCosts& k, double entries, unsigned bits, int
 }
 
 // The cheapest layout: uniform windows of 1..16 bits, or balanced ones of
-// any count; forced_c > 0 takes uniform c-bit windows.
+// any count; forced_c > 0 takes uniform c-bit windows, forced_windows > 0
+// that many balanced ones.
 inline WindowChoice choose_window(const CurveCosts& k, double entries, unsigned bits, int forced_c,
                                   int accumulator /*0 auto, 1 affine, 2 xyzz*/, double batch, double tasks,
-                                  const BucketMemory& mem = {}) {
+                                  const BucketMemory& mem = {}, int forced_windows = 0) {
   WindowChoice best;
   best.cost = INFINITY;
   const auto consider = [&](WindowLayout layout) {
@@ -180,6 +181,10 @@ inline WindowChoice choose_window(const CurveCosts& k, double entries, unsigned 
     }
   };
   int c_lo = forced_c > 0 ? forced_c : 1, c_hi = forced_c > 0 ? forced_c : 16;
+  if (forced_windows > 0) {
+    consider(balanced_layout(bits, forced_windows));  // none (cost infinite) where W cannot hold the bits
+    return best;
+  }
   for (int c = c_lo; c <= c_hi; c++) consider(uniform_layout(bits, c));
   if (forced_c <= 0)
     for (int W = 1; W <= int(bits) + 1; W++) consider(balanced_layout(bits, W));

@@ -114,6 +114,7 @@ struct Tuning {
   size_t batch = 0;        // affine additions per shared inversion (0 = default)
   bool ifma = true;        // the AVX-512 IFMA kernels where the CPU has them
   Bucketing bucketing = Bucketing::Auto;
+  int windows = 0;  // that many balanced windows (cost_model.hpp), 0 = cost model
 };
 
 // What the planner chose (for benchmarks and tests).

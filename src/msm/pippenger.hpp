@@ -21,17 +21,18 @@
 //     bucket_reduction.hpp) bucket reduction sum_i i*B_i: two-level
 //     (columns/rows sums by batch-affine trees, then short XYZZ running sums).
 //  4. Horner over the windows, plus the ones sum.
+#include <tbb/concurrent_queue.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "msm/batch_affine.hpp"
@@ -241,8 +242,10 @@ class PippengerMsm {
     BucketAccumulator<C> acc(wp_, choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing), kernels_,
                              batch_, mini_chunk(), buckets);
     pl.scheduled = false;
-    for (int w = 0; w < W; w++)
-      pl.scheduled |= acc.bucket_copies(w, 0, std::min(wp_.max_buckets() / tp.ranges, wp_.buckets[w])) > 0;
+    for (const AccumulationTask& tk : tp.tasks)
+      for (int w = tk.w0; w < tk.w1; w++)
+        if (tk.b0 < wp_.buckets[w])
+          pl.scheduled |= acc.bucket_copies(w, tk.b0, std::min(tk.b1, wp_.buckets[w])) > 0;
 
     // Stage 3 for one window: sum_i i * B_i.
     std::vector<Jac> wsum(W);
@@ -262,8 +265,7 @@ class PippengerMsm {
       const auto accumulate = [&](const AccumulationTask& tk) {
         acc.accumulate(tk, entries.data(), digits.data(), E);
       };
-      if (s0 + ns < nbig) accumulate_all(tp, accumulate);
-      else accumulate_then_reduce(tp, accumulate, reduce_window);
+      run_tasks(tp, accumulate, s0 + ns < nbig ? nullptr : &reduce_window);
       pl.ms_accumulate += tm.lap();  // the last super-chunk's reductions included
     }
     return combine_windows(wsum, wp_.layout);
@@ -333,37 +335,46 @@ class PippengerMsm {
     });
   }
 
-  // Stage B for a super-chunk before the last: every task, then a barrier.
-  template <class Accumulate>
-  static void accumulate_all(const TaskPlan& tp, const Accumulate& accumulate) {
+  // Stage B (and, where reduce_window is given, stage 3) for one
+  // super-chunk. Each thread takes the next task not yet taken, in list
+  // order (parallel_for would hand each thread a contiguous half, and a task
+  // group runs its owner's tasks last-spawned first), so the split tasks that
+  // plan_tasks puts last even out the end. A window's reduction is queued as
+  // soon as its group's last task ends, and a thread takes queued reductions
+  // before the next task: no barrier between the stages, and a thread out of
+  // tasks reduces windows while the other finishes its last one (the
+  // development VM's two threads differ in speed by 10-15%). No task waits on
+  // TBB, so a thread that spins here waits only for tasks running on others.
+  template <class Accumulate, class ReduceWindow>
+  void run_tasks(const TaskPlan& tp, const Accumulate& accumulate, const ReduceWindow* reduce_window) const {
+    const size_t N = tp.tasks.size();
+    std::unique_ptr<std::atomic<uint32_t>[]> open(new std::atomic<uint32_t>[tp.groups]);
+    for (int gi = 0; gi < tp.groups; gi++) open[gi] = 0;
+    for (const AccumulationTask& tk : tp.tasks) open[tk.w0 / tp.group_windows]++;
+    std::atomic<size_t> next{0}, done{0};
+    tbb::concurrent_queue<int> ready;
     tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, tp.tasks.size(), 1),
-        [&](const auto& rg) {
-          for (size_t t = rg.begin(); t < rg.end(); t++) accumulate(tp.tasks[t]);
+        size_t(0), size_t(T_),
+        [&](size_t) {
+          for (;;) {
+            int w = 0;
+            if (ready.try_pop(w)) {
+              (*reduce_window)(w);
+              continue;
+            }
+            if (const size_t t = next.fetch_add(1); t < N) {
+              const AccumulationTask& tk = tp.tasks[t];
+              accumulate(tk);
+              if (reduce_window && open[tk.w0 / tp.group_windows].fetch_sub(1) == 1)
+                for (int v = tk.w0; v < tk.w1; v++) ready.push(v);
+              done.fetch_add(1);
+              continue;
+            }
+            if (done.load() == N && ready.empty()) break;
+            std::this_thread::yield();
+          }
         },
         tbb::simple_partitioner());
-  }
-
-  // Stage B for the last super-chunk, with stage 3: a window's reduction
-  // starts as soon as the window group's last accumulation task ends, in the
-  // same task group. A thread that runs out of accumulation work reduces
-  // finished windows instead of waiting at a barrier for the other's last
-  // task (a task is a whole window, an eighth of a large MSM, and the
-  // development VM's two threads differ in speed by 10-15%).
-  template <class Accumulate, class ReduceWindow>
-  static void accumulate_then_reduce(const TaskPlan& tp, const Accumulate& accumulate,
-                                     const ReduceWindow& reduce_window) {
-    const uint32_t R = tp.ranges;
-    std::unique_ptr<std::atomic<uint32_t>[]> open(new std::atomic<uint32_t>[tp.groups]);
-    for (int gi = 0; gi < tp.groups; gi++) open[gi] = R;
-    tbb::task_group tg;
-    for (size_t t = 0; t < tp.tasks.size(); t++)
-      tg.run([&, t] {
-        accumulate(tp.tasks[t]);
-        if (open[t / R].fetch_sub(1) == 1)
-          for (int w = tp.tasks[t].w0; w < tp.tasks[t].w1; w++) tg.run([&, w] { reduce_window(w); });
-      });
-    tg.wait();
   }
 };
 

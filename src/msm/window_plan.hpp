@@ -61,7 +61,8 @@ WindowPlan plan_windows(size_t nbig, unsigned max_bits, const Tuning& tu, const 
   const WindowChoice wc =
       choose_window(curve_costs<C>(), double(nbig * wp.entries_per_scalar()), wp.bits, forced,
                     cost_model_accumulator(tu.accumulator), double(batch), double(threads),
-                    BucketMemory{double(sizeof(Pt<C>)), double(platform::l2_cache_bytes())});
+                    BucketMemory{double(sizeof(Pt<C>)), double(platform::l2_cache_bytes())}, tu.windows);
+  if (wc.layout.lg.empty()) throw std::invalid_argument("msm: no balanced layout of that many windows");
   wp.c = wc.c;
   wp.windows = wc.windows;
   wp.accumulator = wc.batch_affine ? Accumulator::BatchAffine : Accumulator::Xyzz;
@@ -107,10 +108,10 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   // a multiple of the thread count and at least four tasks per thread (equal
   // tasks, nothing left for one thread at the end), within limits: a range
   // of >= 256 buckets, and >= ~4096 entries per task and mini-chunk.
+  const uint32_t cap = std::max<uint32_t>(
+      1, std::min<uint32_t>(Mmax / 256, uint32_t(std::max<size_t>(1, Esc_max * g / 4096))));
   uint32_t R = 1;
   if (threads > 1) {
-    const uint32_t cap = std::max<uint32_t>(
-        1, std::min<uint32_t>(Mmax / 256, uint32_t(std::max<size_t>(1, Esc_max * g / 4096))));
     R = std::min<uint32_t>(cap, uint32_t((4 * threads + ngroups - 1) / ngroups));
     for (uint32_t r = 1; r <= cap; r++) {
       if ((uint64_t(ngroups) * r) % threads == 0 && uint64_t(ngroups) * r >= 4 * threads) {
@@ -121,6 +122,35 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   }
   tp.group_windows = g;
   tp.groups = ngroups;
+  // Where the groups do not share out evenly among the threads (nine windows,
+  // two threads) but there are enough of them, whole groups first and only
+  // the ones left over split, each into T bucket ranges of its own buckets:
+  // a bucket-range task still reads all its window's digits, and two threads
+  // in half-window tasks did ~4% more work than one in whole windows (2^18
+  // G1 points). The tasks run in list order (pippenger.hpp), so the split
+  // ones come last and even out the end.
+  const uint32_t rest = threads > 1 ? uint32_t(ngroups) % threads : 0;
+  uint32_t rest_buckets = UINT32_MAX;  // the fewest buckets of a group left over (ranges of >= 256)
+  for (int gi = ngroups - int(rest); gi < ngroups; gi++)
+    for (int w = gi * g; w < std::min(W, (gi + 1) * g); w++)
+      rest_buckets = std::min(rest_buckets, wp.buckets[size_t(w)]);
+  if (R > 1 && rest && threads <= cap && rest_buckets / threads >= 256 &&
+      uint32_t(ngroups) - rest + rest * threads >= 4 * threads) {
+    tp.ranges = 1;
+    for (int gi = 0; gi < ngroups; gi++) {
+      const int w0 = gi * g, w1 = std::min(W, (gi + 1) * g);
+      if (gi < ngroups - int(rest)) {
+        tp.tasks.push_back({w0, w1, 0, Mmax});
+        continue;
+      }
+      uint32_t Mg = 0;
+      for (int w = w0; w < w1; w++) Mg = std::max(Mg, wp.buckets[size_t(w)]);
+      for (uint32_t r = 0; r < threads; r++)
+        tp.tasks.push_back(
+            {w0, w1, uint32_t(uint64_t(Mg) * r / threads), uint32_t(uint64_t(Mg) * (r + 1) / threads)});
+    }
+    return tp;
+  }
   tp.ranges = R;
   for (int gi = 0; gi < ngroups; gi++)
     for (uint32_t r = 0; r < R; r++)

@@ -175,7 +175,9 @@ TEST(Booth, DigitsOfMixedWidthsReconstructScalar) {
       for (int w = 0; w < W; w++) {
         const int32_t d = booth_digit_at(k, l.shift(w), l.width(w));
         ASSERT_LE(std::abs(d), 1 << l.lg[size_t(w)]) << "W=" << W << " w=" << w;
-        if (w == W - 1) ASSERT_GE(d, 0);
+        if (w == W - 1) {
+          ASSERT_GE(d, 0);
+        }
         const ff::Fr dv = d < 0 ? -ff::Fr::from_u64(uint64_t(-d)) : ff::Fr::from_u64(uint64_t(d));
         acc += dv * ff::Fr::from_u64(2).pow_vartime(uint64_t(l.shift(w)));
       }
@@ -205,7 +207,9 @@ TEST(GlvDigits, ReconstructHalvesForEveryLayout) {
           int32_t d = neg ? -out[size_t(w)] : out[size_t(w)];
           // Bucket |d| - 1 lies in the window's buckets; the top digit is not negative.
           ASSERT_LE(std::abs(d), 1 << l.lg[size_t(w)]);
-          if (w == W - 1) ASSERT_GE(d, 0);
+          if (w == W - 1) {
+            ASSERT_GE(d, 0);
+          }
           const ff::Fr dv = d < 0 ? -ff::Fr::from_u64(uint64_t(-d)) : ff::Fr::from_u64(uint64_t(d));
           acc += dv * ff::Fr::from_u64(2).pow_vartime(uint64_t(l.shift(w)));
         }
@@ -237,6 +241,34 @@ TEST(TaskPlan, SuperChunksFollowTheScratchBound) {
   EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2).super_chunk, 229378u);  // 64 MiB: one pass
   EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2, size_t(32) << 20).super_chunk, (size_t(32) << 20) / per_scalar);
   EXPECT_EQ(plan_tasks(wp, 96, 229378, tu, 2, 1).super_chunk, 1024u);  // the floor
+}
+
+TEST(TaskPlan, LeftoverWindowsAreSplitOverTheirOwnBuckets) {
+  using namespace msm::detail;
+  const Tuning tu;
+  // 2^18 points, two threads: nine windows (15, 15, 14 x 7 bits). Eight whole
+  // windows, then the ninth (8192 buckets) in two halves of its own buckets.
+  const auto wp = plan_windows<ec::G1Curve>(size_t(1) << 18, 255, tu, msm::Options{}, 4096, 2);
+  ASSERT_EQ(wp.windows, 9);
+  ASSERT_EQ(wp.buckets[8], 8192u);
+  const TaskPlan tp = plan_tasks(wp, 96, size_t(1) << 18, tu, 2);
+  ASSERT_EQ(tp.tasks.size(), 10u);
+  for (int w = 0; w < 8; w++) {
+    EXPECT_EQ(tp.tasks[size_t(w)].w0, w);
+    EXPECT_EQ(tp.tasks[size_t(w)].b0, 0u);
+    EXPECT_GE(tp.tasks[size_t(w)].b1, wp.buckets[size_t(w)]);
+  }
+  EXPECT_EQ(tp.tasks[8].w0, 8);
+  EXPECT_EQ(tp.tasks[8].b0, 0u);
+  EXPECT_EQ(tp.tasks[8].b1, 4096u);
+  EXPECT_EQ(tp.tasks[9].b0, 4096u);
+  EXPECT_EQ(tp.tasks[9].b1, 8192u);
+  // Ten windows share out evenly: whole windows only.
+  const auto w10 =
+      plan_windows<ec::G1Curve>(size_t(1) << 18, 255, tu, msm::Options{.window_bits = 13}, 4096, 2);
+  ASSERT_EQ(w10.windows, 10);
+  const TaskPlan tp10 = plan_tasks(w10, 96, size_t(1) << 18, tu, 2);
+  EXPECT_EQ(tp10.tasks.size(), 10u);
 }
 
 TEST(CostModel, BucketsBeyondL2CostMore) {

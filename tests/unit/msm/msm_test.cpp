@@ -413,4 +413,14 @@ TYPED_TEST(Msm, LargerSelfConsistency) {
     ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, c}, sched, &plan), ref) << "c=" << c;
     ASSERT_EQ(plan.scheduled, plan.ifma) << "c=" << c;
   }
+  // Balanced layouts: nine windows over two threads run eight whole windows
+  // and the ninth in two halves of its own buckets; ten and eleven windows.
+  for (int W : {9, 10, 11}) {
+    Tuning bal = sched;
+    bal.windows = W;
+    msm::detail::Plan plan;
+    ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, 0}, bal, &plan), ref) << "W=" << W;
+    ASSERT_EQ(plan.windows, W);
+    ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {1, 0}, bal), ref) << "W=" << W;
+  }
 }
