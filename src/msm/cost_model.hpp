@@ -22,8 +22,8 @@
 // 2^16 points and measured 3-4% slower.
 // A batch-affine window whose buckets do not fit one core's L2 cache pays
 // A_aff * (1 + kL2Miss * f) per bucket addition, f = 1 - L2 / bucket bytes
-// the share of its buckets that cannot stay in L2. On an Ice Lake VM (1 MiB
-// L2) G1 windows of 13 and 16 bits ran level at 2^18 points where the model
+// the share of its buckets that cannot stay in L2. On the Xeon VM of
+// 2026-12-02 G1 windows of 13 and 16 bits ran level at 2^18 points where the model
 // without it put 16 bits 11% ahead, and 16 bits led by 12% at 2^19; on an
 // AMD EPYC (Zen 5) VM (1 MiB L2, 32 MiB L3) 14- and 16-bit windows cost the
 // same per addition, and at 2^20 points eight 16-bit windows beat nine of
