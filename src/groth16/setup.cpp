@@ -4,6 +4,7 @@
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "ff/batch_inverse.hpp"
@@ -75,11 +76,9 @@ class Progress {
 };
 
 template <class C>
-std::vector<ec::Affine<C>> mul_all(const ec::Affine<C>& g, const std::vector<Fr>& scalars, Progress& progress,
-                                   std::string_view stage) {
+std::vector<ec::Affine<C>> mul_all(const FixedBaseTable<C>& table, const std::vector<Fr>& scalars,
+                                   Progress& progress, std::string_view stage) {
   std::vector<ec::Affine<C>> out(scalars.size());
-  if (scalars.empty()) return out;
-  FixedBaseTable<C> table(g, fixed_base_window(scalars.size()));
   fixed_base_mul_batch<C>(table, scalars, out, progress.stage(stage, scalars.size()));
   return out;
 }
@@ -132,13 +131,16 @@ Parameters generate(r1cs::R1cs r, const ToxicWaste& tw, Progress& progress) {
 
   const auto g1 = ec::G1Curve::generator();
   const auto g2 = ec::G2Curve::generator();
+  // One G1 table for every query, sized for the longest.
+  const size_t g1_count = std::max({h_s.size(), l_s.size(), a_s.size(), b_s.size(), ic_s.size()});
+  const FixedBaseTable<ec::G1Curve> t1(g1, fixed_base_window(g1_count));
   Parameters p;
-  p.h = mul_all(g1, h_s, progress, "h");
-  p.l = mul_all(g1, l_s, progress, "l");
-  p.a = mul_all(g1, a_s, progress, "a");
-  p.b_g1 = mul_all(g1, b_s, progress, "b_g1");
-  p.b_g2 = mul_all(g2, b_s, progress, "b_g2");
-  p.vk.ic = mul_all(g1, ic_s, progress, "ic");
+  p.h = mul_all(t1, h_s, progress, "h");
+  p.l = mul_all(t1, l_s, progress, "l");
+  p.a = mul_all(t1, a_s, progress, "a");
+  p.b_g1 = mul_all(t1, b_s, progress, "b_g1");
+  p.b_g2 = mul_all(FixedBaseTable<ec::G2Curve>(g2, fixed_base_window(b_s.size())), b_s, progress, "b_g2");
+  p.vk.ic = mul_all(t1, ic_s, progress, "ic");
   auto g1mul = [&](const Fr& k) { return ec::mul_vartime(ec::G1Jacobian::from_affine(g1), k).to_affine(); };
   auto g2mul = [&](const Fr& k) { return ec::mul_vartime(ec::G2Jacobian::from_affine(g2), k).to_affine(); };
   p.vk.alpha_g1 = g1mul(tw.alpha);

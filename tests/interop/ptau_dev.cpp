@@ -137,8 +137,11 @@ int run(unsigned power, const std::string& out, uint64_t seed, bool prepared) {
   };
   const Fr tau = nz(), alpha = nz(), beta = nz();
   const size_t n = size_t(1) << power;
-  const cuzk::groth16::FixedBaseTable<G1Curve> g1(G1Affine(cuzk::ec::G1Curve::generator()), 8);
-  const cuzk::groth16::FixedBaseTable<G2Curve> g2(G2Affine(cuzk::ec::G2Curve::generator()), 8);
+  // Tables sized for the largest section (2n - 1 points in G1, n in G2).
+  const cuzk::groth16::FixedBaseTable<G1Curve> g1(G1Affine(cuzk::ec::G1Curve::generator()),
+                                                  cuzk::groth16::fixed_base_window(2 * n - 1));
+  const cuzk::groth16::FixedBaseTable<G2Curve> g2(G2Affine(cuzk::ec::G2Curve::generator()),
+                                                  cuzk::groth16::fixed_base_window(n));
   constexpr uint64_t s1 = 96, s2 = 192;
 
   Writer w(out);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 
 #include "groth16/domain.hpp"
@@ -110,10 +111,33 @@ TEST(FixedBase, EveryWindowMatchesScalarMultiplication) {
     const unsigned w = fixed_base_window(count);
     FixedBaseTable<ec::G1Curve> t1(ec::G1Curve::generator(), w);
     for (const Fr& k : ks) EXPECT_EQ(t1.mul(k).to_affine(), g1_times(k)) << "G1, window " << w;
+    // The batched (affine) path, one chunk of scalars and its accumulators.
+    std::vector<G1Affine> b1(ks.size());
+    fixed_base_mul_batch<ec::G1Curve>(t1, ks, b1, {});
+    for (size_t i = 0; i < ks.size(); i++) EXPECT_EQ(b1[i], g1_times(ks[i])) << "G1 batch, window " << w;
     if (w > 12) continue;  // the 2^16-entry G2 table adds seconds and no new code path
     FixedBaseTable<ec::G2Curve> t2(ec::G2Curve::generator(), w);
     for (const Fr& k : ks) EXPECT_EQ(t2.mul(k).to_affine(), g2_times(k)) << "G2, window " << w;
+    std::vector<ec::G2Affine> b2(ks.size());
+    fixed_base_mul_batch<ec::G2Curve>(t2, ks, b2, {});
+    for (size_t i = 0; i < ks.size(); i++) EXPECT_EQ(b2[i], g2_times(ks[i])) << "G2 batch, window " << w;
   }
   EXPECT_EQ(fixed_base_window(100), 4u);
   EXPECT_EQ(fixed_base_window(size_t(1) << 20), 16u);
+}
+
+// Many chunks in parallel, with zeros and repeated scalars among them: every
+// point against the one-at-a-time Jacobian path.
+TEST(FixedBase, BatchedChunksMatchThePointwisePath) {
+  std::mt19937_64 rng(7);
+  std::vector<Fr> ks(3000);
+  for (size_t i = 0; i < ks.size(); i++)
+    ks[i] = i % 7 == 0 ? Fr::zero() : i % 11 == 0 ? ks[i - 1] : Fr::random(rng);
+  FixedBaseTable<ec::G1Curve> t(ec::G1Curve::generator(), 8);
+  std::vector<G1Affine> out(ks.size());
+  std::atomic<size_t> ticked{0};  // chunks end on several threads
+  fixed_base_mul_batch<ec::G1Curve>(t, ks, out, [&](size_t n) { ticked += n; });
+  EXPECT_EQ(ticked, ks.size());
+  for (size_t i = 0; i < ks.size(); i++) ASSERT_EQ(out[i], t.mul(ks[i]).to_affine()) << i;
+  EXPECT_TRUE(out[0].is_identity());
 }
