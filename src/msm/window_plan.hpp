@@ -84,8 +84,7 @@ struct TaskPlan {
   size_t super_chunk = 0;  // scalars per super-chunk
   int group_windows = 1;   // windows per window group
   int groups = 1;
-  uint32_t ranges = 1;                  // bucket ranges per window group
-  std::vector<AccumulationTask> tasks;  // group by group: task t is in group t / ranges
+  std::vector<AccumulationTask> tasks;  // group by group, in the order they are taken
 };
 
 // Super-chunks bounded by scratch_bytes (0: 64 MiB) of entries (point_bytes
@@ -130,32 +129,27 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   // G1 points). The tasks run in list order (pippenger.hpp), so the split
   // ones come last and even out the end.
   const uint32_t rest = threads > 1 ? uint32_t(ngroups) % threads : 0;
+  const auto group_buckets = [&](int gi, bool fewest) {  // over the group's windows
+    uint32_t m = fewest ? UINT32_MAX : 0;
+    for (int w = gi * g; w < std::min(W, (gi + 1) * g); w++)
+      m = fewest ? std::min(m, wp.buckets[size_t(w)]) : std::max(m, wp.buckets[size_t(w)]);
+    return m;
+  };
   uint32_t rest_buckets = UINT32_MAX;  // the fewest buckets of a group left over (ranges of >= 256)
   for (int gi = ngroups - int(rest); gi < ngroups; gi++)
-    for (int w = gi * g; w < std::min(W, (gi + 1) * g); w++)
-      rest_buckets = std::min(rest_buckets, wp.buckets[size_t(w)]);
-  if (R > 1 && rest && threads <= cap && rest_buckets / threads >= 256 &&
-      uint32_t(ngroups) - rest + rest * threads >= 4 * threads) {
-    tp.ranges = 1;
-    for (int gi = 0; gi < ngroups; gi++) {
-      const int w0 = gi * g, w1 = std::min(W, (gi + 1) * g);
-      if (gi < ngroups - int(rest)) {
-        tp.tasks.push_back({w0, w1, 0, Mmax});
-        continue;
-      }
-      uint32_t Mg = 0;
-      for (int w = w0; w < w1; w++) Mg = std::max(Mg, wp.buckets[size_t(w)]);
-      for (uint32_t r = 0; r < threads; r++)
-        tp.tasks.push_back(
-            {w0, w1, uint32_t(uint64_t(Mg) * r / threads), uint32_t(uint64_t(Mg) * (r + 1) / threads)});
-    }
-    return tp;
+    rest_buckets = std::min(rest_buckets, group_buckets(gi, true));
+  const bool split_rest = R > 1 && rest && threads <= cap && rest_buckets / threads >= 256 &&
+                          uint32_t(ngroups) - rest + rest * threads >= 4 * threads;
+  for (int gi = 0; gi < ngroups; gi++) {
+    // R ranges of the widest window's buckets, or whole groups and a leftover
+    // group's T ranges of its own buckets.
+    const bool leftover = split_rest && gi >= ngroups - int(rest);
+    const uint32_t n = leftover ? threads : split_rest ? 1 : R;
+    const uint32_t M = leftover ? group_buckets(gi, false) : Mmax;
+    for (uint32_t r = 0; r < n; r++)
+      tp.tasks.push_back({gi * g, std::min(W, (gi + 1) * g), uint32_t(uint64_t(M) * r / n),
+                          uint32_t(uint64_t(M) * (r + 1) / n)});
   }
-  tp.ranges = R;
-  for (int gi = 0; gi < ngroups; gi++)
-    for (uint32_t r = 0; r < R; r++)
-      tp.tasks.push_back({gi * g, std::min(W, (gi + 1) * g), uint32_t(uint64_t(Mmax) * r / R),
-                          uint32_t(uint64_t(Mmax) * (r + 1) / R)});
   return tp;
 }
 
