@@ -294,18 +294,14 @@ inline bool equal_v(V256 x, V256 y) { return _mm256_movemask_epi8(_mm256_cmpeq_e
 
 struct VecRows {
   explicit VecRows(const PackedCsr& m) : r(m) {}
-  // Row i's value; the one-term rows (most of A's, nearly all of B's) inline.
+  // Row i's value; a copy (one term, coefficient 1: most of A's rows, nearly
+  // all of B's) goes from w to a register without a trip through memory.
   V256 eval(size_t i, std::span<const Fr> w) const {
     const uint32_t lo = r.rp[i];
+    if (r.rp[i + 1] - lo == 1 && r.coeff[lo] == 0) [[likely]]
+      return load_v(w[r.col[lo]]);
     Fr out;
-    if (r.rp[i + 1] - lo == 1) [[likely]] {
-      const uint32_t t = r.coeff[lo];
-      const Fr& v = w[r.col[lo]];
-      if (t == 0) return load_v(v);  // coefficient 1: a copy
-      FrSum::term_into(r.table[t], v, out);
-    } else {
-      r.m->eval_row(i, w, out);
-    }
+    r.eval(i, w, out);
     return load_v(out);
   }
   Rows r;
