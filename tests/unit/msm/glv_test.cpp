@@ -271,6 +271,30 @@ TEST(TaskPlan, LeftoverWindowsAreSplitOverTheirOwnBuckets) {
   EXPECT_EQ(tp10.tasks.size(), 10u);
 }
 
+TEST(TaskPlan, ANarrowTopWindowStaysWholeAndAFullOneIsSplit) {
+  using namespace msm::detail;
+  const Tuning tu;
+  // 2^16 points, uniform 12-bit windows over 127-bit halves: eleven windows,
+  // the top one of 8 bits (128 buckets, too few for two ranges of >= 256).
+  const auto wp =
+      plan_windows<ec::G1Curve>(size_t(1) << 16, 255, tu, msm::Options{.window_bits = 12}, 4096, 2);
+  ASSERT_EQ(wp.windows, 11);
+  ASSERT_EQ(wp.buckets[10], 128u);
+  const TaskPlan tp = plan_tasks(wp, 96, size_t(1) << 16, tu, 2);
+  ASSERT_EQ(tp.tasks.size(), 12u);
+  // Windows 0-8 and 10 whole, then window 9 in two halves of its 2048 buckets.
+  for (size_t t = 0; t < 10; t++) {
+    EXPECT_EQ(tp.tasks[t].w0, t < 9 ? int(t) : 10) << t;
+    EXPECT_EQ(tp.tasks[t].b0, 0u) << t;
+  }
+  EXPECT_EQ(tp.tasks[10].w0, 9);
+  EXPECT_EQ(tp.tasks[10].b0, 0u);
+  EXPECT_EQ(tp.tasks[10].b1, 1024u);
+  EXPECT_EQ(tp.tasks[11].w0, 9);
+  EXPECT_EQ(tp.tasks[11].b0, 1024u);
+  EXPECT_EQ(tp.tasks[11].b1, 2048u);
+}
+
 TEST(CostModel, BucketsBeyondL2CostMore) {
   using namespace msm::detail;
   const BucketMemory mem{96, double(1 << 20)};  // G1 buckets, 1 MiB L2

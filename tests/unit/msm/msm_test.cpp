@@ -424,3 +424,19 @@ TYPED_TEST(Msm, LargerSelfConsistency) {
     ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {1, 0}, bal), ref) << "W=" << W;
   }
 }
+
+// Uniform 12-bit windows of 2^14 + 1 GLV halves on two threads: eleven
+// windows, one per group, the top one too narrow to split (128 buckets), so
+// window 9 runs in two halves and the top window whole (plan_tasks); the
+// result against one thread's (no split) and against 13-bit windows.
+TEST(MsmPlan, AFullWindowSplitInsteadOfTheNarrowTopOne) {
+  using C = ec::G1Curve;
+  const size_t n = (size_t(1) << 14) + 1;
+  std::mt19937_64 rng(107);
+  auto in = msm_test::random_input<C>(n, rng);
+  msm::detail::Plan plan;
+  const auto two = msm::detail::msm_tuned<C>(in.pts, in.canonical(), {2, 12}, Tuning{}, &plan);
+  EXPECT_EQ(plan.windows, 11);
+  EXPECT_EQ(two, msm::msm<C>(in.pts, in.k, {1, 12}));
+  EXPECT_EQ(two, msm::msm<C>(in.pts, in.k, {2, 13}));
+}
