@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
@@ -130,6 +131,12 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   // ones come last and even out the end.
   const uint32_t rest = threads > 1 ? uint32_t(ngroups) % threads : 0;
   const auto group_end = [&](int gi) { return std::min(W, (gi + 1) * g); };
+  const auto group_buckets = [&](int gi) {  // {fewest, most} buckets of a window of group gi
+    std::pair<uint32_t, uint32_t> mm{UINT32_MAX, 0};
+    for (int w = gi * g; w < group_end(gi); w++)
+      mm = {std::min(mm.first, wp.buckets[size_t(w)]), std::max(mm.second, wp.buckets[size_t(w)])};
+    return mm;
+  };
   // The groups split are the last `rest` with >= 256 buckets per range in
   // every window. A uniform layout's top window may hold a few bits (128
   // buckets for 12-bit windows over 127-bit halves): it stays whole, and a
@@ -139,9 +146,7 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   std::vector<bool> split(size_t(ngroups), false);
   uint32_t chosen = 0;
   for (int gi = ngroups - 1; gi >= 0 && chosen < rest; gi--) {
-    uint32_t fewest = UINT32_MAX;
-    for (int w = gi * g; w < group_end(gi); w++) fewest = std::min(fewest, wp.buckets[size_t(w)]);
-    if (fewest / threads < 256) continue;
+    if (group_buckets(gi).first / threads < 256) continue;
     split[size_t(gi)] = true;
     chosen++;
   }
@@ -159,12 +164,8 @@ inline TaskPlan plan_tasks(const WindowPlan& wp, size_t point_bytes, size_t nbig
   // Whole groups first, then the split ones, each in T ranges of its own buckets.
   for (int gi = 0; gi < ngroups; gi++)
     if (!split[size_t(gi)]) add_ranges(gi, 1, Mmax);
-  for (int gi = 0; gi < ngroups; gi++) {
-    if (!split[size_t(gi)]) continue;
-    uint32_t M = 0;
-    for (int w = gi * g; w < group_end(gi); w++) M = std::max(M, wp.buckets[size_t(w)]);
-    add_ranges(gi, threads, M);
-  }
+  for (int gi = 0; gi < ngroups; gi++)
+    if (split[size_t(gi)]) add_ranges(gi, threads, group_buckets(gi).second);
   return tp;
 }
 
