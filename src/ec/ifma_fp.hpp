@@ -67,14 +67,18 @@ CUZK_IFMA_INLINE V8 gather(const uint64_t* const* p, size_t off) {
   transpose8(r);
   return from_limbs64<6, K>(r);
 }
-// Canonical v to p[lane] + off for the lanes of `live`.
-CUZK_IFMA_INLINE void scatter(const V8& v, uint64_t* const* p, size_t off, __mmask8 live) {
+// Canonical v to p[lane] + off for the lanes of `live`, and to also[lane] +
+// off as well for the lanes of `also_live`.
+CUZK_IFMA_INLINE void scatter(const V8& v, uint64_t* const* p, size_t off, __mmask8 live,
+                              uint64_t* const* also = nullptr, __mmask8 also_live = 0) {
   __m512i r[8];
   to_limbs64<6, K>(v, r);
   r[6] = r[7] = _mm512_setzero_si512();
   transpose8(r);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 8; i++) {
     if (live >> i & 1) _mm512_mask_storeu_epi64(p[i] + off, 0x3f, r[i]);
+    if (also_live >> i & 1) _mm512_mask_storeu_epi64(also[i] + off, 0x3f, r[i]);
+  }
 }
 
 // Lanes of Fp2 = Fp[u]/(u^2 + 1) elements: two Fp vectors.

@@ -6,8 +6,8 @@
 // multiplications that dominate an affine addition cost about 2.3x less than
 // with the scalar MULX kernel. The kernels work in their own Montgomery domain
 // (radix 2^416, the natural one for eight 52-bit limbs); points enter and
-// leave it through fp_to_domain / fp_from_domain, so the MSM converts its
-// entries once, keeps its buckets in that domain, and converts the few sums
+// leave it through points_to_domain / points_from_domain, so the MSM converts
+// its entries once, keeps its buckets in that domain, and converts the few sums
 // it hands to the scalar code. Points keep the usual layout (x then y, six
 // 64-bit limbs each, canonical), so references, copies, comparisons and
 // negations work unchanged.
@@ -97,10 +97,18 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
 void fp_to_domain(uint64_t* elems, size_t n);
 void fp_from_domain(uint64_t* elems, size_t n);
 
+// In place, n points (fp_per_point Fp elements each: 2 for G1, 4 for G2)
+// into the form the MSM keeps in the kernels, and back: the image on an
+// isomorphic curve (ifma_kernels.cpp) whose x is the field layer's x as it
+// is, so that only y is multiplied. The kernels add points of either form
+// (fp_to_domain's or this one), never the two mixed.
+void points_to_domain(uint64_t* pts, size_t n, size_t fp_per_point);
+void points_from_domain(uint64_t* pts, size_t n, size_t fp_per_point);
+
 // In place, `pairs` GLV entry pairs (P, P'), fp_per_point Fp elements per
-// point (2 for G1, 4 for G2), P' holding a copy of P: into the kernels'
-// domain, P' becoming phi(P) = (beta x, y) on the way (its x is multiplied
-// by beta in the same product that converts it).
+// point, P' holding a copy of P: into points_to_domain's form, P' becoming
+// phi(P) = (beta x, y) on the way (its x is multiplied by beta in the
+// product that converts it, its y is a copy of P's converted y).
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta);
 
 }  // namespace cuzk::msm::ifma

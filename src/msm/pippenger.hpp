@@ -136,7 +136,7 @@ class PippengerMsm {
   }
   struct SumWork {
     TreeSummer<C> ts;
-    std::vector<P> buf;
+    RawArray<P> buf;  // recycled between MSMs (6 MB of fresh pages a call otherwise)
     BucketScheduler<C> sched;
     RawArray<P> sums;
     std::vector<uint8_t> filled;
@@ -172,7 +172,7 @@ class PippengerMsm {
       }
       for (size_t s = lo; s < hi; s += MINI) {
         size_t e = std::min(hi, s + MINI);
-        wk.buf.resize(e - s);
+        if (wk.buf.size() < e - s) wk.buf.reset(e - s);
         size_t m = 0;  // points loaded: identities are dropped here (stage 0 reads no point)
         for (size_t i = s; i < e; i++) {
           if (pts_.is_identity(idx[i])) [[unlikely]]

@@ -60,9 +60,37 @@ TEST(IfmaKernels, DomainRoundTripAndScaling) {
   }
 }
 
-// GLV entry pairs (P, copy of P) become (P, phi(P)) in the kernel domain:
-// the same as converting (P, (beta x, y)), for G1 (2 Fp per point) and G2 (4),
-// odd pair counts included (a partly filled last group).
+// The MSM's form of points in the kernels: x as it is, y times 2^-16 (the
+// image on an isomorphic curve; see ifma_kernels.cpp), for G1 and G2 point
+// counts that leave a group partly filled, and back.
+TEST(IfmaKernels, PointsToDomainScalesYOnly) {
+  SKIP_WITHOUT_IFMA();
+  std::mt19937_64 rng(6);
+  const ff::Fp inv16 = ff::Fp::from_u64(uint64_t(1) << 16).inverse();
+  for (size_t per : {2, 4})
+    for (size_t n : {1, 3, 4, 5, 9, 17}) {
+      std::vector<ff::Fp> e(n * per);
+      for (auto& v : e) v = ff::Fp::random(rng);
+      e[0] = ff::Fp::zero();
+      e[per - 1] = -ff::Fp::one();
+      const auto orig = e;
+      msm::ifma::points_to_domain(e[0].v.data(), n, per);
+      for (size_t i = 0; i < e.size(); i++) {
+        const bool y = i % per >= per / 2;
+        EXPECT_EQ(e[i], y ? orig[i] * inv16 : orig[i]) << "per " << per << ", n " << n << ", element " << i;
+        EXPECT_LT(arith::compare(e[i].v, ff::Fp::MODULUS), 0) << "canonical";
+      }
+      msm::ifma::points_from_domain(e[0].v.data(), n, per);
+      EXPECT_EQ(e, orig) << "per " << per << ", n " << n;
+    }
+  std::vector<ff::Fp> e(6);
+  EXPECT_THROW(msm::ifma::points_to_domain(e[0].v.data(), 2, 3), std::invalid_argument);
+}
+
+// GLV entry pairs (P, copy of P) become (P, phi(P)) in the kernels' form:
+// the same as converting (P, (beta x, y)) with points_to_domain, for G1
+// (2 Fp per point) and G2 (4), odd pair counts included (a partly filled
+// last group).
 TEST(IfmaKernels, GlvPairsToDomainAppliesBeta) {
   SKIP_WITHOUT_IFMA();
   std::mt19937_64 rng(13);
@@ -78,7 +106,7 @@ TEST(IfmaKernels, GlvPairsToDomainAppliesBeta) {
         for (size_t k = 0; k < per / 2; k++) want[q * 2 * per + per + k] *= beta;
       auto raw = [](std::vector<ff::Fp>& v) { return v[0].v.data(); };
       msm::ifma::glv_pairs_to_domain(raw(in), pairs, per, beta);
-      msm::ifma::fp_to_domain(raw(want), want.size());
+      msm::ifma::points_to_domain(raw(want), 2 * pairs, per);
       EXPECT_EQ(in, want) << "fp per point " << per << ", pairs " << pairs;
     }
 }
@@ -120,17 +148,26 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
           raw(a[i]), raw(b[i]), raw(out[i]),
           uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
     }
-    msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
-    msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
+    // Either form of the points: the field elements converted one by one,
+    // or the MSM's image on the isomorphic curve (x unchanged).
+    const bool iso = n % 2;
+    if (iso) {
+      msm::ifma::points_to_domain(raw(a[0]), n, kFp);
+      msm::ifma::points_to_domain(raw(b[0]), n, kFp);
+    } else {
+      msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
+      msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
+    }
     std::vector<uint32_t> special(n);
     jobs.pad();
     size_t ns;
     if constexpr (std::is_same_v<C, ec::G1Curve>) ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
     else ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
     ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
-    msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
+    if (iso) msm::ifma::points_from_domain(raw(out[0]), n, kFp);
+    else msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
     for (size_t i = 0; i < n; i++) {
-      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
+      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i << " iso " << iso;
     }
   }
 }
