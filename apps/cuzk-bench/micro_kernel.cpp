@@ -41,7 +41,7 @@ Stats run_one(bool g2, const KernelOpts& o) {
     const ff::Fp v = ff::Fp::random(rng);
     std::copy(v.v.begin(), v.v.end(), pool.begin() + 6 * i);
   }
-  msm::ifma::fp_to_domain(pool.data(), pool.size() / 6);
+  msm::ifma::points_to_domain(pool.data(), o.pool, g2 ? 4 : 2);
   msm::ifma::JobList jobs;
   std::vector<uint32_t> special(o.batch);
   std::uniform_int_distribution<size_t> pick(0, o.pool - 1);

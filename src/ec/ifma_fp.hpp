@@ -3,8 +3,9 @@
 // layer shared by the MSM kernels (msm/ifma_kernels.cpp) and the batch curve
 // checks (ec/curve_check.cpp). Fp lanes are V8 (arith/ifma52.hpp, K = 8
 // limbs of 52 bits), Fp2 lanes are V2; both in the kernels' Montgomery
-// domain (radix 2^416), reached from the scalar layer's (2^384) by a
-// product with TO and left by one with FROM. Points in memory keep the
+// domain (radix 2^416, the scalar layer's is 2^384: a product with TO moves
+// a value across; the MSM moves its points its own way, through an
+// isomorphic curve, msm/ifma_kernels.cpp). Points in memory keep the
 // scalar layout (six 64-bit limbs per Fp, x then y); gather/scatter
 // transpose eight of them to and from limb-sliced form.
 //
@@ -27,9 +28,8 @@ inline constexpr size_t K = 8;
 using V8 = Vec<K>;
 
 inline constexpr Modulus52<K> MOD = Modulus52<K>::make(ff::Fp::MODULUS);
-// mont'(X, TO) = X * 2^32 (into the 2^416 domain); mont'(X, FROM) = X / 2^32.
+// mont'(X, TO) = X * 2^32 (into the 2^416 domain).
 inline constexpr auto TO = to_radix52<K>(arith::pow2_mod<6>(448, ff::Fp::MODULUS));
-inline constexpr auto FROM = to_radix52<K>(arith::pow2_mod<6>(384, ff::Fp::MODULUS));
 inline constexpr auto ONE = to_radix52<K>(arith::pow2_mod<6>(416, ff::Fp::MODULUS));
 
 CUZK_IFMA_INLINE V8 splat(const std::array<uint64_t, K>& c) {

@@ -259,8 +259,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
 }
 
 // Slots k < n, eight at a time: the element at(k) (and its copy, where
-// `at` names one) times c[lane of k], then canonical. c = TO / FROM moves
-// field elements into / out of the kernel domain.
+// `at` names one) times c[lane of k], then canonical.
 template <class At>
 CUZK_IFMA_TARGET void scale_slots(size_t n, const V8& c, const At& at) {
   for (size_t g = 0; g < n; g += 8) {
@@ -281,8 +280,9 @@ CUZK_IFMA_TARGET void scale_slots(size_t n, const V8& c, const At& at) {
 // u = 2^-16, u^2 x in the 2^416 domain is x * 2^384, the field layer's form
 // of x itself: x coordinates cross unchanged and only y is multiplied (by
 // u^3 2^32 = 2^-16 on the way in), half the products of converting both.
-const std::array<uint64_t, K> Y_IN = to_radix52<K>(ff::Fp::from_u64(uint64_t(1) << 16).v);   // 2^400
-const std::array<uint64_t, K> Y_OUT = to_radix52<K>(ff::Fp::from_u64(uint64_t(1) << 48).v);  // 2^432
+// mont'(Y, Y_IN) = Y * 2^-16, mont'(Y, Y_OUT) = Y * 2^16.
+constexpr auto Y_IN = to_radix52<K>(arith::pow2_mod<6>(400, ff::Fp::MODULUS));
+constexpr auto Y_OUT = to_radix52<K>(arith::pow2_mod<6>(432, ff::Fp::MODULUS));
 
 }  // namespace
 
@@ -306,59 +306,49 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
 // The exported entry points are compiled for the baseline target (the
 // build may not use -march=native); only these helpers enable AVX-512, so
 // no vector value crosses a function compiled without it.
-CUZK_IFMA_TARGET static void convert_by(uint64_t* elems, size_t n, const std::array<uint64_t, K>& k) {
-  scale_slots(n, splat(k), [&](size_t s, uint64_t*& p, uint64_t*& d) {
-    p = elems + s * 6;
-    d = nullptr;
-  });
-}
-// The y coordinates (the fp_per_point / 2 elements after x) of n points.
-CUZK_IFMA_TARGET static void scale_points_y(uint64_t* pts, size_t n, size_t fp_per_point,
-                                            const std::array<uint64_t, K>& k) {
-  const size_t h = fp_per_point / 2;
+// The y coordinates (the FPP / 2 elements after x) of n points of FPP Fp
+// elements each (a template so that the slot arithmetic has constant divisors).
+template <size_t FPP>
+CUZK_IFMA_TARGET static void scale_points_y(uint64_t* pts, size_t n, const std::array<uint64_t, K>& k) {
+  constexpr size_t h = FPP / 2;
   scale_slots(n * h, splat(k), [&](size_t s, uint64_t*& p, uint64_t*& d) {
-    p = pts + ((s / h) * fp_per_point + h + s % h) * 6;
+    p = pts + ((s / h) * FPP + h + s % h) * 6;
     d = nullptr;
   });
 }
-CUZK_IFMA_TARGET static void convert_glv_pairs(uint64_t* elems, size_t pairs, size_t fp_per_point,
+template <size_t FPP>
+CUZK_IFMA_TARGET static void convert_glv_pairs(uint64_t* elems, size_t pairs,
                                                const std::array<uint64_t, K>& cb) {
   // A pair's slots: P's y components (their results also go to phi(P)'s y),
   // then phi(P)'s x components; 2 or 4 slots a pair, so a lane's role is fixed.
-  const size_t h = fp_per_point / 2, per = 2 * h;
+  constexpr size_t h = FPP / 2, per = 2 * h;
   V8 c;
   for (size_t j = 0; j < K; j++)
     c.l[j] = _mm512_mask_blend_epi64(h == 1 ? 0xaa : 0xcc, bcast(Y_IN[j]), bcast(cb[j]));
   scale_slots(pairs * per, c, [&](size_t s, uint64_t*& p, uint64_t*& d) {
-    uint64_t* pair = elems + (s / per) * 2 * fp_per_point * 6;
+    uint64_t* pair = elems + (s / per) * 2 * FPP * 6;
     const size_t k = s % per;
     if (k < h) {
       p = pair + (h + k) * 6;
-      d = pair + (fp_per_point + h + k) * 6;
+      d = pair + (FPP + h + k) * 6;
     } else {
-      p = pair + (fp_per_point + k - h) * 6;
+      p = pair + (FPP + k - h) * 6;
       d = nullptr;
     }
   });
 }
 
-void fp_to_domain(uint64_t* elems, size_t n) {
-  if (n) convert_by(elems, n, TO);
-}
-void fp_from_domain(uint64_t* elems, size_t n) {
-  if (n) convert_by(elems, n, FROM);
-}
 static void check_fp_per_point(size_t fp_per_point, const char* what) {
   if (fp_per_point != 2 && fp_per_point != 4)
     throw std::invalid_argument(std::string(what) + ": 2 or 4 Fp per point");
 }
 void points_to_domain(uint64_t* pts, size_t n, size_t fp_per_point) {
   check_fp_per_point(fp_per_point, "points_to_domain");
-  if (n) scale_points_y(pts, n, fp_per_point, Y_IN);
+  if (n) (fp_per_point == 2 ? scale_points_y<2> : scale_points_y<4>)(pts, n, Y_IN);
 }
 void points_from_domain(uint64_t* pts, size_t n, size_t fp_per_point) {
   check_fp_per_point(fp_per_point, "points_from_domain");
-  if (n) scale_points_y(pts, n, fp_per_point, Y_OUT);
+  if (n) (fp_per_point == 2 ? scale_points_y<2> : scale_points_y<4>)(pts, n, Y_OUT);
 }
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta) {
   check_fp_per_point(fp_per_point, "glv_pairs_to_domain");
@@ -366,15 +356,14 @@ void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, con
   // phi(P)'s x: u^2 beta x in the 2^416 domain is beta X for the field
   // layer's X = x 2^384: the product with beta 2^416, the form of beta 2^32.
   const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);
-  convert_glv_pairs(elems, pairs, fp_per_point, to_radix52<K>((beta * two32).v));
+  (fp_per_point == 2 ? convert_glv_pairs<2> : convert_glv_pairs<4>)(elems, pairs,
+                                                                    to_radix52<K>((beta * two32).v));
 }
 
 #else  // not x86-64: available() is false and these are never called
 
 size_t g1_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
 size_t g2_add_batch(const JobList&, size_t, size_t, uint32_t*) { return 0; }
-void fp_to_domain(uint64_t*, size_t) {}
-void fp_from_domain(uint64_t*, size_t) {}
 void points_to_domain(uint64_t*, size_t, size_t) {}
 void points_from_domain(uint64_t*, size_t, size_t) {}
 void glv_pairs_to_domain(uint64_t*, size_t, size_t, const ff::Fp&) {}

@@ -90,18 +90,11 @@ class JobList {
 size_t g1_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special);
 size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special);
 
-// In place, n contiguous Fp elements (6 limbs each; a G1 point is 2, a G2
-// point 4): from the scalar field layer's Montgomery domain (2^384) into
-// the kernels' (2^416), and back. Fp2 products work component-wise, so one
-// conversion serves both curves.
-void fp_to_domain(uint64_t* elems, size_t n);
-void fp_from_domain(uint64_t* elems, size_t n);
-
 // In place, n points (fp_per_point Fp elements each: 2 for G1, 4 for G2)
-// into the form the MSM keeps in the kernels, and back: the image on an
-// isomorphic curve (ifma_kernels.cpp) whose x is the field layer's x as it
-// is, so that only y is multiplied. The kernels add points of either form
-// (fp_to_domain's or this one), never the two mixed.
+// into the form the kernels add, and back: in their Montgomery domain
+// (radix 2^416, not the field layer's 2^384), the image on an isomorphic
+// curve (ifma_kernels.cpp) whose x is the field layer's x as it is, so that
+// only y is multiplied (one product per Fp of y, canonical results).
 void points_to_domain(uint64_t* pts, size_t n, size_t fp_per_point);
 void points_from_domain(uint64_t* pts, size_t n, size_t fp_per_point);
 

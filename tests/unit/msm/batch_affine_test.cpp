@@ -35,10 +35,10 @@ TYPED_TEST(TreeSum, SegmentsMatchJacobianSums) {
       auto plain = [&](Ref r) {
         if (!r) return ec::Affine<C>::identity();
         Pt<C> q = *ref_ptr<C>(r);
-        if (mode == 1) msm::ifma::fp_from_domain(reinterpret_cast<uint64_t*>(&q), kFp);
+        if (mode == 1) msm::ifma::points_from_domain(reinterpret_cast<uint64_t*>(&q), 1, kFp);
         return ec::Affine<C>::from_xy(q.x, ref_neg(r) ? -q.y : q.y);
       };
-      if (mode == 1) msm::ifma::fp_to_domain(reinterpret_cast<uint64_t*>(pts.data()), kFp * pts.size());
+      if (mode == 1) msm::ifma::points_to_domain(reinterpret_cast<uint64_t*>(pts.data()), pts.size(), kFp);
       std::vector<ec::Jacobian<C>> want;
       // Segment kinds: random, all equal (doublings), P,-P pairs, with nulls, length 1, long.
       for (int s = 0; s < 40; s++) {

@@ -42,18 +42,19 @@ TEST(IfmaKernels, DomainRoundTripAndScaling) {
   pts.push_back({ff::Fp::zero(), ff::Fp::one()});
   pts.push_back({pm1, fp_raw(arith::from_u64<6>(1))});
   pts.push_back({fp_raw(ff::Fp::minus(ff::Fp::MODULUS, 1)), ff::Fp::zero()});
-  for (int i = 0; i < 37; i++) pts.push_back({ff::Fp::random(rng), ff::Fp::random(rng)});
+  pts.push_back({ff::Fp::one(), pm1});
+  pts.push_back({ff::Fp::zero(), fp_raw(ff::Fp::minus(ff::Fp::MODULUS, 1))});
+  for (int i = 0; i < 35; i++) pts.push_back({ff::Fp::random(rng), ff::Fp::random(rng)});
   const auto orig = pts;
-  msm::ifma::fp_to_domain(limbs(pts[0]), 2 * pts.size());
-  // X -> X * 2^32 mod p: check against the scalar field (2^32 as an integer).
-  const ff::Fp two32 = ff::Fp::from_u64(uint64_t(1) << 32);
+  msm::ifma::points_to_domain(limbs(pts[0]), pts.size(), 2);
+  // x as it is; Y -> Y * 2^-16 mod p: check against the scalar field.
+  const ff::Fp inv16 = ff::Fp::from_u64(uint64_t(1) << 16).inverse();
   for (size_t i = 0; i < pts.size(); i++) {
-    // Raw values: X' = X * 2^32 mod p  <=>  from_mont(X') = from_mont(X) * 2^32.
-    EXPECT_EQ(pts[i].x, orig[i].x * two32) << i;
-    EXPECT_EQ(pts[i].y, orig[i].y * two32) << i;
-    EXPECT_LT(arith::compare(pts[i].x.v, ff::Fp::MODULUS), 0) << "canonical";
+    EXPECT_EQ(pts[i].x, orig[i].x) << i;
+    EXPECT_EQ(pts[i].y, orig[i].y * inv16) << i;
+    EXPECT_LT(arith::compare(pts[i].y.v, ff::Fp::MODULUS), 0) << "canonical";
   }
-  msm::ifma::fp_from_domain(limbs(pts[0]), 2 * pts.size());
+  msm::ifma::points_from_domain(limbs(pts[0]), pts.size(), 2);
   for (size_t i = 0; i < pts.size(); i++) {
     EXPECT_EQ(pts[i].x, orig[i].x) << i;
     EXPECT_EQ(pts[i].y, orig[i].y) << i;
@@ -148,26 +149,17 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
           raw(a[i]), raw(b[i]), raw(out[i]),
           uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
     }
-    // Either form of the points: the field elements converted one by one,
-    // or the MSM's image on the isomorphic curve (x unchanged).
-    const bool iso = n % 2;
-    if (iso) {
-      msm::ifma::points_to_domain(raw(a[0]), n, kFp);
-      msm::ifma::points_to_domain(raw(b[0]), n, kFp);
-    } else {
-      msm::ifma::fp_to_domain(raw(a[0]), kFp * n);
-      msm::ifma::fp_to_domain(raw(b[0]), kFp * n);
-    }
+    msm::ifma::points_to_domain(raw(a[0]), n, kFp);
+    msm::ifma::points_to_domain(raw(b[0]), n, kFp);
     std::vector<uint32_t> special(n);
     jobs.pad();
     size_t ns;
     if constexpr (std::is_same_v<C, ec::G1Curve>) ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
     else ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
     ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
-    if (iso) msm::ifma::points_from_domain(raw(out[0]), n, kFp);
-    else msm::ifma::fp_from_domain(raw(out[0]), kFp * n);
+    msm::ifma::points_from_domain(raw(out[0]), n, kFp);
     for (size_t i = 0; i < n; i++) {
-      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i << " iso " << iso;
+      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
     }
   }
 }
@@ -179,7 +171,7 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   const auto aff = msm_test::points_from<G1>(dl, rng);
   std::vector<Pt<G1>> p(20);
   for (size_t i = 0; i < 20; i++) p[i] = {aff[i].x, aff[i].y};
-  msm::ifma::fp_to_domain(limbs(p[0]), 40);
+  msm::ifma::points_to_domain(limbs(p[0]), 20, 2);
   // p[2i] = p[2i] + p[2i+1], written over the first operand.
   msm::ifma::JobList jobs;
   for (size_t i = 0; i < 10; i++) jobs.push(limbs(p[2 * i]), limbs(p[2 * i + 1]), limbs(p[2 * i]), 0);
@@ -190,7 +182,7 @@ TEST(IfmaKernels, OutputMayAliasAnInput) {
   EXPECT_THROW(msm::ifma::g1_add_batch(jobs, 3, 4, special.data()), std::logic_error)
       << "first not a multiple of 8";
   ASSERT_EQ(msm::ifma::g1_add_batch(jobs, 0, jobs.size(), special.data()), 0u);
-  msm::ifma::fp_from_domain(limbs(p[0]), 40);
+  msm::ifma::points_from_domain(limbs(p[0]), 20, 2);
   for (size_t i = 0; i < 10; i++) {
     const Aff want = Jac::from_affine(aff[2 * i]).add(Jac::from_affine(aff[2 * i + 1])).to_affine();
     EXPECT_EQ(Aff::from_xy(p[2 * i].x, p[2 * i].y), want) << i;
@@ -218,14 +210,14 @@ TEST(IfmaKernels, EqualXIsReportedAndLeftAlone) {
       if (same) want_special.push_back(uint32_t(i));
     }
     const std::vector<Pt<G1>> untouched = out;
-    msm::ifma::fp_to_domain(limbs(a[0]), 2 * n);
-    msm::ifma::fp_to_domain(limbs(b[0]), 2 * n);
+    msm::ifma::points_to_domain(limbs(a[0]), n, 2);
+    msm::ifma::points_to_domain(limbs(b[0]), n, 2);
     std::vector<uint32_t> special(n);
     jobs.pad();
     const size_t ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
     special.resize(ns);
     EXPECT_EQ(special, want_special) << "n=" << n;
-    msm::ifma::fp_from_domain(limbs(out[0]), 2 * n);
+    msm::ifma::points_from_domain(limbs(out[0]), n, 2);
     for (size_t i = 0; i < n; i++) {
       if (std::find(want_special.begin(), want_special.end(), i) != want_special.end()) {
         EXPECT_EQ(out[i].x, untouched[i].x) << "special job " << i << " was written";
