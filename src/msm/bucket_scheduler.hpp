@@ -61,11 +61,21 @@ class BucketScheduler {
       order = in_range_.data();
     }
     size_t next = 0, r = 0;  // the next new entry, the next retry
+    touched_.resize(batch);
     for (;;) {
-      while (jobs_.size() < batch) {
+      // The batch is filled with everything it writes in locals: fl is a byte
+      // pointer, and its stores may alias any member, so members would be
+      // reloaded after each one.
+      ifma::JobList::Appender jw = jobs_.appender(batch);
+      uint32_t* const touched = touched_.data();
+      size_t nt = 0;
+      const size_t n0 = jw.n;
+      const uint32_t* const retry = retry_.data();
+      const size_t nretry = retry_.size();
+      while (jw.n - n0 < batch) {
         uint32_t e;
-        bool again = r < retry_.size();
-        if (again) e = retry_[r++];
+        bool again = r < nretry;
+        if (again) e = retry[r++];
         else if (next < count) e = order ? order[next++] : uint32_t(next++);
         else break;
         const int32_t d = dg[e];
@@ -76,9 +86,9 @@ class BucketScheduler {
         Pt<C>* dst = bk + i;
         if (st == kFilled) [[likely]] {
           fl[i] = kFilled | kBusy;
-          touched_.push_back(i);
-          jobs_.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
-                     reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
+          touched[nt++] = i;
+          jw.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
+                  reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
         } else if (st & kBusy) {
           (again ? left : defer_).push_back(e);
         } else {
@@ -86,8 +96,9 @@ class BucketScheduler {
           fl[i] = kFilled;
         }
       }
+      jobs_.commit(jw);
       if (jobs_.size() == 0) break;  // input and retries exhausted (nothing deferred without a job)
-      flush(fl);
+      flush(fl, nt);
       // What this batch deferred goes after the retries not yet looked at.
       if (r == retry_.size()) {
         retry_.swap(defer_);
@@ -102,17 +113,17 @@ class BucketScheduler {
  private:
   static constexpr uint8_t kFilled = 1, kBusy = 2;
 
-  void flush(uint8_t* fl) {
+  // Runs the batch's jobs; nt = their count, their buckets in touched_.
+  void flush(uint8_t* fl, size_t nt) {
     const size_t n = jobs_.size();
     jobs_.pad();
-    for (uint32_t i : touched_) fl[i] = kFilled;
+    for (size_t j = 0; j < nt; j++) fl[touched_[j]] = kFilled;
     ifma_add_jobs<C>(jobs_, 0, n, dbl_, special_, [&](size_t j) { fl[touched_[j]] = 0; });
     jobs_.clear();
-    touched_.clear();
   }
 
   ifma::JobList jobs_, dbl_;
-  std::vector<uint32_t> touched_;  // the bucket of each job of the open batch
+  std::vector<uint32_t> touched_;  // the bucket of each job of the open batch (its first entries)
   std::vector<uint32_t> retry_, defer_, special_;
   std::vector<uint32_t> in_range_;  // a part's entries (run with part = true)
 };

@@ -44,6 +44,30 @@ class JobList {
     flags_[n_] = flags;
     n_++;
   }
+  // Raw access for a loop that appends many jobs: room for `more` jobs past
+  // size() (and the padding), the arrays' pointers and the count in a
+  // struct the caller keeps in locals, then commit(). (A loop through push()
+  // reloads the members after each store through a byte pointer, which may
+  // alias them.)
+  struct Appender {
+    const uint64_t** a;
+    const uint64_t** b;
+    uint64_t** out;
+    uint8_t* flags;
+    size_t n;
+    [[gnu::always_inline]] void push(const uint64_t* pa, const uint64_t* pb, uint64_t* po, uint8_t f) {
+      a[n] = pa;
+      b[n] = pb;
+      out[n] = po;
+      flags[n] = f;
+      n++;
+    }
+  };
+  Appender appender(size_t more) {
+    while (n_ + more + 8 > a_.size()) grow();
+    return {a_.data(), b_.data(), out_.data(), flags_.data(), n_};
+  }
+  void commit(const Appender& w) { n_ = w.n; }
   const uint64_t* a(size_t i) const { return a_[i]; }
   const uint64_t* b(size_t i) const { return b_[i]; }
   uint64_t* out(size_t i) const { return out_[i]; }
