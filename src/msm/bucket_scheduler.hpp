@@ -47,7 +47,6 @@ class BucketScheduler {
     retry_.clear();
     defer_.clear();
     jobs_.clear();
-    touched_.clear();
     const uint32_t* order = nullptr;  // the entries to read, when not all
     size_t count = E;
     if (part) {
@@ -69,10 +68,9 @@ class BucketScheduler {
       ifma::JobList::Appender jw = jobs_.appender(batch);
       uint32_t* const touched = touched_.data();
       size_t nt = 0;
-      const size_t n0 = jw.n;
       const uint32_t* const retry = retry_.data();
       const size_t nretry = retry_.size();
-      while (jw.n - n0 < batch) {
+      while (jw.n < batch) {  // (the list is empty between batches)
         uint32_t e;
         bool again = r < nretry;
         if (again) e = retry[r++];

@@ -36,14 +36,6 @@ class JobList {
  public:
   void clear() { n_ = padded_ = 0; }
   size_t size() const { return n_; }
-  [[gnu::always_inline]] void push(const uint64_t* a, const uint64_t* b, uint64_t* out, uint8_t flags) {
-    if (n_ + 8 > a_.size()) grow();
-    a_[n_] = a;
-    b_[n_] = b;
-    out_[n_] = out;
-    flags_[n_] = flags;
-    n_++;
-  }
   // Raw access for a loop that appends many jobs: room for `more` jobs past
   // size() (and the padding), the arrays' pointers and the count in a
   // struct the caller keeps in locals, then commit(). (A loop through push()
@@ -68,6 +60,11 @@ class JobList {
     return {a_.data(), b_.data(), out_.data(), flags_.data(), n_};
   }
   void commit(const Appender& w) { n_ = w.n; }
+  [[gnu::always_inline]] void push(const uint64_t* a, const uint64_t* b, uint64_t* out, uint8_t flags) {
+    Appender w = appender(1);
+    w.push(a, b, out, flags);
+    commit(w);
+  }
   const uint64_t* a(size_t i) const { return a_[i]; }
   const uint64_t* b(size_t i) const { return b_[i]; }
   uint64_t* out(size_t i) const { return out_[i]; }
