@@ -5,6 +5,9 @@
 // representations, reduced mod p, is the representation of the field sum.
 // Also the bit/±1 shortcuts of coeff·value used by evaluation.
 #include <cstdint>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "ff/bls12_381.hpp"
 
@@ -42,6 +45,11 @@ inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
 class FrSum {
  public:
   void add(const ff::Fr& x) { add_limbs(x.v[0], x.v[1], x.v[2], x.v[3]); }
+  // += x where keep is true, else += 0: no branch on keep.
+  void add_if(const ff::Fr& x, bool keep) {
+    const uint64_t m = -uint64_t(keep);
+    add_limbs(x.v[0] & m, x.v[1] & m, x.v[2] & m, x.v[3] & m);
+  }
   // -= x, as += p - x (x < p).
   void sub(const ff::Fr& x) {
     using fr_detail::kP;
@@ -107,6 +115,17 @@ class FrSum {
 
  private:
   void add_limbs(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3) {
+#if defined(__x86_64__)
+    // One add/adc chain: the 128-bit form below compiles to stack spills of
+    // each partial sum in long loops (eval_sum).
+    unsigned long long r0, r1, r2, r3;
+    unsigned char c = _addcarry_u64(0, l0_, x0, &r0);
+    c = _addcarry_u64(c, l1_, x1, &r1);
+    c = _addcarry_u64(c, l2_, x2, &r2);
+    c = _addcarry_u64(c, l3_, x3, &r3);
+    l0_ = r0, l1_ = r1, l2_ = r2, l3_ = r3;
+    hi_ += c;
+#else
     unsigned __int128 t = (unsigned __int128)l0_ + x0;
     l0_ = uint64_t(t);
     t = (unsigned __int128)l1_ + x1 + uint64_t(t >> 64);
@@ -116,6 +135,7 @@ class FrSum {
     t = (unsigned __int128)l3_ + x3 + uint64_t(t >> 64);
     l3_ = uint64_t(t);
     hi_ += uint64_t(t >> 64);
+#endif
   }
   static bool less_than_p(const uint64_t* r) {
     using fr_detail::kP;

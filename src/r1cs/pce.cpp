@@ -84,16 +84,20 @@ size_t PackedCsr::bytes() const {
 }
 
 void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& out) const {  // z: w order
-  // As the gadget path sums (fr_sum.hpp): zero values add nothing (half of
-  // all bits), the rest is summed unreduced.
+  // Summed unreduced (fr_sum.hpp). A bit (nearly every value of these rows:
+  // the packed additions' 2^k b) adds its coefficient or zero, a select: the
+  // rows are long and their bits random, so a branch on each value would
+  // mispredict half the time. Other values take the product.
   FrSum acc;
   for (uint32_t k = lo; k < hi; k++) {
     const Fr& v = z[col[k]];
-    if (fr_is_zero(v)) continue;
-    const uint32_t t = coeff[k];
-    if (t == 0) acc.add(v);
-    else if (t == 1) acc.sub(v);
-    else acc.add_product(table[t], v);
+    const Fr& c = table[coeff[k]];
+    const uint64_t nz = v.v[0] | v.v[1] | v.v[2] | v.v[3];
+    const uint64_t d1 = (v.v[0] ^ fr_detail::kOne[0]) | (v.v[1] ^ fr_detail::kOne[1]) |
+                        (v.v[2] ^ fr_detail::kOne[2]) | (v.v[3] ^ fr_detail::kOne[3]);
+    if (std::min(nz, d1) == 0) [[likely]]  // one test: 0 or 1
+      acc.add_if(c, d1 == 0);
+    else acc.add(FrSum::product(c, v));
   }
   acc.store(out);
 }

@@ -72,6 +72,20 @@ TEST(FrSum, SubtractionAndProductsMatchFieldArithmetic) {
   EXPECT_EQ(z.get(), Fr::zero());
 }
 
+TEST(FrSum, AddIfAddsOnlyWhereKept) {
+  std::mt19937_64 rng(13);
+  auto v = samples(rng);
+  FrSum s;
+  Fr ref = Fr::zero();
+  for (int round = 0; round < 200; round++)  // enough near-p terms to carry past 2^256
+    for (size_t i = 0; i < v.size(); i++) {
+      const bool keep = (rng() & 1) != 0;
+      s.add_if(v[i], keep);
+      if (keep) ref += v[i];
+    }
+  EXPECT_EQ(s.get(), ref);
+}
+
 TEST(FrSum, StoreWritesTheReducedSum) {
   std::mt19937_64 rng(13);
   Fr a = Fr::random(rng), b = Fr::random(rng);
