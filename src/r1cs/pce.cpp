@@ -293,31 +293,68 @@ struct Rows {
 // 0 and 1) stalled on store forwarding in the loop's hottest lines.
 using V256 = __m256i;
 inline V256 load_v(const Fr& x) { return _mm256_loadu_si256(reinterpret_cast<const V256*>(x.v.data())); }
-inline bool zero_v(V256 x) { return _mm256_testz_si256(x, x); }
-inline bool equal_v(V256 x, V256 y) { return _mm256_movemask_epi8(_mm256_cmpeq_epi64(x, y)) == -1; }
+
+// Bit tests as masks: whether x equals ONE and whether it is zero, each all
+// ones or none (movemask of the four limbs' compares).
+inline uint32_t one_mask(V256 x, V256 one) {
+  return uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi64(x, one)));
+}
+inline uint32_t zero_mask(V256 x) {
+  return uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi64(x, _mm256_setzero_si256())));
+}
+constexpr uint32_t kAll = 0xffffffffu;
+// x & (keep ? ~0 : 0).
+inline V256 keep_if(V256 x, bool keep) { return _mm256_and_si256(x, _mm256_set1_epi64x(-int64_t(keep))); }
 
 struct VecRows {
-  explicit VecRows(const PackedCsr& m) : r(m) {}
-  // Row i's value; a copy (one term, coefficient 1: most of A's rows, nearly
-  // all of B's) goes from w to a register without a trip through memory.
+  explicit VecRows(const PackedCsr& m)
+      : r(m), small(m.small.empty() ? nullptr : m.small.data()), one(load_v(Fr::one())) {}
+  // Row i's value, in a register. Witness values of these rows are mostly
+  // random bits, so whether a value is 0 or 1 is one test (nearly always
+  // true) and which of the two a select, never a branch (it would
+  // mispredict half the time): a copy (one term, coefficient 1: most of A's
+  // rows, nearly all of B's); a coefficient times a bit (XOR's 2a: half of
+  // A's rows on the PoRep circuit) as a mask of the coefficient; up to four
+  // small coefficients times bits (a third of A's) as an integer sum whose
+  // element is read from a table. Other values and rows: PackedCsr's path.
   V256 eval(size_t i, std::span<const Fr> w) const {
-    const uint32_t lo = r.rp[i];
-    if (r.rp[i + 1] - lo == 1 && r.coeff[lo] == 0) [[likely]]
-      return load_v(w[r.col[lo]]);
+    const uint32_t lo = r.rp[i], n = r.rp[i + 1] - lo;
+    if (n == 1) [[likely]] {
+      const uint32_t t = r.coeff[lo];
+      const V256 v = load_v(w[r.col[lo]]);
+      if (t == 0) [[likely]]
+        return v;
+      const uint32_t m1 = one_mask(v, one);
+      if (std::max(m1, zero_mask(v)) == kAll) [[likely]]
+        return keep_if(load_v(r.table[t]), m1 == kAll);
+    } else if (n - 2 <= PackedCsr::kSmallTerms - 2 && small) {
+      int s = 0;
+      uint32_t bits = kAll;
+      for (uint32_t k = lo; k < lo + n; k++) {
+        const int c = small[r.coeff[k]];
+        const V256 v = load_v(w[r.col[k]]);
+        const uint32_t m1 = one_mask(v, one);
+        bits &= std::max(m1, zero_mask(v)) & -uint32_t(c != PackedCsr::kNotSmall);
+        s += c & -int(m1 == kAll);
+      }
+      if (bits == kAll) [[likely]]
+        return load_v(r.m->small_value(s));
+    }
     Fr out;
     r.eval(i, w, out);
     return load_v(out);
   }
   Rows r;
+  const int8_t* small;  // PackedCsr::small, or null where it is not indexed
+  V256 one;
 };
 
-// c = a·b with the shortcuts of product_into (b nearly always 0 or 1: a
-// select), in registers.
+// c = a·b with the shortcuts of product_into, in registers: b is nearly
+// always a bit or ONE (a select), else a is.
 inline V256 product_v(V256 a, V256 b, V256 one) {
-  if (const bool b1 = equal_v(b, one); b1 || zero_v(b)) [[likely]]
-    return _mm256_and_si256(a, _mm256_set1_epi64x(-int64_t(b1)));
-  if (const bool a1 = equal_v(a, one); a1 || zero_v(a))
-    return _mm256_and_si256(b, _mm256_set1_epi64x(-int64_t(a1)));
+  if (const uint32_t b1 = one_mask(b, one); std::max(b1, zero_mask(b)) == kAll) [[likely]]
+    return keep_if(a, b1 == kAll);
+  if (const uint32_t a1 = one_mask(a, one); std::max(a1, zero_mask(a)) == kAll) return keep_if(b, a1 == kAll);
   Fr x, y;
   _mm256_storeu_si256(reinterpret_cast<V256*>(x.v.data()), a);
   _mm256_storeu_si256(reinterpret_cast<V256*>(y.v.data()), b);

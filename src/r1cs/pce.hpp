@@ -80,6 +80,8 @@ struct PackedCsr {
   static constexpr uint32_t kSmallTerms = 4;
   std::vector<int8_t> small;
   void index_small();
+  // The field element s, for a small sum s of up to kSmallTerms terms.
+  const Fr& small_value(int s) const { return small_values_[size_t(s + kSmallRange)]; }
 
  private:
   void eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> w, Fr& out) const;
