@@ -4,6 +4,7 @@
 // in get(). The Montgomery form is linear, so the integer sum of the
 // representations, reduced mod p, is the representation of the field sum.
 // Also the bit/±1 shortcuts of coeff·value used by evaluation.
+#include <algorithm>
 #include <cstdint>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -23,6 +24,17 @@ inline bool fr_is_zero(const ff::Fr& x) { return (x.v[0] | x.v[1] | x.v[2] | x.v
 inline bool fr_is_one(const ff::Fr& x) {
   using fr_detail::kOne;
   return x.v[0] == kOne[0] && x.v[1] == kOne[1] && x.v[2] == kOne[2] && x.v[3] == kOne[3];
+}
+
+// Whether x is 0 or 1, with `one` set to which: one test for the caller to
+// branch on (nearly always true for witness values) and no branch on which
+// of the two (on a random bit that would mispredict half the time).
+inline bool fr_is_bit(const ff::Fr& x, bool& one) {
+  using fr_detail::kOne;
+  const uint64_t nonzero = x.v[0] | x.v[1] | x.v[2] | x.v[3];
+  const uint64_t not_one = (x.v[0] ^ kOne[0]) | (x.v[1] ^ kOne[1]) | (x.v[2] ^ kOne[2]) | (x.v[3] ^ kOne[3]);
+  one = not_one == 0;
+  return std::min(nonzero, not_one) == 0;
 }
 
 // x where keep is true, else zero, without a branch (a random bit's branch

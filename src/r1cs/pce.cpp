@@ -92,11 +92,8 @@ void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& ou
   for (uint32_t k = lo; k < hi; k++) {
     const Fr& v = z[col[k]];
     const Fr& c = table[coeff[k]];
-    const uint64_t nz = v.v[0] | v.v[1] | v.v[2] | v.v[3];
-    const uint64_t d1 = (v.v[0] ^ fr_detail::kOne[0]) | (v.v[1] ^ fr_detail::kOne[1]) |
-                        (v.v[2] ^ fr_detail::kOne[2]) | (v.v[3] ^ fr_detail::kOne[3]);
-    if (std::min(nz, d1) == 0) [[likely]]  // one test: 0 or 1
-      acc.add_if(c, d1 == 0);
+    if (bool one; fr_is_bit(v, one)) [[likely]]
+      acc.add_if(c, one);
     else acc.add(FrSum::product(c, v));
   }
   acc.store(out);
@@ -305,6 +302,13 @@ inline uint32_t zero_mask(V256 x) {
 constexpr uint32_t kAll = 0xffffffffu;
 // x & (keep ? ~0 : 0).
 inline V256 keep_if(V256 x, bool keep) { return _mm256_and_si256(x, _mm256_set1_epi64x(-int64_t(keep))); }
+// fr_is_bit in a register: one test (the larger mask all ones) for the caller
+// to branch on, `one` set without a branch.
+inline bool bit_v(V256 x, V256 one_v, bool& one) {
+  const uint32_t m1 = one_mask(x, one_v);
+  one = m1 == kAll;
+  return std::max(m1, zero_mask(x)) == kAll;
+}
 
 struct VecRows {
   explicit VecRows(const PackedCsr& m)
@@ -324,9 +328,8 @@ struct VecRows {
       const V256 v = load_v(w[r.col[lo]]);
       if (t == 0) [[likely]]
         return v;
-      const uint32_t m1 = one_mask(v, one);
-      if (std::max(m1, zero_mask(v)) == kAll) [[likely]]
-        return keep_if(load_v(r.table[t]), m1 == kAll);
+      if (bool is_one; bit_v(v, one, is_one)) [[likely]]
+        return keep_if(load_v(r.table[t]), is_one);
     } else if (n - 2 <= PackedCsr::kSmallTerms - 2 && small) {
       int s = 0;
       uint32_t bits = kAll;
@@ -352,9 +355,9 @@ struct VecRows {
 // c = a·b with the shortcuts of product_into, in registers: b is nearly
 // always a bit or ONE (a select), else a is.
 inline V256 product_v(V256 a, V256 b, V256 one) {
-  if (const uint32_t b1 = one_mask(b, one); std::max(b1, zero_mask(b)) == kAll) [[likely]]
-    return keep_if(a, b1 == kAll);
-  if (const uint32_t a1 = one_mask(a, one); std::max(a1, zero_mask(a)) == kAll) return keep_if(b, a1 == kAll);
+  if (bool b1; bit_v(b, one, b1)) [[likely]]
+    return keep_if(a, b1);
+  if (bool a1; bit_v(a, one, a1)) return keep_if(b, a1);
   Fr x, y;
   _mm256_storeu_si256(reinterpret_cast<V256*>(x.v.data()), a);
   _mm256_storeu_si256(reinterpret_cast<V256*>(y.v.data()), b);
