@@ -89,10 +89,10 @@ struct PackedCsr {
     int s = 0;
     for (uint32_t k = lo; k < hi; k++) {
       const int c = small[coeff[k]];
-      const Fr& v = w[col[k]];
       if (c == kNotSmall) return false;
-      if (fr_is_one(v)) s += c;
-      else if (!fr_is_zero(v)) return false;
+      bool one;  // which of 0 and 1 decides no branch: random bits would mispredict
+      if (!fr_is_bit(w[col[k]], one)) return false;
+      s += c & -int(one);
     }
     out = small_values_[size_t(s + kSmallRange)];
     return true;
