@@ -257,6 +257,10 @@ void register_micro_synth(CLI::App& app) {
                   "large circuits: MiB per array of the bandwidth measurement")
       ->capture_default_str();
   cmd->add_option("--seed", o->large.seed, "large circuits: seed of the random C1")->capture_default_str();
+  cmd->add_option("--stores", o->large.stores,
+                  "large circuits: a/b/c written with plain or streaming stores (auto: the library's choice)")
+      ->check(CLI::IsMember({"auto", "plain", "streaming"}))
+      ->capture_default_str();
   cmd->add_flag(
       "--first", o->first,
       "time only the process's first synthesis (--mode gadgets, or pce: mapping --pce-file included)");

@@ -3,6 +3,7 @@
 // random C1 in the real layout (filecoin/porep/random_c1.hpp).
 //
 //   cuzk-bench micro synth --circuit porep-32g --mode pce [--pce-file F] [--chunk-rows N] [--threads T]
+//                          [--stores auto|plain|streaming]
 //
 // 1. The machine's streaming bandwidth on T threads (micro stream's kernels).
 // 2. The PCE: F (default <circuit>.pce here) mapped if it is current, else
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -142,6 +144,9 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
                double(file_bytes) / (1 << 30), j["pce_load_s"].get<double>());
 
   // 3. Synthesis: w, then a/b/c by chunks.
+  if (o.stores == "plain") r1cs::PrecompiledCircuit::streaming_rows = SIZE_MAX;
+  if (o.stores == "streaming") r1cs::PrecompiledCircuit::streaming_rows = 0;
+  j["stores"] = o.stores;
   const fc::SealCommitPhase1Output c1 = fc::random_c1(cfg, o.seed, 1);
   const size_t chunk = std::max<size_t>(1, std::min(o.chunk_rows, rows));
   platform::RawArray<r1cs::Fr> a(chunk), b(chunk), c(chunk);
