@@ -91,8 +91,8 @@ struct Split {
 
 // k must be < r (callers reduce first). Inlined into stage A's loop: out of
 // line the halves went back through the stack as one 16-byte load of two
-// 8-byte stores, a store-forwarding stall that cost as much as the rest of
-// the split (and three times that with both threads of a two-core VM busy).
+// 8-byte stores, a store-forwarding stall (a quarter of the split's time on
+// one thread, two thirds with both threads of a two-core VM busy).
 [[gnu::always_inline]] inline Split split(const Limbs<4>& k) {
   Split s;
   if (k[3] == 0 && k[2] == 0 && (k[1] >> 63) == 0) {  // already < 2^127
