@@ -48,9 +48,9 @@ inline void select_or_zero(const ff::Fr& x, bool keep, ff::Fr& out) {
 // (bits, ONE): most products are a copy or a zero. b is nearly always 0 or 1
 // (a bit or ONE), so that test is predictable and its outcome is a select.
 inline void product_into(const ff::Fr& a, const ff::Fr& b, ff::Fr& c) {
-  if (const bool b1 = fr_is_one(b); b1 || fr_is_zero(b)) [[likely]]
+  if (bool b1; fr_is_bit(b, b1)) [[likely]]
     select_or_zero(a, b1, c);
-  else if (const bool a1 = fr_is_one(a); a1 || fr_is_zero(a)) select_or_zero(b, a1, c);
+  else if (bool a1; fr_is_bit(a, a1)) select_or_zero(b, a1, c);
   else c = a * b;
 }
 
@@ -88,8 +88,8 @@ class FrSum {
   // out = coeff·value: zero for 0, a copy for 1 (witness values are mostly
   // bits), else product().
   static void term_into(const ff::Fr& coeff, const ff::Fr& value, ff::Fr& out) {
-    if (fr_is_zero(value)) out = ff::Fr::zero();
-    else if (fr_is_one(value)) out = coeff;
+    if (bool one; fr_is_bit(value, one)) [[likely]]
+      select_or_zero(coeff, one, out);
     else out = product(coeff, value);
   }
   // coeff·value with the ±1 shortcuts.
