@@ -139,7 +139,8 @@ auto read_checked(const std::string& path, ec::Check check, const CheckedKeys& r
   const std::optional<FileStamp> stamp =
       check == ec::Check::Full && record.enabled() ? FileStamp::of(path) : std::nullopt;
   // Shared: a parse may keep views of the mapping (a zkey's points).
-  const auto f = std::make_shared<const platform::MappedFile>(path, populate);
+  const auto f =
+      std::make_shared<const platform::MappedFile>(path, platform::MapOptions{.populate = populate});
   const std::span<const uint8_t> bytes = f->bytes();
   if (check != ec::Check::Full || !record.enabled()) {
     if (done) *done = check == ec::Check::Full ? KeyCheckDone::FullNow : KeyCheckDone::CurveOnly;

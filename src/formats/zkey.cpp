@@ -310,7 +310,7 @@ Zkey read_zkey_file(const std::string& path, const ZkeyReadOptions& o) {
   // Pipes and the like are read.
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    auto f = std::make_shared<const platform::MappedFile>(path, /*populate=*/!o.vk_only);
+    auto f = std::make_shared<const platform::MappedFile>(path, platform::MapOptions{.populate = !o.vk_only});
     return parse_zkey_in_place(f, f->bytes(), path, o);
   }
   auto b = std::make_shared<const std::vector<uint8_t>>(read_binary_file(path));

@@ -7,13 +7,23 @@
 
 namespace cuzk::platform {
 
+struct MapOptions {
+  // Every page mapped up front (MAP_POPULATE: one batched walk instead of a
+  // fault per page), for files that are read whole right away.
+  bool populate = false;
+  // Huge pages advised before the first access (MADV_HUGEPAGE), for large
+  // files read again and again (a pre-compiled circuit: every synthesis
+  // streams its 7 GB of arrays). Linux then fills the page cache from disk
+  // in 2 MiB folios and maps them whole, one TLB entry per 2 MiB instead of
+  // per 4 KiB; pages already cached in smaller folios stay as they are.
+  bool huge_pages = false;
+};
+
 class MappedFile {
  public:
   MappedFile() = default;
-  // Throws std::runtime_error naming the path on failure. `populate` maps
-  // every page up front (MAP_POPULATE: one batched walk instead of a fault
-  // per page) for files that are read whole right away.
-  explicit MappedFile(const std::string& path, bool populate = false);
+  // Throws std::runtime_error naming the path on failure.
+  explicit MappedFile(const std::string& path, MapOptions o = {});
   MappedFile(MappedFile&& o) noexcept { swap(o); }
   MappedFile& operator=(MappedFile&& o) noexcept {
     MappedFile tmp(std::move(o));

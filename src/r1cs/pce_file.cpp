@@ -201,7 +201,7 @@ PrecompiledCircuit read_pce_file(const std::string& path, const PceDigest& expec
     if (!std::filesystem::exists(path, ec))
       throw PceFileError(PceFileError::Kind::Missing, path + ": " + (ec ? ec.message() : "no such file"));
     try {
-      file = std::make_shared<const platform::MappedFile>(path);
+      file = std::make_shared<const platform::MappedFile>(path, platform::MapOptions{.huge_pages = true});
     } catch (const std::exception& e) {
       throw PceFileError(PceFileError::Kind::Missing, path + ": " + e.what());
     }

@@ -84,8 +84,9 @@ TEST(MappedFile, MapsContentsAndNamesThePathOnErrors) {
   std::string text(100000, '\0');
   for (size_t i = 0; i < text.size(); i++) text[i] = char(i * 7 + 3);
   std::ofstream(p, std::ios::binary) << text;
-  for (bool populate : {false, true}) {
-    MappedFile m(p.string(), populate);
+  for (const MapOptions o : {MapOptions{}, MapOptions{.populate = true}, MapOptions{.huge_pages = true},
+                             MapOptions{.populate = true, .huge_pages = true}}) {
+    MappedFile m(p.string(), o);
     ASSERT_TRUE(m.is_open());
     ASSERT_EQ(m.size(), text.size());
     EXPECT_EQ(std::string(reinterpret_cast<const char*>(m.bytes().data()), m.size()), text);
