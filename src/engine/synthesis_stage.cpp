@@ -67,10 +67,10 @@ void SynthesisStage::tail_ended() {
 bool SynthesisStage::reserve(std::unique_ptr<PartitionItem>& item) {
   // Memory in the pipeline's order among waiters (two workers that pop
   // partitions together may still reach the budget in either order). While
-  // this worker waits, a better
-  // partition may be queued (a CRITICAL job dispatched meanwhile): the
-  // worker then gives this one back and takes that one, so that a higher
-  // priority is never stuck behind the workers' held partitions.
+  // this worker waits, a better partition may be queued (a CRITICAL job
+  // dispatched meanwhile): the worker then gives this one back and takes
+  // that one, so that a higher priority is never stuck behind the workers'
+  // held partitions.
   const Job& job = *item->job;
   const WorkKey key = job.key(item->partition);
   bool overtaken = false;

@@ -73,13 +73,14 @@ class OutFile {
   }
   void finish(const std::string& final_path) {
     if (::fsync(fd_) != 0) {
+      const int e = errno;
       ::close(fd_);
       fd_ = -1;
-      throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
+      throw std::runtime_error(path_ + ": write failed: " + std::strerror(e));
     }
     // The written pages leave the page cache (clean after fsync): they sit
-    // in folios of the writes' sizes, and a mapping of them is mostly 4 KiB
-    // pages. Read back through read_pce_file's huge-page mapping, the file
+    // in folios of the writes' sizes, and a mapping of them is in good part
+    // 4 KiB pages (half the 32 GiB PoRep's file). Read back through read_pce_file's huge-page mapping, the file
     // comes in 2 MiB folios mapped whole: every synthesis then streams the
     // arrays with fewer TLB misses (a 32 GiB PoRep partition's a/b/c 6%
     // faster), for one read of the file from disk.
