@@ -170,13 +170,13 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   platform::RawArray<r1cs::Fr> a(chunk), b(chunk), c(chunk);
   for (auto* v : {&a, &b, &c})  // faulted in before timing: a prover keeps such buffers
     std::fill(v->data(), v->data() + chunk, r1cs::Fr::zero());
-  platform::set_recycle_limit(size_t(8) << 30);  // w's buffer reused between repetitions, as in the daemon
+  platform::set_recycle_limit(size_t(8) << 30);  // w's buffer reused (not by the daemon: PERFORMANCE.md)
   std::vector<double> w_s, e_s, total_s, w_cpu, e_cpu;
   double first_s = 0, first_w_s = 0;
   r1cs::Fr check = r1cs::Fr::zero();
   reset_peak_rss();
   // Repetition 0 is the first synthesis of the process (w's 4 GB in fresh
-  // pages), reported apart; the others reuse w's buffer, as the daemon does.
+  // pages), reported apart; the others reuse w's buffer.
   for (int r = 0; r <= o.reps; r++) {
     const auto circuit = fc::porep_partition_circuit(c1, cfg, 0);
     const auto t0 = std::chrono::steady_clock::now();
