@@ -217,7 +217,6 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   platform::drop_recycled<r1cs::Fr>();  // w's buffer goes: room for the second measurement
   const Bandwidth best =
       best_bandwidth(before, measure_bandwidth(o.stream_mib, threads, "after synthesis"), j);
-  const double read_gbs = best.read, write_gbs = best.write, write_nt_gbs = best.write_nt;
   const Stats sw = stats_of(w_s), se = stats_of(e_s), st = stats_of(total_s);
   // The bytes synthesis must move per partition, each once (the least any
   // order of the work can do): the matrix arrays it reads and w, read; w
@@ -226,9 +225,9 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   const double matrix_bytes = double(pce->matrix_bytes_read()), w_bytes = 32.0 * double(vars);
   const double abc_bytes = 3 * 32.0 * double(rows);
   const double read_bytes = matrix_bytes + w_bytes, written_bytes = w_bytes + abc_bytes;
-  const double abc_gbs = rows >= (size_t(1) << 23) ? std::max(write_gbs, write_nt_gbs) : write_gbs;
+  const double abc_gbs = rows >= (size_t(1) << 23) ? std::max(best.write, best.write_nt) : best.write;
   const double bound_s =
-      read_bytes / (read_gbs * 1e9) + w_bytes / (write_gbs * 1e9) + abc_bytes / (abc_gbs * 1e9);
+      read_bytes / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_gbs * 1e9);
   j["reps"] = o.reps;
   j["chunk_rows"] = chunk;
   j["witness_s"] = sw.median;
@@ -260,7 +259,7 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
         j["abc_cpu_s"].get<double>(), first_s, first_w_s, j["peak_rss_mib"].get<double>(),
         j["rss_file_mib"].get<double>(), j["rss_file_huge_mib"].get<double>(),
         j["rss_anon_mib"].get<double>(), j["bytes_per_constraint"].get<double>(), read_bytes / double(rows),
-        written_bytes / double(rows), read_gbs, write_gbs, write_nt_gbs, bound_s, st.median / bound_s);
+        written_bytes / double(rows), best.read, best.write, best.write_nt, bound_s, st.median / bound_s);
   }
   std::fflush(stdout);
 }
