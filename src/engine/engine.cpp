@@ -6,7 +6,6 @@
 
 #include "engine/devices.hpp"
 #include "engine/job.hpp"
-#include "platform/large_vector.hpp"
 
 namespace cuzk::engine {
 
@@ -32,6 +31,11 @@ std::vector<std::unique_ptr<Device>> or_configured(std::vector<std::unique_ptr<D
 
 }  // namespace
 
+uint64_t proving_budget_bytes(const EngineConfig& c) {
+  const uint64_t total = resolve_budget(c);
+  return total - resolve_payload_pool(c, total);
+}
+
 const char* part_state_name(PartState s) {
   switch (s) {
     case PartState::Pending: return "pending";
@@ -50,7 +54,7 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
       handlers_(std::move(handlers)),
       tl_(std::move(timeline_sink)),
       payload_budget_(resolve_payload_pool(cfg_, resolve_budget(cfg_))),
-      budget_(resolve_budget(cfg_) - payload_budget_.limit()),
+      budget_(proving_budget_bytes(cfg_)),
       srs_(budget_, cfg_.eviction_min_idle, tl_),
       pce_({cfg_.pce_enabled, cfg_.pce_dir.empty() ? cfg_.param_cache : cfg_.pce_dir}, budget_, tl_),
       started_(Clock::now()),
@@ -64,10 +68,10 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
                   tl_, *this),
       admission_(cfg_, handlers_, payload_budget_, budget_, board_, dispatcher_, devices_, tl_) {
   // Spent a/b/c/aux and scalar buffers are reused by the next partitions
-  // instead of faulting in fresh pages (platform/large_vector.hpp): up to
-  // 1 GiB, or 1/16 of the proving budget if that is less, held outside the
-  // budget (within its safety margin).
-  platform::set_recycle_limit(std::min<uint64_t>(uint64_t(1) << 30, budget_.limit() / 16));
+  // instead of faulting in fresh pages (platform/recycle_pool.hpp), charged
+  // to the budget while pooled: the next partition takes over the last
+  // one's, and other requests have them freed when short (memory_budget.hpp).
+  charge_recycling_to(budget_);
   // Pre-compiled constraints go first: without them synthesis is slower,
   // without parameters it cannot run.
   budget_.set_reclaimer([this](uint64_t need) {
@@ -80,7 +84,11 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
   dispatcher_.start();
 }
 
-Engine::~Engine() { shutdown(std::chrono::milliseconds(0)); }
+Engine::~Engine() {
+  shutdown(std::chrono::milliseconds(0));
+  // The pooled buffers are charged to this engine's budget: freed with it.
+  stop_charging_recycling(budget_);
+}
 
 KindHandler* Engine::handler_for_circuit(const std::string& id) const {
   for (auto& h : handlers_) {

@@ -42,6 +42,11 @@
 
 namespace cuzk::engine {
 
+// The budget an engine with this configuration gives parameters and
+// partitions: memory.total_budget, or the usable memory less the safety
+// margin, less the payload pool.
+uint64_t proving_budget_bytes(const EngineConfig& c);
+
 class Engine final : public ProvingService, private StageEvents {
  public:
   // Handlers serve the proof kinds; devices default to those of the

@@ -103,7 +103,11 @@ std::string Engine::status_json() const {
       {"available", snap.budget_limit_bytes - std::min(snap.budget_limit_bytes, snap.budget_used_bytes)},
       {"peak", budget_.peak() + payload_budget_.peak()},
       {"payloads", {{"limit", payload_budget_.limit()}, {"used", payload_budget_.used()}}},
-      {"recycled", {{"limit", platform::recycle_limit()}, {"held", platform::recycled_bytes()}}}};
+      {"recycled",
+       {{"limit", platform::recycle_limit()},
+        {"held", platform::recycled_bytes()},
+        {"charged", budget_.pooled()},
+        {"pledged", budget_.pledged()}}}};
   json devices = json::array();
   for (auto& d : snap.devices)
     devices.push_back({{"ordinal", d.ordinal},
@@ -274,7 +278,8 @@ std::string Engine::metrics_text() const {
   o << "cuzk_devices " << snap.devices.size() << "\n";
   counter("cuzk_gpu_workers", "Device workers.", "gauge");
   o << "cuzk_gpu_workers " << snap.workers.size() << "\n";
-  counter("cuzk_memory_used_bytes", "Bytes reserved from the memory budget.", "gauge");
+  counter("cuzk_memory_used_bytes",
+          "Bytes reserved from the memory budget, buffers pooled for reuse included.", "gauge");
   o << "cuzk_memory_used_bytes " << snap.budget_used_bytes << "\n";
   counter("cuzk_memory_budget_bytes", "The memory budget.", "gauge");
   o << "cuzk_memory_budget_bytes " << snap.budget_limit_bytes << "\n";

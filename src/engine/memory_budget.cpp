@@ -12,43 +12,58 @@ Reservation& Reservation::operator=(Reservation&& o) noexcept {
     release();
     budget_ = o.budget_;
     bytes_ = o.bytes_;
+    pledged_ = o.pledged_;
     o.budget_ = nullptr;
     o.bytes_ = 0;
+    o.pledged_ = 0;
   }
   return *this;
 }
 
+void Reservation::settle() {
+  if (!budget_ || pledged_ == 0) return;
+  const uint64_t pledged = pledged_;
+  pledged_ = 0;
+  budget_->settle(pledged);
+}
+
 void Reservation::release_part(uint64_t bytes) {
+  settle();
   bytes = std::min(bytes, bytes_);
   if (!budget_ || bytes == 0) return;
   bytes_ -= bytes;
   budget_->give_back(bytes);
 }
 
-Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& give_up, WorkKey key) {
+Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& give_up, WorkKey key,
+                                  bool reuses_pooled) {
   std::unique_lock lk(mu_);
-  if (waiting_.empty() && fits(bytes)) {
-    used_ += bytes;
-    peak_ = std::max(peak_, used_);
-    return Reservation(this, bytes);
+  if (waiting_.empty() && fits(bytes, reuses_pooled)) {
+    const uint64_t pledged = grant(bytes, reuses_pooled);
+    return Reservation(this, bytes, pledged);
   }
   Waiter me;
   me.bytes = bytes;
+  me.reuses_pooled = reuses_pooled;
   key.tiebreak = next_tiebreak_++;
   auto pos = waiting_.emplace(key, &me);
   bool reclaimed = false;
   for (;;) {
     grant_locked();
-    if (me.granted) return Reservation(this, bytes);
+    if (me.granted) return Reservation(this, bytes, me.pledged);
     if (give_up && give_up()) break;
     const bool first = waiting_.begin() == pos;
-    if (first && reclaimer_ && !reclaimed) {
-      // First in line and still short: let the owner free idle memory, outside
-      // the lock (it releases reservations, which lock mu_).
+    if (first && (reclaimer_ || pool_freer_) && !reclaimed) {
+      // First in line and still short: free the pool's buffers (unless this
+      // request would reuse them), then let the owner free idle memory;
+      // outside the lock (both release bytes, which locks mu_).
       reclaimed = true;
-      const uint64_t need = used_ + bytes > limit_ ? used_ + bytes - limit_ : 0;
+      const uint64_t other = in_the_way(reuses_pooled);
+      uint64_t need = other + bytes > limit_ ? other + bytes - limit_ : 0;
+      const bool free_pool = !reuses_pooled && pooled_ > 0 && pool_freer_;
       lk.unlock();
-      reclaimer_(need);
+      if (free_pool) need -= std::min(need, pool_freer_(need));
+      if (need && reclaimer_) reclaimer_(need);
       lk.lock();
       continue;
     }
@@ -66,6 +81,15 @@ Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& g
   return {};
 }
 
+uint64_t MemoryBudget::grant(uint64_t bytes, bool reuses_pooled) {
+  const uint64_t pledged = reuses_pooled ? std::min(pooled_, bytes) : 0;
+  pooled_ -= pledged;
+  pledged_ += pledged;
+  used_ += bytes - pledged;
+  peak_ = std::max(peak_, used_ - pooled_);
+  return pledged;
+}
+
 void MemoryBudget::wake_first_locked() {
   if (!waiting_.empty()) waiting_.begin()->second->cv.notify_one();
 }
@@ -74,9 +98,8 @@ void MemoryBudget::grant_locked() {
   while (!waiting_.empty()) {
     auto first = waiting_.begin();
     Waiter* w = first->second;
-    if (!fits(w->bytes)) return;
-    used_ += w->bytes;
-    peak_ = std::max(peak_, used_);
+    if (!fits(w->bytes, w->reuses_pooled)) return;
+    w->pledged = grant(w->bytes, w->reuses_pooled);
     w->granted = true;
     waiting_.erase(first);
     w->cv.notify_one();
@@ -85,10 +108,18 @@ void MemoryBudget::grant_locked() {
 
 bool MemoryBudget::try_acquire(uint64_t bytes, Reservation& out) {
   out.release();  // before locking: releasing locks mu_ too
-  std::lock_guard lk(mu_);
-  if (!waiting_.empty() || !fits(bytes)) return false;
-  used_ += bytes;
-  peak_ = std::max(peak_, used_);
+  std::unique_lock lk(mu_);
+  if (!waiting_.empty()) return false;
+  if (!fits(bytes, false) && pool_freer_ && fits(bytes, true)) {
+    // Only pooled buffers are in the way: free them.
+    const uint64_t need = used_ + bytes - limit_;
+    lk.unlock();
+    pool_freer_(need);
+    lk.lock();
+    if (!waiting_.empty()) return false;
+  }
+  if (!fits(bytes, false)) return false;
+  grant(bytes, false);
   out = Reservation(this, bytes);
   return true;
 }
@@ -98,6 +129,56 @@ void MemoryBudget::give_back(uint64_t bytes) {
   used_ -= std::min(bytes, used_);
   grant_locked();
   wake_first_locked();  // still short: it may reclaim what this release made idle
+}
+
+void MemoryBudget::settle(uint64_t pledged) {
+  uint64_t over = 0;
+  {
+    std::lock_guard lk(mu_);
+    // Pledged bytes are not told apart by holder: at most this holder's
+    // pledge goes back to the pool (if another's buffers were taken in its
+    // place, they are charged twice until that holder releases).
+    const uint64_t back = std::min(pledged, pledged_);
+    pledged_ -= back;
+    pooled_ += back;
+    used_ += back;
+    // The holder allocated afresh what it did not take: the pool gives way.
+    if (used_ > limit_) over = std::min(back, used_ - limit_);
+  }
+  if (over && pool_freer_) pool_freer_(over);
+}
+
+void MemoryBudget::uncharge_pool_locked(uint64_t bytes) {
+  if (!bytes) return;
+  pooled_ -= bytes;
+  used_ -= std::min(bytes, used_);
+  grant_locked();
+  wake_first_locked();
+}
+
+void MemoryBudget::PoolAccount::pooled(size_t bytes) {
+  // Charged on entry, while the bytes may still be reserved by the work
+  // that let the buffer go (until it releases them): counted twice for a
+  // moment rather than not at all.
+  std::lock_guard lk(b_.mu_);
+  b_.pooled_ += bytes;
+  b_.used_ += bytes;
+}
+
+void MemoryBudget::PoolAccount::reused(size_t bytes) {
+  // A pledged buffer's bytes are already the taker's; any other taker's
+  // reservation covers the buffer from now on, so the pool's charge ends.
+  std::lock_guard lk(b_.mu_);
+  const uint64_t from_pledges = std::min<uint64_t>(b_.pledged_, bytes);
+  b_.pledged_ -= from_pledges;
+  b_.uncharge_pool_locked(std::min<uint64_t>(b_.pooled_, bytes - from_pledges));
+}
+
+void MemoryBudget::PoolAccount::freed(size_t bytes) {
+  std::lock_guard lk(b_.mu_);
+  const uint64_t from_pool = std::min<uint64_t>(b_.pooled_, bytes);
+  b_.pledged_ -= std::min<uint64_t>(b_.pledged_, bytes - from_pool);
+  b_.uncharge_pool_locked(from_pool);
 }
 
 void MemoryBudget::poke() {
@@ -117,6 +198,25 @@ uint64_t MemoryBudget::used() const {
 uint64_t MemoryBudget::peak() const {
   std::lock_guard lk(mu_);
   return peak_;
+}
+uint64_t MemoryBudget::pooled() const {
+  std::lock_guard lk(mu_);
+  return pooled_;
+}
+uint64_t MemoryBudget::pledged() const {
+  std::lock_guard lk(mu_);
+  return pledged_;
+}
+
+void charge_recycling_to(MemoryBudget& budget) {
+  platform::set_recycle_limit(budget.limit());
+  platform::set_recycle_account(&budget.pool_account());
+  budget.set_pool_freer([](uint64_t bytes) { return uint64_t(platform::free_recycled(bytes)); });
+}
+
+void stop_charging_recycling(MemoryBudget& budget) {
+  platform::free_recycled(SIZE_MAX);
+  platform::unset_recycle_account(&budget.pool_account());
 }
 
 namespace {

@@ -5,6 +5,16 @@
 // pipeline's order (WorkKey: priority, then age, then partition), woken when
 // bytes are released: a CRITICAL partition takes the next bytes before a
 // NORMAL one that has not started yet, and nobody overtakes the first waiter.
+//
+// Spent buffers kept for reuse (platform/recycle_pool.hpp) are charged here
+// while the pool holds them (pool_account()). A partition that will reuse
+// them (acquire's reuses_pooled) counts the pooled bytes as its own: it is
+// granted when its bytes fit beside everything but the pool, and that much
+// of the pool's charge becomes its reservation's (pledged to it) instead of
+// being freed, so the next partition of a circuit takes over the last one's
+// buffers on a machine with room for one partition only. Other requests
+// that do not fit have the pool freed first (set_pool_freer), before the
+// reclaimer runs.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -14,6 +24,7 @@
 #include <string>
 
 #include "engine/work_queue.hpp"
+#include "platform/recycle_pool.hpp"
 
 namespace cuzk::engine {
 
@@ -23,7 +34,8 @@ class MemoryBudget;
 class Reservation {
  public:
   Reservation() = default;
-  Reservation(MemoryBudget* b, uint64_t bytes) : budget_(b), bytes_(bytes) {}
+  Reservation(MemoryBudget* b, uint64_t bytes, uint64_t pledged = 0)
+      : budget_(b), bytes_(bytes), pledged_(pledged) {}
   Reservation(Reservation&& o) noexcept { *this = std::move(o); }
   Reservation& operator=(Reservation&& o) noexcept;
   Reservation(const Reservation&) = delete;
@@ -31,19 +43,29 @@ class Reservation {
   ~Reservation() { release(); }
 
   uint64_t bytes() const { return bytes_; }
+  // Bytes of it that were the recycling pool's when granted (pledged: the
+  // holder is expected to take those buffers).
+  uint64_t pledged() const { return pledged_; }
+  // The holder has taken the pooled buffers it will take (a partition's
+  // synthesis ended): pooled bytes still pledged to it, which it did not
+  // take, are charged to the pool again. Release does it first.
+  void settle();
   void release_part(uint64_t bytes);
   void release() { release_part(bytes_); }
   // Takes over another reservation of the same budget.
   void merge(Reservation&& o) {
     if (!budget_) budget_ = o.budget_;
     bytes_ += o.bytes_;
+    pledged_ += o.pledged_;
     o.bytes_ = 0;
+    o.pledged_ = 0;
     o.budget_ = nullptr;
   }
 
  private:
   MemoryBudget* budget_ = nullptr;
   uint64_t bytes_ = 0;
+  uint64_t pledged_ = 0;
 };
 
 class MemoryBudget {
@@ -54,8 +76,10 @@ class MemoryBudget {
   // request larger than the whole budget is granted alone (when nothing else
   // is reserved) rather than deadlocking. `give_up` is checked when the
   // waiter is woken (releases, poke()); when it returns true the call returns
-  // an empty reservation (e.g. the job was cancelled).
-  Reservation acquire(uint64_t bytes, const std::function<bool()>& give_up = {}, WorkKey key = {});
+  // an empty reservation (e.g. the job was cancelled). `reuses_pooled`: the
+  // caller will take pooled buffers (class comment).
+  Reservation acquire(uint64_t bytes, const std::function<bool()>& give_up = {}, WorkKey key = {},
+                      bool reuses_pooled = false);
   // Non-blocking; fails (bytes()==0) when the bytes do not fit or someone is
   // waiting (it never overtakes a waiter).
   bool try_acquire(uint64_t bytes, Reservation& out);
@@ -67,8 +91,21 @@ class MemoryBudget {
   size_t waiters() const;
 
   uint64_t limit() const { return limit_; }
+  // Reserved and pooled bytes together; the most reserved at once (the pool
+  // not counted).
   uint64_t used() const;
   uint64_t peak() const;
+  // Bytes the recycling pool holds charged here, and pooled bytes pledged
+  // to reservations.
+  uint64_t pooled() const;
+  uint64_t pledged() const;
+
+  // What the recycling pool reports to (platform::set_recycle_account).
+  platform::RecycleAccount& pool_account() { return pool_account_; }
+  // Frees pooled buffers worth at least the bytes asked (or all); returns
+  // the bytes freed, which the pool reports back through pool_account().
+  // Called without the budget's lock held.
+  void set_pool_freer(std::function<uint64_t(uint64_t)> fn) { pool_freer_ = std::move(fn); }
 
   // Called when an acquire must wait: lets the owner free memory (e.g. evict
   // idle parameters). Returns bytes it freed (through their reservations).
@@ -78,11 +115,34 @@ class MemoryBudget {
   friend class Reservation;
   struct Waiter {
     uint64_t bytes = 0;
+    bool reuses_pooled = false;
     bool granted = false;
+    uint64_t pledged = 0;
     std::condition_variable cv;
   };
+  class PoolAccount : public platform::RecycleAccount {
+   public:
+    explicit PoolAccount(MemoryBudget& b) : b_(b) {}
+    void pooled(size_t bytes) override;
+    void reused(size_t bytes) override;
+    void freed(size_t bytes) override;
+
+   private:
+    MemoryBudget& b_;
+  };
   void give_back(uint64_t bytes);
-  bool fits(uint64_t bytes) const { return used_ + bytes <= limit_ || used_ == 0; }
+  void settle(uint64_t pledged);
+  // Reserved bytes beside which `bytes` must fit: a request that reuses
+  // pooled buffers does not count the pool.
+  uint64_t in_the_way(bool reuses_pooled) const { return used_ - (reuses_pooled ? pooled_ : 0); }
+  bool fits(uint64_t bytes, bool reuses_pooled) const {
+    const uint64_t other = in_the_way(reuses_pooled);
+    return other + bytes <= limit_ || other == 0;
+  }
+  // Books a grant; returns the pooled bytes pledged to it. Under mu_.
+  uint64_t grant(uint64_t bytes, bool reuses_pooled);
+  // The pool's charge went down by `bytes`: lets waiters in. Under mu_.
+  void uncharge_pool_locked(uint64_t bytes);
   // Grants waiters in order while the first one fits. Under mu_.
   void grant_locked();
   void wake_first_locked();
@@ -92,10 +152,21 @@ class MemoryBudget {
   mutable std::mutex mu_;
   std::multimap<WorkKey, Waiter*> waiting_;
   uint64_t next_tiebreak_ = 0;
-  uint64_t used_ = 0;
+  uint64_t used_ = 0;  // reservations and pooled_
   uint64_t peak_ = 0;
+  uint64_t pooled_ = 0;   // pool bytes charged to the pool
+  uint64_t pledged_ = 0;  // pool bytes charged to reservations
   std::function<void(uint64_t)> reclaimer_;
+  std::function<uint64_t(uint64_t)> pool_freer_;
+  PoolAccount pool_account_{*this};
 };
+
+// Turns the process's recycling pool on and charges it to `budget` (the
+// daemon's setting; the pool may hold up to the budget's limit, the budget
+// frees it when short); stop_charging_recycling frees what it holds and
+// stops reporting to `budget`.
+void charge_recycling_to(MemoryBudget& budget);
+void stop_charging_recycling(MemoryBudget& budget);
 
 // Total physical memory from /proc/meminfo (bytes), 0 if unknown.
 uint64_t physical_memory_bytes();

@@ -81,7 +81,7 @@ bool SynthesisStage::reserve(std::unique_ptr<PartitionItem>& item) {
         auto top = queue_.top_key();
         return overtaken = top && *top < key;
       },
-      key);
+      key, /*reuses_pooled=*/true);
   if (job.ended || board_.stopping()) return false;
   if (!item->reservation.bytes() && overtaken) {
     queue_.push(key, std::move(item));
@@ -120,6 +120,8 @@ void SynthesisStage::worker_loop() {
       events_.fail(job, "partition " + std::to_string(p) + ": synthesis failed: " + e.what());
       continue;
     }
+    // Its buffers are allocated: pooled ones it did not take are the pool's again.
+    item->reservation.settle();
     const uint64_t ms = ms_between(t0, Clock::now());
     tl_.emit(timeline::events::kSynthEnd, job->id,
              part_detail(p) + ",synth_ms=" + std::to_string(ms) + (item->work->via_pce() ? ",pce=1" : ""));

@@ -7,13 +7,12 @@
 // of a 2 KiB PoRep proof, against 0.05 s in huge pages. platform::RawArray
 // uses the same advice for uninitialised arrays.
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
-#include <new>
 #include <type_traits>
 #include <vector>
+
+#include "platform/recycle_pool.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -32,126 +31,6 @@ inline void advise_huge_pages(void* p, size_t bytes) {
 #endif
 }
 
-// Large buffers handed back for reuse (recycle_large) and taken again by
-// reserve_large: a buffer whose pages are already resident costs no page
-// faults and no kernel page clears, which on the development VM are most of
-// the cost of first writes (synthesis of a 2 KiB PoRep partition, whose
-// a/b/c/aux take 470 MB, ran 25% faster with them reused). Per element
-// type; at most kSlots buffers and recycle_limit() bytes in all types
-// together (set_recycle_limit). A request takes the smallest buffer that
-// fits, and none more than twice its size.
-namespace detail {
-inline std::atomic<size_t> g_recycle_limit{0};
-inline std::atomic<size_t> g_recycled_bytes{0};
-
-// The byte count is shared by every pool (each with its own lock): claim the
-// bytes atomically, so the pools together stay within the limit.
-inline bool claim_recycle_bytes(size_t bytes) {
-  size_t held = g_recycled_bytes.load();
-  do {
-    if (held + bytes > g_recycle_limit.load()) return false;
-  } while (!g_recycled_bytes.compare_exchange_weak(held, held + bytes));
-  return true;
-}
-
-template <class T>
-class Recycled {
- public:
-  static constexpr size_t kSlots = 8;
-  static void put(std::vector<T>&& v) {
-    const size_t bytes = v.capacity() * sizeof(T);
-    std::lock_guard lock(m_);
-    if (pool_.size() >= kSlots) return;
-    if (!claim_recycle_bytes(bytes)) return;
-    pool_.push_back(std::move(v));  // with its elements: size_large() may keep them
-  }
-  // The smallest pooled buffer of cap to 2·cap elements, if any, with the
-  // elements it was recycled with.
-  static bool take(std::vector<T>& out, size_t cap) {
-    std::lock_guard lock(m_);
-    size_t best = pool_.size();
-    for (size_t i = 0; i < pool_.size(); i++) {
-      const size_t c = pool_[i].capacity();
-      if (c >= cap && c / 2 <= cap && (best == pool_.size() || c < pool_[best].capacity())) best = i;
-    }
-    if (best == pool_.size()) return false;
-    g_recycled_bytes -= pool_[best].capacity() * sizeof(T);
-    out.swap(pool_[best]);
-    pool_.erase(pool_.begin() + std::ptrdiff_t(best));
-    return true;
-  }
-  static void clear() {
-    std::vector<std::vector<T>> drop;
-    std::lock_guard lock(m_);
-    for (auto& v : pool_) g_recycled_bytes -= v.capacity() * sizeof(T);
-    drop.swap(pool_);
-  }
-
- private:
-  static inline std::mutex m_;
-  static inline std::vector<std::vector<T>> pool_;
-};
-
-// The same for raw aligned blocks (RawArray's buffers), any element type:
-// they are only ever written in full before they are read. More slots: an
-// MSM alone frees a dozen blocks of 0.25-4 MB (buckets, per-thread scratch).
-class RecycledBlocks {
- public:
-  struct Block {
-    void* p = nullptr;
-    size_t bytes = 0;
-    size_t align = 0;
-  };
-  static constexpr size_t kSlots = 64;
-  static bool put(const Block& b) {
-    std::lock_guard lock(m_);
-    if (closed_ || pool_.size() >= kSlots || !claim_recycle_bytes(b.bytes)) return false;
-    pool_.push_back(b);
-    return true;
-  }
-  // The smallest pooled block of bytes to 2·bytes with at least that
-  // alignment, if any.
-  static bool take(Block& out, size_t bytes, size_t align) {
-    std::lock_guard lock(m_);
-    size_t best = pool_.size();
-    for (size_t i = 0; i < pool_.size(); i++) {
-      const Block& b = pool_[i];
-      if (b.bytes >= bytes && b.bytes / 2 <= bytes && b.align >= align &&
-          (best == pool_.size() || b.bytes < pool_[best].bytes))
-        best = i;
-    }
-    if (best == pool_.size()) return false;
-    out = pool_[best];
-    g_recycled_bytes -= out.bytes;
-    pool_.erase(pool_.begin() + std::ptrdiff_t(best));
-    return true;
-  }
-  static void clear() {
-    std::vector<Block> drop;
-    {
-      std::lock_guard lock(m_);
-      for (const Block& b : pool_) g_recycled_bytes -= b.bytes;
-      drop.swap(pool_);
-    }
-    for (const Block& b : drop) ::operator delete[](b.p, std::align_val_t(b.align));
-  }
-
- private:
-  // The blocks are freed at exit (a leak checker would report them once
-  // the list is gone); an array freed after that frees its own.
-  struct Pool : std::vector<Block> {
-    ~Pool() {
-      std::lock_guard lock(m_);
-      closed_ = true;
-      for (const Block& b : *this) ::operator delete[](b.p, std::align_val_t(b.align));
-    }
-  };
-  static inline std::mutex m_;
-  static inline bool closed_ = false;
-  static inline Pool pool_;
-};
-}  // namespace detail
-
 inline constexpr size_t kLargeBytes = size_t(4) << 20;  // buffers below this are left to malloc
 
 // Offers v's buffer for reuse by a later reserve_large of the same element
@@ -161,33 +40,6 @@ void recycle_large(std::vector<T>& v) {
   if (v.capacity() * sizeof(T) >= kLargeBytes) detail::Recycled<T>::put(std::move(v));
   std::vector<T>().swap(v);
 }
-// Bytes the pool may hold (0, the default, disables recycling) and the
-// bytes it holds now. Recycling pays in a process that proves over and over
-// (the daemon sets it); in a one-shot run a buffer kept in the pool only
-// makes the next allocation of another type take fresh pages instead of the
-// freed ones (on the development VM, 0.4 s more for a 2 KiB PoRep proof).
-inline void set_recycle_limit(size_t bytes) { detail::g_recycle_limit = bytes; }
-inline size_t recycle_limit() { return detail::g_recycle_limit; }
-inline size_t recycled_bytes() { return detail::g_recycled_bytes; }
-// Sets the limit for a scope and then restores it (tests, benchmarks).
-class ScopedRecycleLimit {
- public:
-  explicit ScopedRecycleLimit(size_t bytes) : old_(recycle_limit()) { set_recycle_limit(bytes); }
-  ~ScopedRecycleLimit() { set_recycle_limit(old_); }
-  ScopedRecycleLimit(const ScopedRecycleLimit&) = delete;
-  ScopedRecycleLimit& operator=(const ScopedRecycleLimit&) = delete;
-
- private:
-  size_t old_;
-};
-// Frees the pooled buffers of element type T.
-template <class T>
-void drop_recycled() {
-  detail::Recycled<T>::clear();
-}
-// Frees the pooled RawArray blocks.
-inline void drop_recycled_blocks() { detail::RecycledBlocks::clear(); }
-
 // v.reserve(cap), with huge-page advice for the new buffer, or a recycled
 // buffer large enough.
 template <class T>

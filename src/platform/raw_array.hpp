@@ -5,7 +5,7 @@
 // allocation, often by several threads: a std::vector would first value-
 // initialise them on one thread, taking every page fault there (on the
 // development VM, first touch of 130 MB costs 54 ms in 4 KiB pages, 15 ms in
-// huge pages). Where recycling is on (set_recycle_limit, large_vector.hpp)
+// huge pages). Where recycling is on (set_recycle_limit, recycle_pool.hpp)
 // a large buffer goes back to the pool when the array lets it go, and a new
 // array takes one from there, its pages already resident (an MSM's entries
 // and digits, 67 MB at 2^18 points, otherwise take fresh pages every call;

@@ -1,8 +1,10 @@
 // The memory budget's line: waiters served in the pipeline's order
 // (priority, then age, then partition), woken by releases, never overtaken
-// by later or non-blocking requests; give-ups and the reclaimer.
+// by later or non-blocking requests; give-ups and the reclaimer; the
+// recycling pool's buffers charged to it and taken over by the next partition.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "engine/memory_budget.hpp"
+#include "platform/large_vector.hpp"
 
 using namespace cuzk::engine;
 using namespace std::chrono_literals;
@@ -26,6 +29,43 @@ void wait_for_waiters(const MemoryBudget& b, size_t n) {
 WorkKey key(int priority, uint64_t seq, uint32_t partition = 0) {
   return WorkKey{priority, seq, partition, 0};
 }
+
+// A recycling pool that reports to a budget as the platform's does, with
+// buffers that are only sizes; it frees the largest first.
+struct FakePool {
+  MemoryBudget& b;
+  std::mutex mu;
+  std::vector<uint64_t> buffers;
+  std::vector<uint64_t> asked;  // what free_some was asked for
+
+  explicit FakePool(MemoryBudget& budget) : b(budget) {
+    b.set_pool_freer([this](uint64_t want) { return free_some(want); });
+  }
+  void put(uint64_t n) {
+    std::lock_guard lk(mu);
+    buffers.push_back(n);
+    b.pool_account().pooled(n);
+  }
+  void take(uint64_t n) {
+    std::lock_guard lk(mu);
+    auto it = std::find(buffers.begin(), buffers.end(), n);
+    ASSERT_NE(it, buffers.end());
+    buffers.erase(it);
+    b.pool_account().reused(n);
+  }
+  uint64_t free_some(uint64_t want) {
+    std::lock_guard lk(mu);
+    asked.push_back(want);
+    std::sort(buffers.begin(), buffers.end());
+    uint64_t freed = 0;
+    while (freed < want && !buffers.empty()) {
+      freed += buffers.back();
+      b.pool_account().freed(buffers.back());
+      buffers.pop_back();
+    }
+    return freed;
+  }
+};
 
 }  // namespace
 
@@ -164,4 +204,153 @@ TEST(MemoryBudget, ARequestLargerThanTheBudgetRunsAlone) {
   small.release();
   t.join();
   EXPECT_TRUE(done);
+}
+
+TEST(MemoryBudget, PooledBuffersAreChargedAndAPartitionTakesThemOver) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  pool.put(80);
+  EXPECT_EQ(b.used(), 80u);
+  EXPECT_EQ(b.pooled(), 80u);
+  // Only the pool stands in the way of a partition that reuses it: granted
+  // at once, the pool's charge becoming its own.
+  Reservation r = b.acquire(80, {}, key(2, 1), /*reuses_pooled=*/true);
+  EXPECT_EQ(r.bytes(), 80u);
+  EXPECT_EQ(r.pledged(), 80u);
+  EXPECT_EQ(b.used(), 80u);
+  EXPECT_EQ(b.pooled(), 0u);
+  EXPECT_EQ(b.pledged(), 80u);
+  pool.take(80);
+  EXPECT_EQ(b.pledged(), 0u);
+  EXPECT_EQ(b.used(), 80u);
+  r.release();
+  EXPECT_EQ(b.used(), 0u);
+  EXPECT_TRUE(pool.asked.empty()) << "nothing was freed";
+}
+
+// The next partition waits while the last one holds its bytes, and is let in
+// when they go to the pool, without the pool being freed.
+TEST(MemoryBudget, TheNextPartitionIsGrantedWhenTheLastOnesBuffersArePooled) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  Reservation last = b.acquire(80, {}, key(2, 1, 0), true);
+  std::atomic<bool> granted{false};
+  uint64_t pledged = 0;
+  std::thread next([&] {
+    Reservation r = b.acquire(80, {}, key(2, 1, 1), true);
+    pledged = r.pledged();
+    granted = true;
+    pool.take(80);
+  });
+  wait_for_waiters(b, 1);
+  pool.put(80);  // the last partition lets its buffer go, its bytes still reserved
+  std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(granted);
+  EXPECT_EQ(b.used(), 160u) << "counted twice for a moment";
+  last.release();
+  next.join();
+  EXPECT_TRUE(granted);
+  EXPECT_EQ(pledged, 80u);
+  EXPECT_EQ(b.used(), 0u);
+  EXPECT_EQ(b.pooled(), 0u);
+  EXPECT_TRUE(pool.asked.empty());
+}
+
+TEST(MemoryBudget, OtherRequestsHaveThePoolFreedBeforeTheReclaimerRuns) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  std::atomic<int> reclaims{0};
+  b.set_reclaimer([&](uint64_t) { reclaims++; });
+  pool.put(30);
+  pool.put(50);
+  Reservation r = b.acquire(50, {}, key(2, 1));
+  EXPECT_EQ(r.bytes(), 50u);
+  ASSERT_EQ(pool.asked, (std::vector<uint64_t>{30}));
+  EXPECT_EQ(pool.buffers, (std::vector<uint64_t>{30}));  // the larger one went
+  EXPECT_EQ(b.used(), 80u);
+  EXPECT_EQ(reclaims.load(), 0);
+  // Non-blocking requests too (a pre-compiled circuit's load).
+  Reservation s;
+  EXPECT_TRUE(b.try_acquire(40, s));
+  EXPECT_EQ(b.pooled(), 0u);
+  EXPECT_EQ(b.used(), 90u);
+  // Where the pool is not enough, the reclaimer is asked for the rest.
+  Reservation t = b.acquire(10, {}, key(2, 2));
+  EXPECT_EQ(b.used(), 100u);
+  EXPECT_EQ(reclaims.load(), 0);
+  std::thread u([&] { Reservation x = b.acquire(20, {}, key(2, 3)); });
+  wait_for_waiters(b, 1);
+  t.release();
+  s.release();
+  u.join();
+  EXPECT_GE(reclaims.load(), 1);
+}
+
+// A partition that did not take what was pledged to it (another circuit's
+// buffers) gives it back to the pool when its synthesis ends, and the pool
+// gives way where that puts the budget over its limit.
+TEST(MemoryBudget, AnUntakenPledgeReturnsToThePoolWhichGivesWay) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  pool.put(30);
+  pool.put(30);
+  Reservation other = b.acquire(30);
+  Reservation r = b.acquire(60, {}, key(2, 1), true);
+  EXPECT_EQ(r.pledged(), 60u);
+  EXPECT_EQ(b.used(), 90u);
+  pool.take(30);
+  EXPECT_EQ(b.pledged(), 30u);
+  r.settle();  // it allocated the other 30 afresh
+  EXPECT_EQ(r.pledged(), 0u);
+  EXPECT_EQ(b.pledged(), 0u);
+  ASSERT_EQ(pool.asked, (std::vector<uint64_t>{20}));
+  EXPECT_TRUE(pool.buffers.empty());
+  EXPECT_EQ(b.pooled(), 0u);
+  EXPECT_EQ(b.used(), 90u);
+  // Release settles too: a pledge never taken is the pool's again.
+  pool.put(10);
+  other.release();
+  r.release();
+  Reservation q = b.acquire(10, {}, key(2, 2), true);
+  EXPECT_EQ(q.pledged(), 10u);
+  q.release();
+  EXPECT_EQ(b.pooled(), 10u);
+  EXPECT_EQ(b.used(), 10u);
+  EXPECT_EQ(b.peak(), 90u) << "the pool is not counted in the peak";
+}
+
+// The same with the platform's pool: the second partition gets the first
+// one's buffer itself, in a budget with room for one partition.
+TEST(MemoryBudget, TheNextPartitionReusesTheLastOnesBufferFromThePlatformPool) {
+  using cuzk::platform::free_recycled;
+  struct Elem {
+    uint64_t x[4];
+  };
+  cuzk::platform::ScopedRecycleLimit recycling(size_t(1) << 30);
+  free_recycled(SIZE_MAX);
+  const uint64_t part = uint64_t(32) << 20;
+  MemoryBudget b(part + (uint64_t(8) << 20));
+  b.set_pool_freer([](uint64_t want) { return uint64_t(free_recycled(want)); });
+  cuzk::platform::set_recycle_account(&b.pool_account());
+
+  const Elem* first = nullptr;
+  for (uint32_t p = 0; p < 2; p++) {
+    Reservation r = b.acquire(part, {}, key(2, 1, p), true);
+    EXPECT_EQ(r.pledged(), p == 0 ? 0u : part);
+    std::vector<Elem> w;
+    cuzk::platform::size_large(w, part / sizeof(Elem));
+    if (p == 0) first = w.data();
+    else EXPECT_EQ(w.data(), first) << "a fresh buffer, not the last partition's";
+    r.settle();
+    EXPECT_EQ(b.pledged(), 0u);
+    EXPECT_EQ(b.used(), part);
+    cuzk::platform::recycle_large(w);
+  }
+  EXPECT_EQ(b.pooled(), part);
+  // A load that needs the room has the buffer freed.
+  Reservation load;
+  EXPECT_TRUE(b.try_acquire(part, load));
+  EXPECT_EQ(cuzk::platform::recycled_bytes(), 0u);
+  EXPECT_EQ(b.used(), part);
+  cuzk::platform::unset_recycle_account(&b.pool_account());
 }
