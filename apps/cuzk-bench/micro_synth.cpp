@@ -261,6 +261,11 @@ void register_micro_synth(CLI::App& app) {
                   "large circuits: a/b/c written with plain or streaming stores (auto: the library's choice)")
       ->check(CLI::IsMember({"auto", "plain", "streaming"}))
       ->capture_default_str();
+  cmd->add_option("--recycle", o->large.recycle,
+                  "large circuits: w's buffer recycled through a memory budget sized as the daemon's here "
+                  "(budget), or fresh pages every partition (off)")
+      ->check(CLI::IsMember({"budget", "off"}))
+      ->capture_default_str();
   cmd->add_flag(
       "--first", o->first,
       "time only the process's first synthesis (--mode gadgets, or pce: mapping --pce-file included)");

@@ -3,7 +3,7 @@
 // random C1 in the real layout (filecoin/porep/random_c1.hpp).
 //
 //   cuzk-bench micro synth --circuit porep-32g --mode pce [--pce-file F] [--chunk-rows N] [--threads T]
-//                          [--stores auto|plain|streaming]
+//                          [--stores auto|plain|streaming] [--recycle budget|off]
 //
 // 1. The machine's streaming bandwidth on T threads (micro stream's kernels),
 //    measured before the synthesis and again after it (the best counts).
@@ -14,7 +14,10 @@
 //    a, b and c = a∘b evaluated N rows at a time into buffers reused from
 //    chunk to chunk (the 32 GiB partition's whole a/b/c, 12 GB, would not fit
 //    beside the PCE and w in 24 GiB), as a prover streaming them to a device
-//    would.
+//    would. w's buffer is recycled as the daemon recycles it: a memory budget
+//    sized as the daemon's default here, the mapped PCE reserved from it,
+//    each repetition reserving w's bytes as a partition that reuses pooled
+//    buffers (engine/memory_budget.hpp); --recycle off takes fresh pages.
 // Reported: witness and evaluation seconds, constraints/s per core, peak RSS
 // (VmHWM; the mapped PCE counts, as page cache), and the bandwidth bound:
 // the bytes synthesis must move (the matrix arrays it reads and w, read once;
@@ -36,6 +39,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/engine.hpp"
+#include "engine/memory_budget.hpp"
 #include "engine/pce_store.hpp"
 #include "filecoin/porep/c2.hpp"
 #include "filecoin/porep/random_c1.hpp"
@@ -113,22 +118,11 @@ Bandwidth best_bandwidth(const Bandwidth& before, const Bandwidth& after, nlohma
   return b;
 }
 
-}  // namespace
-
-void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
-  tbb::task_arena arena{int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads)};
-  const unsigned threads = unsigned(arena.max_concurrency());
-  nlohmann::json j = {{"bench", "synth_large"}, {"circuit", o.circuit}, {"threads", threads}};
-
-  // 1. Bandwidth, before anything large is resident (measured again at the
-  // end: the best of the two counts, so that a slow spell of a shared
-  // machine during one measurement does not loosen the bound).
-  const Bandwidth before = measure_bandwidth(o.stream_mib, threads, "before synthesis");
-
-  // 2. The PCE file: mapped when current, else extracted first.
-  const std::string path = o.pce_file.empty() ? o.circuit + ".pce" : o.pce_file;
-  const r1cs::PceDigest digest = engine::PceStore::circuit_digest(o.circuit);
-  std::optional<r1cs::PrecompiledCircuit> pce;
+// The PCE file mapped into `pce` when current, else extracted into first
+// (the extraction's time and peak RSS, and the mapping's, go into j).
+void map_or_extract(const std::string& path, const std::string& circuit, const fc::PorepConfig& cfg,
+                    tbb::task_arena& arena, std::optional<r1cs::PrecompiledCircuit>& pce, nlohmann::json& j) {
+  const r1cs::PceDigest digest = engine::PceStore::circuit_digest(circuit);
   const auto load = [&] {
     reset_peak_rss();
     const auto t0 = std::chrono::steady_clock::now();
@@ -154,6 +148,24 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
                  j["extract_s"].get<double>(), j["extract_peak_rss_mib"].get<double>());
     load();
   }
+}
+
+}  // namespace
+
+void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
+  tbb::task_arena arena{int(o.threads == 0 ? tbb::info::default_concurrency() : o.threads)};
+  const unsigned threads = unsigned(arena.max_concurrency());
+  nlohmann::json j = {{"bench", "synth_large"}, {"circuit", o.circuit}, {"threads", threads}};
+
+  // 1. Bandwidth, before anything large is resident (measured again at the
+  // end: the best of the two counts, so that a slow spell of a shared
+  // machine during one measurement does not loosen the bound).
+  const Bandwidth before = measure_bandwidth(o.stream_mib, threads, "before synthesis");
+
+  // 2. The PCE file: mapped when current, else extracted first.
+  const std::string path = o.pce_file.empty() ? o.circuit + ".pce" : o.pce_file;
+  std::optional<r1cs::PrecompiledCircuit> pce;
+  map_or_extract(path, o.circuit, cfg, arena, pce, j);
   const size_t rows = pce->num_constraints(), vars = pce->num_aux() + pce->num_inputs();
   const uint64_t file_bytes = r1cs::pce_file_bytes(*pce);
   j["constraints"] = rows;
@@ -170,7 +182,15 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   platform::RawArray<r1cs::Fr> a(chunk), b(chunk), c(chunk);
   for (auto* v : {&a, &b, &c})  // faulted in before timing: a prover keeps such buffers
     std::fill(v->data(), v->data() + chunk, r1cs::Fr::zero());
-  platform::set_recycle_limit(size_t(8) << 30);  // w's buffer reused (not by the daemon: PERFORMANCE.md)
+  engine::MemoryBudget budget(engine::proving_budget_bytes(engine::EngineConfig{}));
+  engine::Reservation pce_bytes;
+  if (o.recycle == "budget") {
+    engine::charge_recycling_to(budget);
+    budget.try_acquire(file_bytes, pce_bytes);
+  } else {
+    platform::set_recycle_limit(0);
+  }
+  int w_reused = 0;  // repetitions whose w took the pooled buffer pledged to them
   std::vector<double> w_s, e_s, total_s, w_cpu, e_cpu;
   double first_s = 0, first_w_s = 0;
   r1cs::Fr check = r1cs::Fr::zero();
@@ -181,11 +201,14 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
     const auto circuit = fc::porep_partition_circuit(c1, cfg, 0);
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = process_cpu_s();
+    engine::Reservation part = budget.acquire(32 * vars, {}, {}, /*reuses_pooled=*/true);
     std::vector<r1cs::Fr> w;
     double t_w = 0, c_w = 0;
     arena.execute([&] {
       w = pce->witness(circuit);
       t_w = large_seconds_since(t0);
+      w_reused += part.pledged() > 0 && budget.pledged() == 0;
+      part.settle();
       c_w = process_cpu_s();
       for (size_t first = 0; first < rows; first += chunk) {
         const size_t n = std::min(chunk, rows - first);
@@ -210,11 +233,17 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
     platform::recycle_large(w);
   }
   do_not_optimize(check);
+  j["recycle"] = o.recycle;
+  j["budget_gib"] = double(budget.limit()) / (1 << 30);
+  j["w_reused"] = w_reused;
+  std::fprintf(stderr,
+               "micro synth: recycling %s (budget %.1f GiB): w's buffer reused in %d of %d repetitions\n",
+               o.recycle.c_str(), double(budget.limit()) / (1 << 30), w_reused, o.reps);
   j["peak_rss_mib"] = status_mib("VmHWM");
   j["rss_anon_mib"] = status_mib("RssAnon");
   j["rss_file_mib"] = status_mib("RssFile");
   j["rss_file_huge_mib"] = status_mib("FilePmdMapped", "/proc/self/smaps_rollup");  // in 2 MiB pages
-  platform::drop_recycled<r1cs::Fr>();  // w's buffer goes: room for the second measurement
+  engine::stop_charging_recycling(budget);  // w's buffer goes: room for the second measurement
   const Bandwidth best =
       best_bandwidth(before, measure_bandwidth(o.stream_mib, threads, "after synthesis"), j);
   const Stats sw = stats_of(w_s), se = stats_of(e_s), st = stats_of(total_s);

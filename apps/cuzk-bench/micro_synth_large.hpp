@@ -16,8 +16,9 @@ struct LargeSynthOpts {
   size_t stream_mib = 1024;  // per array of the bandwidth measurement (4x the 260 MB L3 lscpu reports)
   unsigned threads = 0;      // 0 = all
   int reps = 3;
-  uint64_t seed = 1;            // of the random C1
-  std::string stores = "auto";  // a/b/c's stores: auto (the library's choice) | plain | streaming
+  uint64_t seed = 1;               // of the random C1
+  std::string stores = "auto";     // a/b/c's stores: auto (the library's choice) | plain | streaming
+  std::string recycle = "budget";  // w's buffer: budget (reused as the daemon does) | off (fresh pages)
   bool json = false;
 };
 
