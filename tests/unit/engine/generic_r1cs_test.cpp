@@ -5,12 +5,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "circuits/install.hpp"
 #include "engine/engine.hpp"
 #include "engine/kinds/generic_r1cs/handler.hpp"
 #include "groth16/io.hpp"
 #include "groth16/verifier.hpp"
+#include "platform/recycle_pool.hpp"
 
 using namespace cuzk;
 using namespace cuzk::engine;
@@ -83,6 +85,29 @@ TEST(GenericR1cs, ProvesPartitionsThatVerifyIndependently) {
     EXPECT_FALSE(groth16::verify_proof(pvk, proofs[p], other)) << p;
   }
   EXPECT_GT(res.gpu_compute_ms + res.synthesis_ms, 0u);
+}
+
+// The provers' spent buffers (MSM scratch, scalars) go to the recycling pool
+// charged to the engine's budget: every pooled byte is accounted for, none
+// stays pledged once the partitions are done, a second job proves with them,
+// and the engine frees the pool when it goes.
+TEST(GenericR1cs, SpentBuffersArePooledWithinTheBudget) {
+  GenericFixture f;
+  f.start();
+  for (const char* rid : {"first", "second"}) {
+    auto sub = f.engine->submit(f.request({5, 6, 7}, rid));
+    auto res = f.engine->await(sub.job_id, std::nullopt);
+    ASSERT_EQ(res.status, JobStatus::Completed) << res.error_message;
+    const MemoryBudget& b = f.engine->budget();
+    // The last frees may still run on the deallocator's thread: let them.
+    for (int i = 0; i < 200 && b.pooled() != platform::recycled_bytes(); i++) std::this_thread::sleep_for(10ms);
+    EXPECT_GT(b.pooled(), 0u) << rid;
+    EXPECT_EQ(b.pledged(), 0u) << rid;
+    EXPECT_EQ(b.pooled(), platform::recycled_bytes()) << rid;
+    EXPECT_LE(b.pooled(), b.used()) << rid;
+  }
+  f.engine.reset();
+  EXPECT_EQ(platform::recycled_bytes(), 0u);
 }
 
 TEST(GenericR1cs, BadInputsAreRefusedClearly) {
