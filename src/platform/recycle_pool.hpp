@@ -233,9 +233,13 @@ class ScopedRecycleLimit {
 
 // The account told of the pool's bytes from now on (nullptr: none); returns
 // the one it replaces. Bytes already pooled are not reported to it.
-inline RecycleAccount* set_recycle_account(RecycleAccount* account) { return detail::g_account.exchange(account); }
+inline RecycleAccount* set_recycle_account(RecycleAccount* account) {
+  return detail::g_account.exchange(account);
+}
 // Stops reporting to `account` if it is still the one set.
-inline void unset_recycle_account(RecycleAccount* account) { detail::g_account.compare_exchange_strong(account, nullptr); }
+inline void unset_recycle_account(RecycleAccount* account) {
+  detail::g_account.compare_exchange_strong(account, nullptr);
+}
 
 // Frees pooled buffers of every element type, the largest first within a
 // type, until at least `bytes` are freed or none are left; returns the bytes

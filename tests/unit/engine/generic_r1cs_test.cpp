@@ -100,7 +100,8 @@ TEST(GenericR1cs, SpentBuffersArePooledWithinTheBudget) {
     ASSERT_EQ(res.status, JobStatus::Completed) << res.error_message;
     const MemoryBudget& b = f.engine->budget();
     // The last frees may still run on the deallocator's thread: let them.
-    for (int i = 0; i < 200 && b.pooled() != platform::recycled_bytes(); i++) std::this_thread::sleep_for(10ms);
+    for (int i = 0; i < 200 && b.pooled() != platform::recycled_bytes(); i++)
+      std::this_thread::sleep_for(10ms);
     EXPECT_GT(b.pooled(), 0u) << rid;
     EXPECT_EQ(b.pledged(), 0u) << rid;
     EXPECT_EQ(b.pooled(), platform::recycled_bytes()) << rid;
