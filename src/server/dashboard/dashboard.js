@@ -127,7 +127,7 @@ function renderMemory(status) {
     bar(f, f > 0.9 ? '#e65100' : '#4e79a7'),
     el('div', { class: 'small' }, fmtBytes(m.used) + ' of ' + fmtBytes(m.total) + ' · peak ' + fmtBytes(m.peak)),
     el('div', { class: 'small' }, 'payloads ' + fmtBytes(m.payloads.used) + ' of ' + fmtBytes(m.payloads.limit) +
-      ' · recycled buffers ' + fmtBytes(m.recycled.held)));
+      ' · recycled buffers ' + fmtBytes(m.recycled.held) + ' (counted in used, freed when short)'));
 }
 
 function renderWaterfall(live) {
