@@ -71,6 +71,8 @@ Engine::Engine(EngineConfig cfg, std::vector<std::unique_ptr<KindHandler>> handl
   // instead of faulting in fresh pages (platform/recycle_pool.hpp), charged
   // to the budget while pooled: the next partition takes over the last
   // one's, and other requests have them freed when short (memory_budget.hpp).
+  // The pool is the process's: with several engines in one process (tests),
+  // the last one started is charged.
   charge_recycling_to(budget_);
   // Pre-compiled constraints go first: without them synthesis is slower,
   // without parameters it cannot run.

@@ -54,17 +54,30 @@ Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& g
     if (give_up && give_up()) break;
     const bool first = waiting_.begin() == pos;
     if (first && (reclaimer_ || pool_freer_) && !reclaimed) {
-      // First in line and still short: free the pool's buffers (unless this
-      // request would reuse them), then let the owner free idle memory;
-      // outside the lock (both release bytes, which locks mu_).
+      // First in line and still short: free the pool's buffers (its blocks
+      // only, for a request that reuses the vectors), then let the owner free
+      // idle memory; outside the lock (both release bytes, which locks mu_).
       reclaimed = true;
-      const uint64_t other = in_the_way(reuses_pooled);
-      uint64_t need = other + bytes > limit_ ? other + bytes - limit_ : 0;
-      const bool free_pool = !reuses_pooled && pooled_ > 0 && pool_freer_;
-      lk.unlock();
-      if (free_pool) need -= std::min(need, pool_freer_(need));
-      if (need && reclaimer_) reclaimer_(need);
-      lk.lock();
+      const auto need = [&] {
+        const uint64_t other = in_the_way(reuses_pooled);
+        return other + bytes > limit_ ? other + bytes - limit_ : 0;
+      };
+      // Freed bytes that were pledged to a partition do not make room: free
+      // on while the pool gives something.
+      while (pool_freer_ && pooled_blocks_ + (reuses_pooled ? 0 : pooled_vectors_) > 0 && need()) {
+        const uint64_t n = need();
+        lk.unlock();
+        const uint64_t got = pool_freer_(n, reuses_pooled);
+        lk.lock();
+        grant_locked();
+        if (me.granted || !got) break;
+      }
+      if (me.granted) continue;
+      if (const uint64_t n = need(); n && reclaimer_) {
+        lk.unlock();
+        reclaimer_(n);
+        lk.lock();
+      }
       continue;
     }
     // Others wait to be granted or poked. The first waiter also retries the
@@ -82,11 +95,11 @@ Reservation MemoryBudget::acquire(uint64_t bytes, const std::function<bool()>& g
 }
 
 uint64_t MemoryBudget::grant(uint64_t bytes, bool reuses_pooled) {
-  const uint64_t pledged = reuses_pooled ? std::min(pooled_, bytes) : 0;
-  pooled_ -= pledged;
+  const uint64_t pledged = reuses_pooled ? std::min(pooled_vectors_, bytes) : 0;
+  pooled_vectors_ -= pledged;
   pledged_ += pledged;
   used_ += bytes - pledged;
-  peak_ = std::max(peak_, used_ - pooled_);
+  peak_ = std::max(peak_, used_ - pooled_vectors_ - pooled_blocks_);
   return pledged;
 }
 
@@ -110,11 +123,11 @@ bool MemoryBudget::try_acquire(uint64_t bytes, Reservation& out) {
   out.release();  // before locking: releasing locks mu_ too
   std::unique_lock lk(mu_);
   if (!waiting_.empty()) return false;
-  if (!fits(bytes, false) && pool_freer_ && fits(bytes, true)) {
-    // Only pooled buffers are in the way: free them.
+  if (!fits(bytes, false) && pool_freer_ && pooled_vectors_ + pooled_blocks_ > 0) {
+    // Pooled buffers are in the way: free them.
     const uint64_t need = used_ + bytes - limit_;
     lk.unlock();
-    pool_freer_(need);
+    pool_freer_(need, false);
     lk.lock();
     if (!waiting_.empty()) return false;
   }
@@ -140,45 +153,53 @@ void MemoryBudget::settle(uint64_t pledged) {
     // place, they are charged twice until that holder releases).
     const uint64_t back = std::min(pledged, pledged_);
     pledged_ -= back;
-    pooled_ += back;
+    pooled_vectors_ += back;
     used_ += back;
     // The holder allocated afresh what it did not take: the pool gives way.
     if (used_ > limit_) over = std::min(back, used_ - limit_);
+    else if (back) wake_first_locked();  // a request that frees the pool may go on
   }
-  if (over && pool_freer_) pool_freer_(over);
+  if (over && pool_freer_) pool_freer_(over, false);
 }
 
-void MemoryBudget::uncharge_pool_locked(uint64_t bytes) {
-  if (!bytes) return;
-  pooled_ -= bytes;
-  used_ -= std::min(bytes, used_);
+void MemoryBudget::unpool_locked(uint64_t bytes, platform::RecycleAccount::Kind kind) {
+  using Kind = platform::RecycleAccount::Kind;
+  if (kind == Kind::Vector) {
+    // Pledged bytes first: they are a reservation's already (a buffer a
+    // holder was counting on and that went elsewhere or was freed means the
+    // holder allocates that much afresh, within its reservation).
+    const uint64_t from_pledges = std::min(pledged_, bytes);
+    pledged_ -= from_pledges;
+    bytes -= from_pledges;
+  }
+  uint64_t& pooled = kind == Kind::Vector ? pooled_vectors_ : pooled_blocks_;
+  const uint64_t charged = std::min(pooled, bytes);
+  if (!charged) return;
+  pooled -= charged;
+  used_ -= std::min(charged, used_);
   grant_locked();
   wake_first_locked();
 }
 
-void MemoryBudget::PoolAccount::pooled(size_t bytes) {
+void MemoryBudget::PoolAccount::pooled(size_t bytes, Kind kind) {
   // Charged on entry, while the bytes may still be reserved by the work
   // that let the buffer go (until it releases them): counted twice for a
   // moment rather than not at all.
   std::lock_guard lk(b_.mu_);
-  b_.pooled_ += bytes;
+  (kind == Kind::Vector ? b_.pooled_vectors_ : b_.pooled_blocks_) += bytes;
   b_.used_ += bytes;
 }
 
-void MemoryBudget::PoolAccount::reused(size_t bytes) {
-  // A pledged buffer's bytes are already the taker's; any other taker's
-  // reservation covers the buffer from now on, so the pool's charge ends.
+// A taker other than a holder of pledges has its own reservation cover the
+// buffer from now on: the pool's charge ends either way.
+void MemoryBudget::PoolAccount::reused(size_t bytes, Kind kind) {
   std::lock_guard lk(b_.mu_);
-  const uint64_t from_pledges = std::min<uint64_t>(b_.pledged_, bytes);
-  b_.pledged_ -= from_pledges;
-  b_.uncharge_pool_locked(std::min<uint64_t>(b_.pooled_, bytes - from_pledges));
+  b_.unpool_locked(bytes, kind);
 }
 
-void MemoryBudget::PoolAccount::freed(size_t bytes) {
+void MemoryBudget::PoolAccount::freed(size_t bytes, Kind kind) {
   std::lock_guard lk(b_.mu_);
-  const uint64_t from_pool = std::min<uint64_t>(b_.pooled_, bytes);
-  b_.pledged_ -= std::min<uint64_t>(b_.pledged_, bytes - from_pool);
-  b_.uncharge_pool_locked(from_pool);
+  b_.unpool_locked(bytes, kind);
 }
 
 void MemoryBudget::poke() {
@@ -201,7 +222,7 @@ uint64_t MemoryBudget::peak() const {
 }
 uint64_t MemoryBudget::pooled() const {
   std::lock_guard lk(mu_);
-  return pooled_;
+  return pooled_vectors_ + pooled_blocks_;
 }
 uint64_t MemoryBudget::pledged() const {
   std::lock_guard lk(mu_);
@@ -209,12 +230,23 @@ uint64_t MemoryBudget::pledged() const {
 }
 
 void charge_recycling_to(MemoryBudget& budget) {
-  platform::set_recycle_limit(budget.limit());
+  // Buffers pooled so far are another account's or none's: freed (reported
+  // to that account) before this one is told of the pool's bytes.
+  platform::set_recycle_limit(0);
+  platform::free_recycled(SIZE_MAX);
+  budget.set_pool_freer([](uint64_t bytes, bool blocks_only) {
+    return uint64_t(blocks_only ? platform::free_recycled_blocks(bytes) : platform::free_recycled(bytes));
+  });
   platform::set_recycle_account(&budget.pool_account());
-  budget.set_pool_freer([](uint64_t bytes) { return uint64_t(platform::free_recycled(bytes)); });
+  platform::set_recycle_limit(budget.limit());
 }
 
 void stop_charging_recycling(MemoryBudget& budget) {
+  if (platform::recycle_account() != &budget.pool_account()) return;  // another's now
+  // No buffer enters the pool any more (work freed later, by the engine's
+  // deallocator, is freed outright), then what it holds is freed and
+  // reported, then the account goes.
+  platform::set_recycle_limit(0);
   platform::free_recycled(SIZE_MAX);
   platform::unset_recycle_account(&budget.pool_account());
 }

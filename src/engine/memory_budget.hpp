@@ -8,13 +8,15 @@
 //
 // Spent buffers kept for reuse (platform/recycle_pool.hpp) are charged here
 // while the pool holds them (pool_account()). A partition that will reuse
-// them (acquire's reuses_pooled) counts the pooled bytes as its own: it is
-// granted when its bytes fit beside everything but the pool, and that much
-// of the pool's charge becomes its reservation's (pledged to it) instead of
-// being freed, so the next partition of a circuit takes over the last one's
-// buffers on a machine with room for one partition only. Other requests
-// that do not fit have the pool freed first (set_pool_freer), before the
-// reclaimer runs.
+// them (acquire's reuses_pooled) counts the pooled vectors' bytes as its
+// own: it is granted when its bytes fit beside everything but those, and
+// that much of the pool's charge becomes its reservation's (pledged to it)
+// instead of being freed, so the next partition of a circuit takes over the
+// last one's buffers on a machine with room for one partition only. A
+// partition pledged vectors it cannot use (another circuit's sizes) runs
+// over the limit by at most those bytes until its synthesis ends (settle).
+// Other requests that do not fit have the pool freed first (and a partition
+// its blocks: scratch it does not take), before the reclaimer runs.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -95,17 +97,19 @@ class MemoryBudget {
   // not counted).
   uint64_t used() const;
   uint64_t peak() const;
-  // Bytes the recycling pool holds charged here, and pooled bytes pledged
-  // to reservations.
+  // Bytes the recycling pool holds charged here (vectors and blocks), and
+  // pooled bytes pledged to reservations.
   uint64_t pooled() const;
   uint64_t pledged() const;
 
   // What the recycling pool reports to (platform::set_recycle_account).
   platform::RecycleAccount& pool_account() { return pool_account_; }
-  // Frees pooled buffers worth at least the bytes asked (or all); returns
-  // the bytes freed, which the pool reports back through pool_account().
-  // Called without the budget's lock held.
-  void set_pool_freer(std::function<uint64_t(uint64_t)> fn) { pool_freer_ = std::move(fn); }
+  // Frees pooled buffers worth at least the bytes asked (or all), only
+  // blocks where `blocks_only`, blocks first otherwise; returns the bytes
+  // freed, which the pool reports back through pool_account(). Called
+  // without the budget's lock held.
+  using PoolFreer = std::function<uint64_t(uint64_t bytes, bool blocks_only)>;
+  void set_pool_freer(PoolFreer fn) { pool_freer_ = std::move(fn); }
 
   // Called when an acquire must wait: lets the owner free memory (e.g. evict
   // idle parameters). Returns bytes it freed (through their reservations).
@@ -123,9 +127,9 @@ class MemoryBudget {
   class PoolAccount : public platform::RecycleAccount {
    public:
     explicit PoolAccount(MemoryBudget& b) : b_(b) {}
-    void pooled(size_t bytes) override;
-    void reused(size_t bytes) override;
-    void freed(size_t bytes) override;
+    void pooled(size_t bytes, Kind kind) override;
+    void reused(size_t bytes, Kind kind) override;
+    void freed(size_t bytes, Kind kind) override;
 
    private:
     MemoryBudget& b_;
@@ -133,16 +137,16 @@ class MemoryBudget {
   void give_back(uint64_t bytes);
   void settle(uint64_t pledged);
   // Reserved bytes beside which `bytes` must fit: a request that reuses
-  // pooled buffers does not count the pool.
-  uint64_t in_the_way(bool reuses_pooled) const { return used_ - (reuses_pooled ? pooled_ : 0); }
+  // pooled buffers does not count the pooled vectors.
+  uint64_t in_the_way(bool reuses_pooled) const { return used_ - (reuses_pooled ? pooled_vectors_ : 0); }
   bool fits(uint64_t bytes, bool reuses_pooled) const {
     const uint64_t other = in_the_way(reuses_pooled);
     return other + bytes <= limit_ || other == 0;
   }
   // Books a grant; returns the pooled bytes pledged to it. Under mu_.
   uint64_t grant(uint64_t bytes, bool reuses_pooled);
-  // The pool's charge went down by `bytes`: lets waiters in. Under mu_.
-  void uncharge_pool_locked(uint64_t bytes);
+  // A pooled buffer left the pool: reused or freed. Under mu_.
+  void unpool_locked(uint64_t bytes, platform::RecycleAccount::Kind kind);
   // Grants waiters in order while the first one fits. Under mu_.
   void grant_locked();
   void wake_first_locked();
@@ -152,12 +156,13 @@ class MemoryBudget {
   mutable std::mutex mu_;
   std::multimap<WorkKey, Waiter*> waiting_;
   uint64_t next_tiebreak_ = 0;
-  uint64_t used_ = 0;  // reservations and pooled_
+  uint64_t used_ = 0;  // reservations and the pooled bytes
   uint64_t peak_ = 0;
-  uint64_t pooled_ = 0;   // pool bytes charged to the pool
-  uint64_t pledged_ = 0;  // pool bytes charged to reservations
+  uint64_t pooled_vectors_ = 0;  // pool bytes charged to the pool: vectors,
+  uint64_t pooled_blocks_ = 0;   // and blocks (never pledged)
+  uint64_t pledged_ = 0;         // pooled vector bytes charged to reservations
   std::function<void(uint64_t)> reclaimer_;
-  std::function<uint64_t(uint64_t)> pool_freer_;
+  PoolFreer pool_freer_;
   PoolAccount pool_account_{*this};
 };
 

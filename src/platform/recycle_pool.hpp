@@ -19,33 +19,42 @@
 #include <functional>
 #include <mutex>
 #include <new>
+#include <shared_mutex>
+#include <utility>
 #include <vector>
 
 namespace cuzk::platform {
 
 // Told of every buffer that enters the pool, leaves it for reuse, or is
-// freed from it. Called under a pool's lock: it must not call into the pool.
+// freed from it, and whether it is a vector's (reserve_large, size_large:
+// what synthesis takes) or a raw block's (RawArray: a device phase's
+// scratch). Called under a pool's lock: it must not call into the pool.
 class RecycleAccount {
  public:
+  enum class Kind { Vector, Block };
   virtual ~RecycleAccount() = default;
-  virtual void pooled(size_t bytes) = 0;
-  virtual void reused(size_t bytes) = 0;
-  virtual void freed(size_t bytes) = 0;
+  virtual void pooled(size_t bytes, Kind kind) = 0;
+  virtual void reused(size_t bytes, Kind kind) = 0;
+  virtual void freed(size_t bytes, Kind kind) = 0;
 };
 
 namespace detail {
 inline std::atomic<size_t> g_recycle_limit{0};
 inline std::atomic<size_t> g_recycled_bytes{0};
-inline std::atomic<RecycleAccount*> g_account{nullptr};
+// The account, and a lock that keeps it alive while a report is made (set
+// and unset wait for reports in progress).
+inline std::shared_mutex g_account_m;
+inline RecycleAccount* g_account = nullptr;
 
-inline void report_pooled(size_t bytes) {
-  if (RecycleAccount* a = g_account.load()) a->pooled(bytes);
-}
-inline void report_reused(size_t bytes) {
-  if (RecycleAccount* a = g_account.load()) a->reused(bytes);
-}
-inline void report_freed(size_t bytes) {
-  if (RecycleAccount* a = g_account.load()) a->freed(bytes);
+enum class Report { Pooled, Reused, Freed };
+inline void report(Report r, size_t bytes, RecycleAccount::Kind kind) {
+  std::shared_lock lock(g_account_m);
+  if (!g_account) return;
+  switch (r) {
+    case Report::Pooled: g_account->pooled(bytes, kind); break;
+    case Report::Reused: g_account->reused(bytes, kind); break;
+    case Report::Freed: g_account->freed(bytes, kind); break;
+  }
 }
 
 // The byte count is shared by every pool (each with its own lock): claim the
@@ -58,8 +67,8 @@ inline bool claim_recycle_bytes(size_t bytes) {
   return true;
 }
 
-// Every pool that ever held a buffer, so that free_recycled reaches all
-// element types: each frees up to the bytes asked, returns what it freed.
+// Every vector pool that ever held a buffer, so that free_recycled reaches
+// all element types: each frees up to the bytes asked, returns what it freed.
 using TrimFn = size_t (*)(size_t);
 inline std::mutex g_pools_m;
 inline std::vector<TrimFn> g_pools;
@@ -93,7 +102,7 @@ class Recycled {
     if (pool_.size() >= kSlots) return;
     if (!claim_recycle_bytes(bytes)) return;
     pool_.push_back(std::move(v));  // with its elements: size_large() may keep them
-    report_pooled(bytes);
+    report(Report::Pooled, bytes, RecycleAccount::Kind::Vector);
   }
   // The smallest pooled buffer of cap to 2·cap elements, if any, with the
   // elements it was recycled with.
@@ -107,7 +116,7 @@ class Recycled {
     if (best == pool_.size()) return false;
     const size_t bytes = pool_[best].capacity() * sizeof(T);
     g_recycled_bytes -= bytes;
-    report_reused(bytes);
+    report(Report::Reused, bytes, RecycleAccount::Kind::Vector);
     out.swap(pool_[best]);
     pool_.erase(pool_.begin() + std::ptrdiff_t(best));
     return true;
@@ -122,7 +131,7 @@ class Recycled {
     size_t freed = 0;
     for (size_t i : largest_first(sizes, want)) {
       g_recycled_bytes -= sizes[i];
-      report_freed(sizes[i]);
+      report(Report::Freed, sizes[i], RecycleAccount::Kind::Vector);
       freed += sizes[i];
       drop.push_back(std::move(pool_[i]));
       pool_.erase(pool_.begin() + std::ptrdiff_t(i));
@@ -147,12 +156,10 @@ class RecycledBlocks {
   };
   static constexpr size_t kSlots = 64;
   static bool put(const Block& b) {
-    static const bool registered = register_pool(&trim);
-    (void)registered;
     std::lock_guard lock(m_);
     if (closed_ || pool_.size() >= kSlots || !claim_recycle_bytes(b.bytes)) return false;
     pool_.push_back(b);
-    report_pooled(b.bytes);
+    report(Report::Pooled, b.bytes, RecycleAccount::Kind::Block);
     return true;
   }
   // The smallest pooled block of bytes to 2·bytes with at least that
@@ -169,7 +176,7 @@ class RecycledBlocks {
     if (best == pool_.size()) return false;
     out = pool_[best];
     g_recycled_bytes -= out.bytes;
-    report_reused(out.bytes);
+    report(Report::Reused, out.bytes, RecycleAccount::Kind::Block);
     pool_.erase(pool_.begin() + std::ptrdiff_t(best));
     return true;
   }
@@ -182,7 +189,7 @@ class RecycledBlocks {
       for (const Block& b : pool_) sizes.push_back(b.bytes);
       for (size_t i : largest_first(sizes, want)) {
         g_recycled_bytes -= pool_[i].bytes;
-        report_freed(pool_[i].bytes);
+        report(Report::Freed, pool_[i].bytes, RecycleAccount::Kind::Block);
         drop.push_back(pool_[i]);
         pool_.erase(pool_.begin() + std::ptrdiff_t(i));
       }
@@ -232,25 +239,37 @@ class ScopedRecycleLimit {
 };
 
 // The account told of the pool's bytes from now on (nullptr: none); returns
-// the one it replaces. Bytes already pooled are not reported to it.
+// the one it replaces, once no report to that one is in progress. Bytes
+// already pooled are not reported to it (free them first).
 inline RecycleAccount* set_recycle_account(RecycleAccount* account) {
-  return detail::g_account.exchange(account);
+  std::unique_lock lock(detail::g_account_m);
+  return std::exchange(detail::g_account, account);
 }
-// Stops reporting to `account` if it is still the one set.
-inline void unset_recycle_account(RecycleAccount* account) {
-  detail::g_account.compare_exchange_strong(account, nullptr);
+inline RecycleAccount* recycle_account() {
+  std::shared_lock lock(detail::g_account_m);
+  return detail::g_account;
+}
+// Stops reporting to `account` if it is still the one set (waiting for
+// reports in progress); true if it was.
+inline bool unset_recycle_account(RecycleAccount* account) {
+  std::unique_lock lock(detail::g_account_m);
+  if (detail::g_account != account) return false;
+  detail::g_account = nullptr;
+  return true;
 }
 
-// Frees pooled buffers of every element type, the largest first within a
-// type, until at least `bytes` are freed or none are left; returns the bytes
-// freed.
+// Frees pooled RawArray blocks, the largest first, until at least `bytes`
+// are freed or none are left; returns the bytes freed.
+inline size_t free_recycled_blocks(size_t bytes) { return detail::RecycledBlocks::trim(bytes); }
+// The same over the whole pool: blocks first (scratch, cheap to lose), then
+// vectors, the largest first within an element type.
 inline size_t free_recycled(size_t bytes) {
+  size_t freed = free_recycled_blocks(bytes);
   std::vector<detail::TrimFn> pools;
   {
     std::lock_guard lock(detail::g_pools_m);
     pools = detail::g_pools;
   }
-  size_t freed = 0;
   for (detail::TrimFn trim : pools) {
     if (freed >= bytes) break;
     freed += trim(bytes - freed);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -31,37 +32,45 @@ WorkKey key(int priority, uint64_t seq, uint32_t partition = 0) {
 }
 
 // A recycling pool that reports to a budget as the platform's does, with
-// buffers that are only sizes; it frees the largest first.
+// buffers that are only sizes; it frees blocks first, then vectors, the
+// largest first.
 struct FakePool {
+  using Kind = cuzk::platform::RecycleAccount::Kind;
   MemoryBudget& b;
   std::mutex mu;
-  std::vector<uint64_t> buffers;
+  std::vector<uint64_t> vectors, blocks;
   std::vector<uint64_t> asked;  // what free_some was asked for
 
   explicit FakePool(MemoryBudget& budget) : b(budget) {
-    b.set_pool_freer([this](uint64_t want) { return free_some(want); });
+    b.set_pool_freer([this](uint64_t want, bool blocks_only) { return free_some(want, blocks_only); });
   }
-  void put(uint64_t n) {
+  std::vector<uint64_t>& of(Kind k) { return k == Kind::Vector ? vectors : blocks; }
+  void put(uint64_t n, Kind k = Kind::Vector) {
     std::lock_guard lk(mu);
-    buffers.push_back(n);
-    b.pool_account().pooled(n);
+    of(k).push_back(n);
+    b.pool_account().pooled(n, k);
   }
-  void take(uint64_t n) {
+  void take(uint64_t n, Kind k = Kind::Vector) {
     std::lock_guard lk(mu);
-    auto it = std::find(buffers.begin(), buffers.end(), n);
-    ASSERT_NE(it, buffers.end());
-    buffers.erase(it);
-    b.pool_account().reused(n);
+    auto& v = of(k);
+    auto it = std::find(v.begin(), v.end(), n);
+    ASSERT_NE(it, v.end());
+    v.erase(it);
+    b.pool_account().reused(n, k);
   }
-  uint64_t free_some(uint64_t want) {
+  uint64_t free_some(uint64_t want, bool blocks_only) {
     std::lock_guard lk(mu);
     asked.push_back(want);
-    std::sort(buffers.begin(), buffers.end());
     uint64_t freed = 0;
-    while (freed < want && !buffers.empty()) {
-      freed += buffers.back();
-      b.pool_account().freed(buffers.back());
-      buffers.pop_back();
+    for (Kind k : {Kind::Block, Kind::Vector}) {
+      if (blocks_only && k == Kind::Vector) break;
+      auto& v = of(k);
+      std::sort(v.begin(), v.end());
+      while (freed < want && !v.empty()) {
+        freed += v.back();
+        b.pool_account().freed(v.back(), k);
+        v.pop_back();
+      }
     }
     return freed;
   }
@@ -266,7 +275,7 @@ TEST(MemoryBudget, OtherRequestsHaveThePoolFreedBeforeTheReclaimerRuns) {
   Reservation r = b.acquire(50, {}, key(2, 1));
   EXPECT_EQ(r.bytes(), 50u);
   ASSERT_EQ(pool.asked, (std::vector<uint64_t>{30}));
-  EXPECT_EQ(pool.buffers, (std::vector<uint64_t>{30}));  // the larger one went
+  EXPECT_EQ(pool.vectors, (std::vector<uint64_t>{30}));  // the larger one went
   EXPECT_EQ(b.used(), 80u);
   EXPECT_EQ(reclaims.load(), 0);
   // Non-blocking requests too (a pre-compiled circuit's load).
@@ -304,7 +313,7 @@ TEST(MemoryBudget, AnUntakenPledgeReturnsToThePoolWhichGivesWay) {
   EXPECT_EQ(r.pledged(), 0u);
   EXPECT_EQ(b.pledged(), 0u);
   ASSERT_EQ(pool.asked, (std::vector<uint64_t>{20}));
-  EXPECT_TRUE(pool.buffers.empty());
+  EXPECT_TRUE(pool.vectors.empty());
   EXPECT_EQ(b.pooled(), 0u);
   EXPECT_EQ(b.used(), 90u);
   // Release settles too: a pledge never taken is the pool's again.
@@ -322,16 +331,16 @@ TEST(MemoryBudget, AnUntakenPledgeReturnsToThePoolWhichGivesWay) {
 // The same with the platform's pool: the second partition gets the first
 // one's buffer itself, in a budget with room for one partition.
 TEST(MemoryBudget, TheNextPartitionReusesTheLastOnesBufferFromThePlatformPool) {
-  using cuzk::platform::free_recycled;
   struct Elem {
     uint64_t x[4];
   };
-  cuzk::platform::ScopedRecycleLimit recycling(size_t(1) << 30);
-  free_recycled(SIZE_MAX);
   const uint64_t part = uint64_t(32) << 20;
   MemoryBudget b(part + (uint64_t(8) << 20));
-  b.set_pool_freer([](uint64_t want) { return uint64_t(free_recycled(want)); });
-  cuzk::platform::set_recycle_account(&b.pool_account());
+  charge_recycling_to(b);
+  struct Stop {
+    MemoryBudget& b;
+    ~Stop() { stop_charging_recycling(b); }
+  } stop{b};
 
   const Elem* first = nullptr;
   for (uint32_t p = 0; p < 2; p++) {
@@ -352,5 +361,74 @@ TEST(MemoryBudget, TheNextPartitionReusesTheLastOnesBufferFromThePlatformPool) {
   EXPECT_TRUE(b.try_acquire(part, load));
   EXPECT_EQ(cuzk::platform::recycled_bytes(), 0u);
   EXPECT_EQ(b.used(), part);
-  cuzk::platform::unset_recycle_account(&b.pool_account());
+}
+
+// A buffer pledged to a partition and then freed (a load needed the room)
+// stays counted in the partition's reservation: it allocates that much
+// afresh. The budget never counts less than is there.
+TEST(MemoryBudget, AFreedPledgedBufferStaysCountedInItsReservation) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  pool.put(60);
+  pool.put(20);
+  Reservation p1 = b.acquire(60, {}, key(2, 1), true);
+  EXPECT_EQ(p1.pledged(), 60u);
+  EXPECT_EQ(b.used(), 80u);  // p1's 60 (the pooled 60) and the pooled 20
+  // A request for 30: the pool frees its largest buffer, p1's.
+  std::thread t([&] { Reservation r = b.acquire(30, {}, key(2, 2)); });
+  t.join();
+  // Physically: p1's 60 allocated afresh, the request's 30 (released now)
+  // and the pool's remaining buffers; counted: at least that much.
+  const uint64_t pool_left = std::accumulate(pool.vectors.begin(), pool.vectors.end(), uint64_t(0));
+  EXPECT_GE(b.used(), 60u + pool_left);
+  EXPECT_EQ(b.pooled() + b.pledged(), pool_left);
+  p1.release();
+  EXPECT_EQ(b.used(), b.pooled());
+  EXPECT_EQ(b.pooled(), pool_left);
+}
+
+// A partition waiting for room frees the pool's blocks (scratch it does
+// not take), never the vectors it is about to reuse.
+TEST(MemoryBudget, APartitionFreesOnlyThePoolsBlocks) {
+  MemoryBudget b(100);
+  FakePool pool(b);
+  pool.put(50);
+  pool.put(30, FakePool::Kind::Block);
+  Reservation other = b.acquire(20);
+  EXPECT_EQ(b.used(), 100u);
+  Reservation r = b.acquire(80, {}, key(2, 1), true);  // 20 + 80 fits once the block goes
+  EXPECT_EQ(r.pledged(), 50u);
+  EXPECT_EQ(pool.asked, (std::vector<uint64_t>{30}));
+  EXPECT_TRUE(pool.blocks.empty());
+  EXPECT_EQ(pool.vectors, (std::vector<uint64_t>{50}));
+  EXPECT_EQ(b.used(), 100u);
+}
+
+// Switching the account to another budget frees what the pool holds
+// (reported to the one charged for it), and stopping a budget that is no
+// longer charged changes nothing.
+TEST(MemoryBudget, ASecondBudgetTakesTheChargeOver) {
+  struct Elem {
+    uint64_t x[4];
+  };
+  const uint64_t mib8 = uint64_t(8) << 20;
+  MemoryBudget b1(uint64_t(1) << 30), b2(uint64_t(1) << 30);
+  charge_recycling_to(b1);
+  std::vector<Elem> v(mib8 / sizeof(Elem));
+  cuzk::platform::recycle_large(v);
+  EXPECT_EQ(b1.pooled(), mib8);
+  charge_recycling_to(b2);
+  EXPECT_EQ(b1.pooled(), 0u);
+  EXPECT_EQ(b1.used(), 0u);
+  std::vector<Elem> w(mib8 / sizeof(Elem));
+  cuzk::platform::recycle_large(w);
+  EXPECT_EQ(b2.pooled(), mib8);
+  stop_charging_recycling(b1);  // not charged any more: b2's pool stays
+  EXPECT_EQ(cuzk::platform::recycled_bytes(), mib8);
+  stop_charging_recycling(b2);
+  EXPECT_EQ(cuzk::platform::recycled_bytes(), 0u);
+  EXPECT_EQ(b2.used(), 0u);
+  std::vector<Elem> x(mib8 / sizeof(Elem));
+  cuzk::platform::recycle_large(x);  // recycling is off again
+  EXPECT_EQ(cuzk::platform::recycled_bytes(), 0u);
 }

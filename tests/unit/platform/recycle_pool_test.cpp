@@ -22,10 +22,13 @@ struct PoolProbeB {
 };
 
 struct CountingAccount : RecycleAccount {
-  size_t in = 0, out = 0, gone = 0;
-  void pooled(size_t bytes) override { in += bytes; }
-  void reused(size_t bytes) override { out += bytes; }
-  void freed(size_t bytes) override { gone += bytes; }
+  size_t in = 0, out = 0, gone = 0, blocks_in = 0;
+  void pooled(size_t bytes, Kind kind) override {
+    in += bytes;
+    if (kind == Kind::Block) blocks_in += bytes;
+  }
+  void reused(size_t bytes, Kind) override { out += bytes; }
+  void freed(size_t bytes, Kind) override { gone += bytes; }
   size_t held() const { return in - out - gone; }
 };
 
@@ -60,6 +63,7 @@ TEST(RecyclePool, TheAccountHearsOfEveryByteInAndOut) {
     RawArray<uint64_t> block((size_t(2) << 20) / 8);
   }  // a RawArray's block enters its own pool, reported the same way
   EXPECT_EQ(acct.in, size_t(10) << 20);
+  EXPECT_EQ(acct.blocks_in, size_t(2) << 20);  // told apart from the vector
   std::vector<PoolProbeA> again;
   reserve_large(again, (size_t(8) << 20) / sizeof(PoolProbeA));
   EXPECT_EQ(again.data(), p);
@@ -75,7 +79,7 @@ TEST(RecyclePool, TheAccountHearsOfEveryByteInAndOut) {
   EXPECT_EQ(acct.held(), 0u);
 }
 
-TEST(RecyclePool, FreeRecycledFreesTheLargestBuffersFirstAcrossTypes) {
+TEST(RecyclePool, FreeRecycledFreesBlocksThenTheLargestBuffersAcrossTypes) {
   ScopedRecycleLimit recycling(size_t(1) << 30);
   free_recycled(SIZE_MAX);  // other tests' buffers, if any
   CountingAccount acct;
@@ -89,14 +93,19 @@ TEST(RecyclePool, FreeRecycledFreesTheLargestBuffersFirstAcrossTypes) {
   recycle_large(w);
   EXPECT_EQ(acct.held(), size_t(58) << 20);
 
-  // 20 MiB asked: within one type the 24 MiB buffer alone answers it, or
-  // another type's 16 MiB and then more; either way the 6 MiB one stays.
+  { RawArray<uint64_t> block((size_t(4) << 20) / 8); }
+  EXPECT_EQ(acct.held(), size_t(62) << 20);
+
+  // 20 MiB asked: the block first (scratch), then within one type the
+  // 24 MiB buffer alone answers the rest, or another type's 16 MiB; either
+  // way the 6 MiB one stays.
   const size_t freed = free_recycled(size_t(20) << 20);
   EXPECT_GE(freed, size_t(20) << 20);
   EXPECT_EQ(acct.gone, freed);
   std::vector<PoolProbeA> small;
   reserve_large(small, (size_t(6) << 20) / sizeof(PoolProbeA));
-  EXPECT_EQ(acct.out, size_t(6) << 20) << "the smallest buffer was freed before larger ones";
+  EXPECT_EQ(acct.out, size_t(6) << 20) << "the smallest buffer was not kept";
+  EXPECT_EQ(free_recycled_blocks(SIZE_MAX), 0u) << "the block was not freed first";
 
   // Asked for more than there is: everything goes.
   free_recycled(SIZE_MAX);
