@@ -17,6 +17,7 @@
 // over the limit by at most those bytes until its synthesis ends (settle).
 // Other requests that do not fit have the pool freed first (and a partition
 // its blocks: scratch it does not take), before the reclaimer runs.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -138,7 +139,9 @@ class MemoryBudget {
   void settle(uint64_t pledged);
   // Reserved bytes beside which `bytes` must fit: a request that reuses
   // pooled buffers does not count the pooled vectors.
-  uint64_t in_the_way(bool reuses_pooled) const { return used_ - (reuses_pooled ? pooled_vectors_ : 0); }
+  uint64_t in_the_way(bool reuses_pooled) const {
+    return used_ - (reuses_pooled ? std::min(pooled_vectors_, used_) : 0);
+  }
   bool fits(uint64_t bytes, bool reuses_pooled) const {
     const uint64_t other = in_the_way(reuses_pooled);
     return other + bytes <= limit_ || other == 0;
