@@ -184,6 +184,9 @@ CUZK_IFMA_INLINE Vec<K> mul_lazy(const Vec<K>& a, const Vec<K>& b, const Modulus
   __m512i lo[K], hi[K + 1];  // hi[0] unused: limb 0 is kept merged in lo[0]
   for (size_t j = 0; j < K; j++) lo[j] = zero;
   for (size_t j = 0; j <= K; j++) hi[j] = zero;
+  // Unrolled by force (GCC kept a loop): the shift of lo and hi down one limb
+  // per step is then register renaming, not eight moves a step.
+#pragma GCC unroll 16
   for (size_t i = 0; i < K; i++) {
     const __m512i ai = a.l[i];
     const __m512i q = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, ai, bk), lo[0], k0);
@@ -236,7 +239,9 @@ template <size_t K>
 CUZK_IFMA_INLINE Wide<K> mul_wide(const Vec<K>& a, const Vec<K>& b) {
   Wide<K> t;
   for (size_t j = 0; j < 2 * K; j++) t.l[j] = _mm512_setzero_si512();
+#pragma GCC unroll 16
   for (size_t i = 0; i < K; i++)
+#pragma GCC unroll 16
     for (size_t j = 0; j < K; j++) {
       t.l[i + j] = _mm512_madd52lo_epu64(t.l[i + j], a.l[i], b.l[j]);
       t.l[i + j + 1] = _mm512_madd52hi_epu64(t.l[i + j + 1], a.l[i], b.l[j]);
@@ -280,6 +285,7 @@ template <size_t K>
 CUZK_IFMA_INLINE Vec<K> reduce_lazy(Wide<K> t, const Modulus52<K>& mod) {
   const Modulus52<K>& m = opaque(mod);
   const __m512i k0 = bcast(m.k0);
+#pragma GCC unroll 16
   for (size_t i = 0; i < K; i++) {
     // q from the low 52 bits of t[i] (the multiply-add reads no more).
     const __m512i q = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t.l[i], k0);
