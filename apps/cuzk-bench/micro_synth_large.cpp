@@ -186,7 +186,14 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   engine::Reservation pce_bytes;
   if (o.recycle == "budget") {
     engine::charge_recycling_to(budget);
-    budget.try_acquire(file_bytes, pce_bytes);
+    // The daemon holds the PCE inside its budget; where even that does not
+    // fit, the partitions below still run, but not as the daemon's would.
+    if (!budget.try_acquire(file_bytes, pce_bytes))
+      std::fprintf(stderr,
+                   "micro synth: the PCE (%.2f GiB) does not fit the daemon's default budget here (%.2f GiB): "
+                   "a daemon on this machine could not keep it loaded; timing on without it reserved\n",
+                   double(file_bytes) / (1 << 30), double(budget.limit()) / (1 << 30));
+    j["pce_reserved"] = pce_bytes.bytes() > 0;
   } else {
     platform::set_recycle_limit(0);
   }
