@@ -10,7 +10,8 @@
 // 2. The PCE: F (default <circuit>.pce here) mapped if it is current, else
 //    extracted into it first by the streaming extractor (r1cs/pce_extract.hpp),
 //    with the extraction's time and peak RSS.
-// 3. Per repetition: witness-only synthesis (w, 32 bytes per variable), then
+// 3. Per repetition: witness-only synthesis (w, 32 bytes per variable, and
+//    its bit tags, one byte per variable: r1cs/witness_cs.hpp), then
 //    a, b and c = a∘b evaluated N rows at a time into buffers reused from
 //    chunk to chunk (the 32 GiB partition's whole a/b/c, 12 GB, would not fit
 //    beside the PCE and w in 24 GiB), as a prover streaming them to a device
@@ -20,9 +21,9 @@
 //    buffers (engine/memory_budget.hpp); --recycle off takes fresh pages.
 // Reported: witness and evaluation seconds, constraints/s per core, peak RSS
 // (VmHWM; the mapped PCE counts, as page cache), and the bandwidth bound:
-// the bytes synthesis must move (the matrix arrays it reads and w, read once;
-// w and a, b, c written once) over the measured read, write and streaming
-// write bandwidths.
+// the bytes synthesis must move (the matrix arrays, w's tags and the values
+// that are not bits, read once; w, its tags and a, b, c written once) over
+// the measured read, write and streaming write bandwidths.
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -150,6 +151,29 @@ void map_or_extract(const std::string& path, const std::string& circuit, const f
   }
 }
 
+// The bytes synthesis must move per partition, each once (the least any
+// order of the work can do): the matrix arrays, w's bit tags and the values
+// that are not bits (`nonbit` of them), read; w and its tags (plain stores)
+// and a, b, c (streaming stores, large circuits), written; and the time that
+// takes at the bandwidths the machine streams each with. (Before the tags,
+// every value was read: `bytes_per_constraint_values_read` keeps that count.)
+struct MovedBytes {
+  double read = 0, written = 0, bound_s = 0;
+};
+MovedBytes bytes_moved(const r1cs::PrecompiledCircuit& pce, uint64_t nonbit, const Bandwidth& best,
+                       nlohmann::json& j) {
+  const double rows = double(pce.num_constraints()), vars = double(pce.num_aux() + pce.num_inputs());
+  const double matrix_bytes = double(pce.matrix_bytes_read()), w_bytes = 33.0 * vars, abc_bytes = 96.0 * rows;
+  MovedBytes m;
+  m.read = matrix_bytes + vars + 32.0 * double(nonbit);
+  m.written = w_bytes + abc_bytes;
+  j["nonbit_values"] = nonbit;
+  j["bytes_per_constraint_values_read"] = (matrix_bytes + 32.0 * vars + m.written) / rows;
+  const double abc_gbs = rows >= double(size_t(1) << 23) ? std::max(best.write, best.write_nt) : best.write;
+  m.bound_s = m.read / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_gbs * 1e9);
+  return m;
+}
+
 }  // namespace
 
 void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
@@ -189,15 +213,17 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
     // The daemon holds the PCE inside its budget; where even that does not
     // fit, the partitions below still run, but not as the daemon's would.
     if (!budget.try_acquire(file_bytes, pce_bytes))
-      std::fprintf(stderr,
-                   "micro synth: the PCE (%.2f GiB) does not fit the daemon's default budget here (%.2f GiB): "
-                   "a daemon on this machine could not keep it loaded; timing on without it reserved\n",
-                   double(file_bytes) / (1 << 30), double(budget.limit()) / (1 << 30));
+      std::fprintf(
+          stderr,
+          "micro synth: the PCE (%.2f GiB) does not fit the daemon's default budget here (%.2f GiB): "
+          "a daemon on this machine could not keep it loaded; timing on without it reserved\n",
+          double(file_bytes) / (1 << 30), double(budget.limit()) / (1 << 30));
     j["pce_reserved"] = pce_bytes.bytes() > 0;
   } else {
     platform::set_recycle_limit(0);
   }
-  int w_reused = 0;  // repetitions whose w took the pooled buffer pledged to them
+  uint64_t nonbit = 0;  // witness values that are neither 0 nor 1
+  int w_reused = 0;     // repetitions whose w took the pooled buffer pledged to them
   std::vector<double> w_s, e_s, total_s, w_cpu, e_cpu;
   double first_s = 0, first_w_s = 0;
   r1cs::Fr check = r1cs::Fr::zero();
@@ -208,18 +234,19 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
     const auto circuit = fc::porep_partition_circuit(c1, cfg, 0);
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = process_cpu_s();
-    engine::Reservation part = budget.acquire(32 * vars, {}, {}, /*reuses_pooled=*/true);
+    engine::Reservation part = budget.acquire(33 * vars, {}, {}, /*reuses_pooled=*/true);  // w and its tags
     std::vector<r1cs::Fr> w;
+    std::vector<uint8_t> tags;
     double t_w = 0, c_w = 0;
     arena.execute([&] {
-      w = pce->witness(circuit);
+      w = pce->witness(circuit, &tags);
       t_w = large_seconds_since(t0);
       w_reused += part.pledged() > 0 && budget.pledged() == 0;
       part.settle();
       c_w = process_cpu_s();
       for (size_t first = 0; first < rows; first += chunk) {
         const size_t n = std::min(chunk, rows - first);
-        pce->evaluate_rows(w, first, n, a.data(), b.data(), c.data());
+        pce->evaluate_rows(w, first, n, a.data(), b.data(), c.data(), tags);
         check += c[n - 1];  // every chunk used
       }
     });
@@ -237,7 +264,9 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
       first_s = t;
       first_w_s = t_w;
     }
+    if (r == o.reps) nonbit = uint64_t(std::count(tags.begin(), tags.end(), uint8_t(2)));
     platform::recycle_large(w);
+    platform::recycle_large(tags);
   }
   do_not_optimize(check);
   j["recycle"] = o.recycle;
@@ -254,16 +283,8 @@ void run_synth_large(const LargeSynthOpts& o, const fc::PorepConfig& cfg) {
   const Bandwidth best =
       best_bandwidth(before, measure_bandwidth(o.stream_mib, threads, "after synthesis"), j);
   const Stats sw = stats_of(w_s), se = stats_of(e_s), st = stats_of(total_s);
-  // The bytes synthesis must move per partition, each once (the least any
-  // order of the work can do): the matrix arrays it reads and w, read; w
-  // (plain stores) and a, b, c (streaming stores, large circuits), written;
-  // each at the bandwidth the machine streams it with (best of 3).
-  const double matrix_bytes = double(pce->matrix_bytes_read()), w_bytes = 32.0 * double(vars);
-  const double abc_bytes = 3 * 32.0 * double(rows);
-  const double read_bytes = matrix_bytes + w_bytes, written_bytes = w_bytes + abc_bytes;
-  const double abc_gbs = rows >= (size_t(1) << 23) ? std::max(best.write, best.write_nt) : best.write;
-  const double bound_s =
-      read_bytes / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_gbs * 1e9);
+  const MovedBytes moved = bytes_moved(*pce, nonbit, best, j);
+  const double read_bytes = moved.read, written_bytes = moved.written, bound_s = moved.bound_s;
   j["reps"] = o.reps;
   j["chunk_rows"] = chunk;
   j["witness_s"] = sw.median;

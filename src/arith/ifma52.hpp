@@ -174,7 +174,9 @@ CUZK_IFMA_INLINE void to_limbs64(const Vec<K>& v, __m512i* L) {
 // second term comes off the chain, so a step is about q (one multiply-add),
 // q p_0 and q p_1 (one), and two additions. Nine extra multiply-adds and
 // fifteen additions; the value and the limbs returned are the same as
-// accumulating everything into one array.
+// accumulating everything into one array. The steps are unrolled by force
+// (GCC kept a loop): shifting lo and hi down one limb a step is then register
+// renaming, not eight moves a step.
 template <size_t K>
 CUZK_IFMA_INLINE Vec<K> mul_lazy(const Vec<K>& a, const Vec<K>& b, const Modulus52<K>& mod) {
   const Modulus52<K>& m = opaque(mod);
@@ -184,8 +186,6 @@ CUZK_IFMA_INLINE Vec<K> mul_lazy(const Vec<K>& a, const Vec<K>& b, const Modulus
   __m512i lo[K], hi[K + 1];  // hi[0] unused: limb 0 is kept merged in lo[0]
   for (size_t j = 0; j < K; j++) lo[j] = zero;
   for (size_t j = 0; j <= K; j++) hi[j] = zero;
-  // Unrolled by force (GCC kept a loop): the shift of lo and hi down one limb
-  // per step is then register renaming, not eight moves a step.
 #pragma GCC unroll 16
   for (size_t i = 0; i < K; i++) {
     const __m512i ai = a.l[i];

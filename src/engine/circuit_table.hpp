@@ -26,7 +26,9 @@ struct CircuitInfo {
 
 // The working set of one Groth16 partition of `rows` rows from synthesis to
 // finalization: the witness and a, b, c (about one entry per row each) and
-// H over the domain twice (the coset pass).
+// H over the domain twice (the coset pass). The witness's bit tags (a byte
+// per value, r1cs/witness_cs.hpp) live only while a, b and c are evaluated,
+// before H's arrays exist.
 uint64_t groth16_partition_bytes(uint64_t rows);
 
 class CircuitTableHandler : public KindHandler {

@@ -140,10 +140,15 @@ class PrecompiledCircuit {
   // in memory at once (the 32 GiB PoRep: 12 GB of them), evaluated a range
   // of rows at a time. witness(): witness-only synthesis checked against the
   // recorded counts (PceMismatch), w = (aux..., inputs...).
-  std::vector<Fr> witness(const Circuit& witnessed) const;
+  // With `tags`, w's bit tags too (witness_cs.hpp's bit_tag, same order).
+  std::vector<Fr> witness(const Circuit& witnessed, std::vector<uint8_t>* tags = nullptr) const;
   // Rows [first, first + n) against w: a, b and c = a∘b into a[0..n),
-  // b[0..n), c[0..n), in parallel on the caller's oneTBB arena.
-  void evaluate_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c) const;
+  // b[0..n), c[0..n), in parallel on the caller's oneTBB arena. Given w's
+  // bit tags (as witness() makes them; empty: none), the rows read a tag
+  // instead of a value wherever it is a bit: faster, and the same result
+  // for tags that are right.
+  void evaluate_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c,
+                     std::span<const uint8_t> tags = {}) const;
   // From a full witness z = (ONE, inputs..., aux...), with c = C·z
   // evaluated: exactly full synthesis's assignment, satisfied or not.
   ProvingAssignment evaluate(std::span<const Fr> z) const;
@@ -154,12 +159,14 @@ class PrecompiledCircuit {
  private:
   // Rows in parallel; c = C·w when exact_c, else a∘b. `w` becomes the aux
   // assignment.
-  ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c) const;
-  void eval_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c, bool exact_c) const;
+  ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c,
+                           std::span<const uint8_t> tags = {}) const;
+  void eval_rows(std::span<const Fr> w, std::span<const uint8_t> tags, size_t first, size_t n, Fr* a, Fr* b,
+                 Fr* c, bool exact_c) const;
   // Rows [begin, end) with c = a∘b, into pa[i], pb[i], pc[i]; `store`: how
-  // (pce.cpp's Store). The AVX2 build's loop.
-  void eval_rows_satisfied(std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc,
-                           int store) const;
+  // (pce.cpp's Store). The AVX2 build's loops, without and with bit tags.
+  void eval_rows_satisfied(std::span<const Fr> w, const uint8_t* tags, size_t begin, size_t end, Fr* pa,
+                           Fr* pb, Fr* pc, int store) const;
 
   void find_rows_a_from_c();  // fills a_from_c_ (sorted rows)
 

@@ -17,8 +17,8 @@ std::string counts_str(const SynthesisCounts& c) {
 // part's values, so it throws instead.
 class PartCS final : public ConstraintSystem {
  public:
-  PartCS(Fr* aux, Fr* inputs, const SynthesisCounts& begin, const SynthesisCounts& end)
-      : aux_(aux), inputs_(inputs), next_(begin), end_(end) {
+  PartCS(Fr* aux, uint8_t* tags, Fr* inputs, const SynthesisCounts& begin, const SynthesisCounts& end)
+      : aux_(aux), tags_(tags), inputs_(inputs), next_(begin), end_(end) {
     builds_constraints_ = false;
   }
   SynthesisCounts counts() const {
@@ -28,13 +28,20 @@ class PartCS final : public ConstraintSystem {
  protected:
   Variable alloc_impl(const Name&, FnRef<Fr()> value) override {
     if (next_.aux == end_.aux) overrun("aux variables");
-    aux_[next_.aux] = value();
+    const Fr x = value();
+    aux_[next_.aux] = x;
+    tags_[next_.aux] = bit_tag(x);
     return Variable::aux(next_.aux++);
   }
   Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
     if (end_.aux - next_.aux < bits.size()) overrun("aux variables");
     const size_t first = next_.aux;
-    for (uint8_t b : bits) aux_[next_.aux++] = bit_value(b);
+    // Through locals: a store through uint8_t* may alias the members.
+    Fr* const aux = aux_ + first;
+    uint8_t* const tags = tags_ + first;
+    for (size_t k = 0; k < bits.size(); k++) aux[k] = bit_value(bits[k]);
+    for (size_t k = 0; k < bits.size(); k++) tags[k] = bits[k] & 1;
+    next_.aux += bits.size();
     return Variable::aux(first);
   }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {
@@ -52,6 +59,7 @@ class PartCS final : public ConstraintSystem {
                       " than recorded (it ends at " + counts_str(end_) + ")");
   }
   Fr* aux_;
+  uint8_t* tags_;
   Fr* inputs_;
   SynthesisCounts next_;  // constraints: the part's first
   const SynthesisCounts end_;
@@ -74,13 +82,15 @@ void WitnessCS::run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part)
       throw PceMismatch("pre-compiled circuit: part " + std::to_string(i) + " ends before it starts");
   }
   const SynthesisCounts end = parts_[n];
-  reserve_large(aux_, end.aux + end.inputs);        // room for take_aux_then_inputs
-  if (aux_.size() < end.aux) aux_.resize(end.aux);  // zeroes only a buffer not recycled
+  for_each_buffer([&](auto& v) {
+    reserve_large(v, end.aux + end.inputs);     // room for take_aux_then_inputs
+    if (v.size() < end.aux) v.resize(end.aux);  // zeroes only a buffer not recycled
+  });
   n_aux_ = end.aux;
   inputs_.resize(end.inputs);
   std::vector<SynthesisCounts> got(n);
   tbb::parallel_for(size_t(0), n, [&](size_t i) {
-    PartCS cs(aux_.data(), inputs_.data(), parts_[i], parts_[i + 1]);
+    PartCS cs(aux_.data(), tags_.data(), inputs_.data(), parts_[i], parts_[i + 1]);
     part(i, cs);
     got[i] = cs.counts();
   });

@@ -7,6 +7,11 @@
 // enforce_with() or check builds_constraints() skip building their linear
 // combinations here. Input 0 (ONE = 1) is allocated by the constructor.
 //
+// Beside each value it keeps a bit tag (bit_tag: 0 or 1 where the value is
+// that bit, 2 otherwise), one byte a value: a pre-compiled circuit's
+// evaluation reads the tags instead of the 32-byte values wherever they are
+// bits (most of a hash circuit's), so they are made where the bits are known.
+//
 // The aux values go straight into the buffer that becomes the proof's aux
 // assignment; the inputs are appended behind them by take_aux_then_inputs(),
 // the order in which pre-compiled matrices index the witness. A recycled
@@ -27,6 +32,7 @@
 
 #include "platform/large_vector.hpp"
 #include "r1cs/constraint_system.hpp"
+#include "r1cs/fr_sum.hpp"
 #include "r1cs/vec_growth.hpp"
 
 namespace cuzk::r1cs {
@@ -50,6 +56,12 @@ inline const Fr& bit_value(uint8_t b) {
   return kBits[b & 1];
 }
 
+// 0 or 1 where x is that bit, else 2.
+inline uint8_t bit_tag(const Fr& x) {
+  bool one;
+  return fr_is_bit(x, one) ? uint8_t(one) : uint8_t(2);
+}
+
 class WitnessCS final : public ConstraintSystem {
  public:
   // Sized for a circuit of `num_inputs` (with ONE) and `num_aux` variables,
@@ -59,8 +71,10 @@ class WitnessCS final : public ConstraintSystem {
   explicit WitnessCS(size_t num_inputs = 1, size_t num_aux = 0, std::span<const SynthesisCounts> parts = {})
       : parts_(parts) {
     builds_constraints_ = false;
-    if (platform::take_recycled(aux_, num_aux + num_inputs)) aux_.resize(num_aux + num_inputs);
-    else reserve_large(aux_, num_aux + num_inputs);
+    for_each_buffer([&](auto& v) {
+      if (platform::take_recycled(v, num_aux + num_inputs)) v.resize(num_aux + num_inputs);
+      else reserve_large(v, num_aux + num_inputs);
+    });
   }
 
   size_t num_inputs() const { return inputs_.size(); }
@@ -71,13 +85,21 @@ class WitnessCS final : public ConstraintSystem {
   void run_parts(size_t n, FnRef<void(size_t, ConstraintSystem&)> part) override;
   const std::vector<Fr>& inputs() const { return inputs_; }
   std::span<const Fr> aux() const { return {aux_.data(), n_aux_}; }
-  // (aux..., inputs...), moved out: the system is left without aux values.
-  std::vector<Fr> take_aux_then_inputs() {
-    aux_.resize(n_aux_);  // a shrink: writes nothing
+  // (aux..., inputs...), moved out, and their bit tags in the same order
+  // into `tags` where given: the system is left without aux values.
+  std::vector<Fr> take_aux_then_inputs(std::vector<uint8_t>* tags = nullptr) {
+    if (tags) {
+      tags_.resize(n_aux_);
+      for (const Fr& x : inputs_) tags_.push_back(bit_tag(x));
+      *tags = std::move(tags_);
+    }
+    platform::recycle_large(tags_);  // (empty where taken)
+    aux_.resize(n_aux_);             // a shrink: writes nothing
     aux_.insert(aux_.end(), inputs_.begin(), inputs_.end());
     n_aux_ = 0;
     return std::move(aux_);
   }
+  std::span<const uint8_t> aux_tags() const { return {tags_.data(), n_aux_}; }
 
  protected:
   Variable alloc_impl(const Name&, FnRef<Fr()> value) override {
@@ -86,7 +108,8 @@ class WitnessCS final : public ConstraintSystem {
   }
   Variable alloc_bits_impl(std::span<const uint8_t> bits) override {
     const size_t first = n_aux_;
-    for (uint8_t b : bits) put(bit_value(b));
+    for (uint8_t b : bits)
+      put(bit_value(b), b & 1);  // (the parts' systems take the fast way: witness_cs.cpp)
     return Variable::aux(first);
   }
   Variable alloc_input_impl(const Name&, FnRef<Fr()> value) override {
@@ -100,14 +123,23 @@ class WitnessCS final : public ConstraintSystem {
 
  private:
   // The next aux value: over an element aux_ holds already, or appended.
-  void put(const Fr& x) {
+  void put(const Fr& x) { put(x, bit_tag(x)); }
+  void put(const Fr& x, uint8_t tag) {
     if (n_aux_ < aux_.size()) aux_[n_aux_] = x;
     else push_back_large(aux_, x);
+    if (n_aux_ < tags_.size()) tags_[n_aux_] = tag;
+    else push_back_large(tags_, tag);
     n_aux_++;
+  }
+  template <class F>
+  void for_each_buffer(const F& f) {
+    f(aux_);
+    f(tags_);
   }
 
   std::vector<Fr> inputs_{Fr::one()};
-  std::vector<Fr> aux_;  // its first n_aux_ elements are the values, the rest are not yet written
+  std::vector<Fr> aux_;        // its first n_aux_ elements are the values, the rest are not yet written
+  std::vector<uint8_t> tags_;  // bit_tag of each of aux_'s, as far as they are written
   size_t n_aux_ = 0;
   std::span<const SynthesisCounts> parts_;
   bool parts_run_ = false;

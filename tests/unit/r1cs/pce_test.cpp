@@ -363,3 +363,49 @@ TEST(PrecompiledCircuit, WitnessOverARecycledBuffer) {
   }
   platform::drop_recycled<Fr>();
 }
+
+// The witness's bit tags (witness_cs.hpp) say of every value whether it is
+// 0, 1 or neither, with the parts in parallel and in order; evaluating rows
+// with them gives the rows without them, and tags that claim nothing (all 2)
+// do too.
+TEST(PrecompiledCircuit, BitTagsDescribeTheWitnessAndGiveTheSameRows) {
+  const std::vector<size_t> lens = {4000, 5000, 3000}, bits = {200, 0, 300};
+  const PartsCircuit blank({}, lens, bits), parts(Fr::from_u64(3), lens, bits);
+  const SmallRowsCircuit small_blank(false), small(true);
+  const auto parts_pce = PrecompiledCircuit::record(blank);
+  const PrecompiledCircuit in_order(parts_pce.num_inputs(), parts_pce.num_aux(), parts_pce.a(), parts_pce.b(),
+                                    parts_pce.c());
+  const auto small_pce = PrecompiledCircuit::record(small_blank);
+  tbb::task_arena arena(2);
+  for (const auto& [pce, circuit] : {std::pair<const PrecompiledCircuit*, const Circuit*>{&parts_pce, &parts},
+                                     {&in_order, &parts},
+                                     {&small_pce, &small}}) {
+    ProvingAssignment full;
+    circuit->synthesize(full);
+    std::vector<uint8_t> tags;
+    std::vector<Fr> w;
+    arena.execute([&] { w = pce->witness(*circuit, &tags); });
+    ASSERT_EQ(tags.size(), w.size());
+    size_t nbits = 0;
+    for (size_t j = 0; j < w.size(); j++) {
+      ASSERT_EQ(tags[j], bit_tag(w[j])) << "value " << j;
+      nbits += tags[j] <= 1;
+    }
+    EXPECT_GT(nbits, 0u);
+    EXPECT_LT(nbits, w.size());
+    const size_t rows = pce->num_constraints();
+    const std::vector<uint8_t> none(w.size(), 2);
+    for (const std::vector<uint8_t>* t : std::vector<const std::vector<uint8_t>*>{&tags, &none}) {
+      std::vector<Fr> a(rows), b(rows), c(rows);
+      arena.execute([&] { pce->evaluate_rows(w, 0, rows, a.data(), b.data(), c.data(), *t); });
+      for (size_t i = 0; i < rows; i++) {
+        ASSERT_EQ(a[i], full.a[i]) << "row " << i;
+        ASSERT_EQ(b[i], full.b[i]) << "row " << i;
+        ASSERT_EQ(c[i], full.c[i]) << "row " << i;
+      }
+    }
+    std::vector<Fr> a(rows), b(rows), c(rows);
+    const std::vector<uint8_t> short_tags(w.size() - 1, 2);
+    EXPECT_THROW(pce->evaluate_rows(w, 0, rows, a.data(), b.data(), c.data(), short_tags), SynthesisError);
+  }
+}
