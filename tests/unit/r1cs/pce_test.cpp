@@ -377,9 +377,12 @@ TEST(PrecompiledCircuit, BitTagsDescribeTheWitnessAndGiveTheSameRows) {
                                     parts_pce.c());
   const auto small_pce = PrecompiledCircuit::record(small_blank);
   tbb::task_arena arena(2);
-  for (const auto& [pce, circuit] : {std::pair<const PrecompiledCircuit*, const Circuit*>{&parts_pce, &parts},
-                                     {&in_order, &parts},
-                                     {&small_pce, &small}}) {
+  const std::vector<std::pair<const PrecompiledCircuit*, const Circuit*>> cases = {
+      {&parts_pce, &parts}, {&in_order, &parts}, {&small_pce, &small}};
+  for (const auto& one_case : cases) {
+    const PrecompiledCircuit* pce =
+        one_case.first;  // (a lambda cannot capture a structured binding in clang 14)
+    const Circuit* circuit = one_case.second;
     ProvingAssignment full;
     circuit->synthesize(full);
     std::vector<uint8_t> tags;
