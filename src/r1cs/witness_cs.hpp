@@ -99,7 +99,6 @@ class WitnessCS final : public ConstraintSystem {
     n_aux_ = 0;
     return std::move(aux_);
   }
-  std::span<const uint8_t> aux_tags() const { return {tags_.data(), n_aux_}; }
 
  protected:
   Variable alloc_impl(const Name&, FnRef<Fr()> value) override {
