@@ -145,15 +145,15 @@ class PrecompiledCircuit {
   // Rows [first, first + n) against w: a, b and c = a∘b into a[0..n),
   // b[0..n), c[0..n), in parallel on the caller's oneTBB arena. Given w's
   // bit tags (as witness() makes them; empty: none), the rows read a tag
-  // instead of a value wherever it is a bit: faster, and the same result
-  // for tags that are right.
+  // instead of a value wherever it is a bit (the AVX2 build; others read the
+  // values): faster, and the same result for tags that are right.
   void evaluate_rows(std::span<const Fr> w, size_t first, size_t n, Fr* a, Fr* b, Fr* c,
                      std::span<const uint8_t> tags = {}) const;
   // From a full witness z = (ONE, inputs..., aux...), with c = C·z
   // evaluated: exactly full synthesis's assignment, satisfied or not.
   ProvingAssignment evaluate(std::span<const Fr> z) const;
   // Circuits of this many rows or more have a, b and c written with
-  // streaming stores (pce.cpp says why); tests lower it to reach that path.
+  // streaming stores (pce_rows.cpp says why); tests lower it to reach that path.
   static inline size_t streaming_rows = size_t(1) << 23;
 
  private:
@@ -164,7 +164,7 @@ class PrecompiledCircuit {
   void eval_rows(std::span<const Fr> w, std::span<const uint8_t> tags, size_t first, size_t n, Fr* a, Fr* b,
                  Fr* c, bool exact_c) const;
   // Rows [begin, end) with c = a∘b, into pa[i], pb[i], pc[i]; `store`: how
-  // (pce.cpp's Store). The AVX2 build's loops, without and with bit tags.
+  // (pce_rows.cpp's Store). The AVX2 build's loops, without and with bit tags.
   void eval_rows_satisfied(std::span<const Fr> w, const uint8_t* tags, size_t begin, size_t end, Fr* pa,
                            Fr* pb, Fr* pc, int store) const;
 
