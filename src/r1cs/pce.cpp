@@ -10,8 +10,6 @@
 #include "r1cs/vec_growth.hpp"
 #include "r1cs/witness_cs.hpp"
 
-#include <oneapi/tbb/parallel_for.h>
-
 namespace cuzk::r1cs {
 
 namespace {
@@ -226,8 +224,7 @@ ProvingAssignment PrecompiledCircuit::assign(std::vector<Fr>&& w, std::vector<Fr
   const size_t rows = num_constraints();
   ProvingAssignment pa = start_assignment(rows, densities_);
   pa.input_assignment = std::move(inputs);
-  eval_rows(w, tags.size() == w.size() ? tags : std::span<const uint8_t>{}, 0, rows, pa.a.data(), pa.b.data(),
-            pa.c.data(), exact_c);
+  eval_rows(w, tags, 0, rows, pa.a.data(), pa.b.data(), pa.c.data(), exact_c);
   w.resize(num_aux_);  // drops the inputs behind the aux values
   pa.aux_assignment = std::move(w);
   return pa;

@@ -158,7 +158,7 @@ class PrecompiledCircuit {
 
  private:
   // Rows in parallel; c = C·w when exact_c, else a∘b. `w` becomes the aux
-  // assignment.
+  // assignment; `tags`, when given, are witness()'s, one per value of w.
   ProvingAssignment assign(std::vector<Fr>&& w, std::vector<Fr> inputs, bool exact_c,
                            std::span<const uint8_t> tags = {}) const;
   void eval_rows(std::span<const Fr> w, std::span<const uint8_t> tags, size_t first, size_t n, Fr* a, Fr* b,
