@@ -79,20 +79,47 @@ size_t PackedCsr::bytes() const {
   return (row_ptr.size() + col.size() + coeff.size()) * sizeof(uint32_t) + table.size() * sizeof(Fr);
 }
 
-void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& out) const {  // z: w order
-  // Summed unreduced (fr_sum.hpp). A bit (nearly every value of these rows:
-  // the packed additions' 2^k b) adds its coefficient or zero, a select: the
-  // rows are long and their bits random, so a branch on each value would
-  // mispredict half the time. Other values take the product.
+namespace {
+
+// Σ coeff·value over terms [lo, hi) of m, summed unreduced (fr_sum.hpp);
+// is_bit(j, one) says whether value j is 0 or 1 (and which). A bit (nearly
+// every value of the long rows: the packed additions' 2^k b) adds its
+// coefficient or zero, a select: the rows are long and their bits random,
+// so a branch on each value would mispredict half the time. Other values
+// take the product.
+template <class IsBit>
+void sum_terms(const PackedCsr& m, uint32_t lo, uint32_t hi, std::span<const Fr> z, const IsBit& is_bit,
+               Fr& out) {
+  const uint32_t *col = m.col.data(), *coeff = m.coeff.data();
+  const Fr* table = m.table.data();
   FrSum acc;
   for (uint32_t k = lo; k < hi; k++) {
-    const Fr& v = z[col[k]];
+    const uint32_t j = col[k];
     const Fr& c = table[coeff[k]];
-    if (bool one; fr_is_bit(v, one)) [[likely]]
+    if (bool one; is_bit(j, one)) [[likely]]
       acc.add_if(c, one);
-    else acc.add(FrSum::product(c, v));
+    else acc.add(FrSum::product(c, z[j]));
   }
   acc.store(out);
+}
+
+}  // namespace
+
+void PackedCsr::eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> z, Fr& out) const {  // z: w order
+  sum_terms(
+      *this, lo, hi, z, [z](uint32_t j, bool& one) { return fr_is_bit(z[j], one); }, out);
+}
+
+// The long rows' values lie far apart in w (4.2 GB for the 32 GiB PoRep
+// partition): reading their 32-byte values, the sum waited on a cache miss
+// for most of its terms; the tags are 32 times denser.
+void PackedCsr::eval_row_tagged(size_t i, std::span<const Fr> w, const uint8_t* tags, Fr& out) const {
+  const auto tag_bit = [tags](uint32_t j, bool& one) {
+    const uint32_t t = tags[j];
+    one = t & 1;
+    return t <= 1;
+  };
+  sum_terms(*this, row_ptr[i], row_ptr[i + 1], w, tag_bit, out);
 }
 
 PrecompiledCircuit PrecompiledCircuit::record(const Circuit& blank) {

@@ -71,6 +71,11 @@ struct PackedCsr {
     else out = Fr::zero();
   }
 
+  // Row i as eval_row gives it, with w's bit tags (witness_cs.hpp's
+  // bit_tag, one per value of w): a term's bit is read from its one-byte
+  // tag, its 32-byte value only where the tag says it is not a bit.
+  void eval_row_tagged(size_t i, std::span<const Fr> w, const uint8_t* tags, Fr& out) const;
+
   // Each table entry as a small integer (|k| <= 4), or kNotSmall; made by
   // index_small(), which PrecompiledCircuit calls (empty until then: every
   // row takes the general sum). Rows of up to four such terms over values

@@ -163,6 +163,12 @@ struct VecRows {
     }
     return {r.eval_v(i, w)};
   }
+  // Row i of another matrix (C's, for a = c), by the same reading of w.
+  static V256 row_of(const PackedCsr& m, size_t i, std::span<const Fr> w) {
+    Fr out;
+    m.eval_row(i, w, out);
+    return load_v(out);
+  }
   Rows r;
   const int8_t* small;  // PackedCsr::small, or null where it is not indexed
   V256 one;
@@ -173,8 +179,9 @@ struct VecRows {
 // its tags 130 MB, so the values a row reads are far more often in cache)
 // and a compare instead of two vector compares. A copy of a bit is its tag
 // as an element, and says which bit it is, so that c = a∘b is a select
-// without a test of b's value. Rows whose values are not all bits go to
-// w's values.
+// without a test of b's value. Other rows (longer, other coefficients, a
+// value not a bit) are summed term by term from the tags, reading w's value
+// only for a term that is not a bit (PackedCsr::eval_row_tagged).
 struct TagRows {
   TagRows(const PackedCsr& m, const uint8_t* tags)
       : r(m), small(m.small.empty() ? nullptr : m.small.data()), tags(tags), one(load_v(Fr::one())) {}
@@ -198,7 +205,12 @@ struct TagRows {
       if (!other) [[likely]]
         return {load_v(r.m->small_value(s))};
     }
-    return {r.eval_v(i, w)};
+    return {row_of(*r.m, i, w)};
+  }
+  V256 row_of(const PackedCsr& m, size_t i, std::span<const Fr> w) const {
+    Fr out;
+    m.eval_row_tagged(i, w, tags, out);
+    return load_v(out);
   }
   Rows r;
   const int8_t* small;
@@ -247,9 +259,7 @@ void satisfied_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
   for (size_t i = begin; i < end; i++) {
     Tagged ra;
     if (next != last && *next == i) [[unlikely]] {
-      Fr ai;
-      cm.eval_row(i, w, ai);  // b = 1: a = c for a satisfying witness
-      ra.v = load_v(ai);
+      ra.v = ma.row_of(cm, i, w);  // b = 1: a = c for a satisfying witness
       ++next;
     } else {
       ra = ma.eval(i, w);
