@@ -6,9 +6,6 @@
 // Also the bit/±1 shortcuts of coeff·value used by evaluation.
 #include <algorithm>
 #include <cstdint>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 #include "ff/bls12_381.hpp"
 
@@ -128,15 +125,13 @@ class FrSum {
  private:
   void add_limbs(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3) {
 #if defined(__x86_64__)
-    // One add/adc chain: the 128-bit form below compiles to stack spills of
-    // each partial sum in long loops (eval_sum).
-    unsigned long long r0, r1, r2, r3;
-    unsigned char c = _addcarry_u64(0, l0_, x0, &r0);
-    c = _addcarry_u64(c, l1_, x1, &r1);
-    c = _addcarry_u64(c, l2_, x2, &r2);
-    c = _addcarry_u64(c, l3_, x3, &r3);
-    l0_ = r0, l1_ = r1, l2_ = r2, l3_ = r3;
-    hi_ += c;
+    // One add/adc chain, in registers. The 128-bit form below compiles to
+    // stack spills of each partial sum in long loops (eval_sum), and
+    // _addcarry_u64's output pointers to a store of each limb per term.
+    asm("add %5, %0\n\tadc %6, %1\n\tadc %7, %2\n\tadc %8, %3\n\tadc $0, %4"
+        : "+r"(l0_), "+r"(l1_), "+r"(l2_), "+r"(l3_), "+r"(hi_)
+        : "r"(x0), "r"(x1), "r"(x2), "r"(x3)
+        : "cc");
 #else
     unsigned __int128 t = (unsigned __int128)l0_ + x0;
     l0_ = uint64_t(t);
