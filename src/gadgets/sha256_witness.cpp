@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <stdexcept>
 
 namespace cuzk::gadgets::detail {
 
@@ -10,28 +11,31 @@ namespace {
 
 // A word: per bit, a constant, a variable or a variable's negation, as
 // masks (bit i of each for bit i of the word) beside the word's value.
-// Variables are kept compactly: index·2 + 1 for an input, index·2 for aux.
+// Which variable a bit is matters only for the words the compression
+// returns, and those are always sums (addmany), whose 32 bits are
+// consecutive new variables: a word keeps the first of them, or kNoVars,
+// rather than a variable per bit (copying 32 of those through every
+// rotation and selection was most of the witness's own time).
 struct Word {
-  uint32_t value = 0;              // every bit's value (a negated bit's is its variable's, negated)
-  uint32_t cmask = 0;              // constant bits
-  uint32_t nmask = 0;              // negated variables (never set on constant bits)
-  std::array<uint64_t, 32> var{};  // the variable of each bit that is not constant
+  static constexpr uint64_t kNoVars = ~uint64_t(0);
+  uint32_t value = 0;        // every bit's value (a negated bit's is its variable's, negated)
+  uint32_t cmask = 0;        // constant bits
+  uint32_t nmask = 0;        // negated variables (never set on constant bits)
+  uint64_t first = kNoVars;  // a sum's: bit j is aux variable first + j
 
   // The bits of m from x, the others from this word.
   void take(uint32_t m, const Word& x) {
     value = (value & ~m) | (x.value & m);
     cmask = (cmask & ~m) | (x.cmask & m);
     nmask = (nmask & ~m) | (x.nmask & m);
-    for (uint32_t t = m; t; t &= t - 1) var[std::countr_zero(t)] = x.var[std::countr_zero(t)];
+    first = kNoVars;
   }
 };
-
-uint64_t pack(Variable v) { return (uint64_t(v.index) << 1) | uint64_t(v.is_input()); }
-Variable unpack(uint64_t p) { return p & 1 ? Variable::input(p >> 1) : Variable::aux(p >> 1); }
 
 Word not_w(Word w) {
   w.value = ~w.value;
   w.nmask ^= ~w.cmask;
+  w.first = Word::kNoVars;
   return w;
 }
 Word rotr(const Word& x, unsigned by) {
@@ -39,7 +43,6 @@ Word rotr(const Word& x, unsigned by) {
   r.value = std::rotr(x.value, int(by));
   r.cmask = std::rotr(x.cmask, int(by));
   r.nmask = std::rotr(x.nmask, int(by));
-  for (unsigned i = 0; i < 32; i++) r.var[i] = x.var[(i + by) % 32];
   return r;
 }
 Word shr(const Word& x, unsigned by) {  // the vacated high bits are constant zeros
@@ -47,7 +50,6 @@ Word shr(const Word& x, unsigned by) {  // the vacated high bits are constant ze
   r.value = x.value >> by;
   r.cmask = (x.cmask >> by) | ~(~uint32_t(0) >> by);
   r.nmask = x.nmask >> by;
-  for (unsigned i = 0; i + by < 32; i++) r.var[i] = x.var[i + by];
   return r;
 }
 
@@ -115,23 +117,18 @@ class Witness {
   // must be (a negated bit's variable holds the negation); `second`: bits
   // of m that allocate one more bit right after their own (maj's "b and
   // c"), valued by second_values. Every new bit has one constraint.
-  void alloc_bits(Word& r, uint32_t m, uint32_t second = 0, uint32_t second_values = 0) {
+  void alloc_bits(const Word& r, uint32_t m, uint32_t second = 0, uint32_t second_values = 0) {
     const uint32_t under = r.value ^ r.nmask;
     std::array<uint8_t, 64> vals;
-    std::array<uint8_t, 32> at;  // the place of each bit of m in vals
-    size_t n = 0, k = 0;
+    size_t n = 0;
     for (uint32_t t = m; t; t &= t - 1) {
       const int i = std::countr_zero(t);
-      at[k++] = uint8_t(n);
       vals[n++] = (under >> i) & 1;
       if ((second >> i) & 1) vals[n++] = (second_values >> i) & 1;
     }
     if (!n) return;
-    const Variable first = cs_.alloc_bits(std::span(vals.data(), n));
+    cs_.alloc_bits(std::span(vals.data(), n));
     for (size_t j = 0; j < n; j++) cs_.skip_constraint();
-    k = 0;
-    for (uint32_t t = m; t; t &= t - 1)
-      r.var[std::countr_zero(t)] = pack(Variable::aux(first.index + at[k++]));
   }
 
   // Boolean::xor_: a constant operand gives the other (negated when the
@@ -208,7 +205,7 @@ class Witness {
     for (uint64_t max = uint64_t(ops.size()) * 0xffffffffull; max; max >>= 1, n++) vals[n] = (sum >> n) & 1;
     const Variable first = cs_.alloc_bits(std::span(vals.data(), n));
     for (size_t j = 0; j < n; j++) cs_.skip_constraint();
-    for (size_t j = 0; j < 32; j++) r.var[j] = pack(Variable::aux(first.index + j));
+    r.first = first.index;
     eq_.reserve(n);
     return r;
   }
@@ -225,21 +222,20 @@ Word word_of(const Boolean* bits, bool msb_first) {
     const uint32_t m = uint32_t(1) << j;
     if (*b.value()) w.value |= m;
     if (b.is_constant()) w.cmask |= m;
-    else {
-      if (b.kind() == Boolean::Kind::Not) w.nmask |= m;
-      w.var[j] = pack(b.bit().var);
-    }
+    else if (b.kind() == Boolean::Kind::Not) w.nmask |= m;
   }
   return w;
 }
 
+// A word the compression returns: constant, or a sum's new bits.
 UInt32 uint32_of(const Word& w) {
+  if (w.cmask != ~uint32_t(0) && (w.first == Word::kNoVars || w.nmask))
+    throw std::logic_error("sha256_compression_witness: a returned word is neither constant nor a sum");
   std::array<Boolean, 32> bits;
   for (unsigned j = 0; j < 32; j++) {
     const bool v = (w.value >> j) & 1;
     if ((w.cmask >> j) & 1) bits[j] = Boolean::constant(v);
-    else if ((w.nmask >> j) & 1) bits[j] = Boolean::negated(AllocatedBit{unpack(w.var[j]), !v});
-    else bits[j] = AllocatedBit{unpack(w.var[j]), v};
+    else bits[j] = AllocatedBit{Variable::aux(w.first + j), v};
   }
   return UInt32::from_bits(bits.data());
 }
