@@ -35,6 +35,7 @@ http_get() {
 
 # Starts a daemon on config $1 (log $2); sets $addr to its status listener's host:port.
 start_daemon() {
+  : > "$2"  # the log exists before the daemon's shell opens it: the poll below may read it first
   "$daemon_bin" --config "$1" >/dev/null 2> "$2" &
   pids+=($!)
   addr=""

@@ -50,6 +50,7 @@ max_parallel_synthesis = 2
 [srs]
 param_cache = "$work/params"
 EOF
+: > "$work/daemon.log"  # exists before the daemon's shell opens it: the poll below may read it first
 "$daemon_bin" --config "$work/cuzk.toml" 2> "$work/daemon.log" &
 daemon=$!
 addr=""
