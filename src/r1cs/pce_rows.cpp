@@ -83,13 +83,6 @@ struct Rows {
       m->eval_row(i, w, out);
     }
   }
-#if defined(__AVX2__)
-  __m256i eval_v(size_t i, std::span<const Fr> w) const {
-    Fr out;
-    eval(i, w, out);
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out.v.data()));
-  }
-#endif
   const uint32_t *rp, *col, *coeff;
   const Fr* table;
   const PackedCsr* m;
@@ -161,9 +154,9 @@ struct VecRows {
       if (bits == kAll) [[likely]]
         return {load_v(r.m->small_value(s))};
     }
-    return {r.eval_v(i, w)};
+    return {row_of(*r.m, i, w)};
   }
-  // Row i of another matrix (C's, for a = c), by the same reading of w.
+  // Row i of m (this matrix's, or C's for a = c) by PackedCsr's general path.
   static V256 row_of(const PackedCsr& m, size_t i, std::span<const Fr> w) {
     Fr out;
     m.eval_row(i, w, out);
