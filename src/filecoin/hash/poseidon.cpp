@@ -4,31 +4,17 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gadgets/poseidon_rounds.hpp"
+
 namespace cuzk::filecoin {
 
 namespace {
 
+using gadgets::poseidon_mix_dense;
+using gadgets::poseidon_mix_sparse;
+using gadgets::poseidon_quintic;
+
 Fr pow2(unsigned k) { return Fr::from_u64(2).pow_vartime(uint64_t(k)); }
-
-inline Fr quintic(const Fr& x) { return x.square().square() * x; }
-
-// new[j] = Σ_i s[i]·M[i][j] (neptune's row-vector product).
-void product_mds(const FrMatrix& m, std::span<Fr> s, std::vector<Fr>& tmp) {
-  const size_t t = m.n;
-  tmp.assign(t, Fr::zero());
-  for (size_t i = 0; i < t; i++) {
-    const Fr si = s[i];
-    for (size_t j = 0; j < t; j++) tmp[j] += si * m(i, j);
-  }
-  std::copy(tmp.begin(), tmp.end(), s.begin());
-}
-
-void product_sparse(const PoseidonSparseMatrix& m, std::span<Fr> s) {
-  Fr s0 = s[0], r0 = Fr::zero();
-  for (size_t i = 0; i < s.size(); i++) r0 += m.w_hat[i] * s[i];
-  for (size_t j = 1; j < s.size(); j++) s[j] += m.v_rest[j - 1] * s0;
-  s[0] = r0;
-}
 
 Fr hash_with(void (*perm)(const PoseidonConstants&, std::span<Fr>), const PoseidonConstants& c,
              std::span<const Fr> preimage, const Fr& tag) {
@@ -52,19 +38,18 @@ Fr poseidon_tag_custom(uint64_t id) {
 
 void poseidon_permute_correct(const PoseidonConstants& c, std::span<Fr> s) {
   const size_t t = c.width;
-  std::vector<Fr> tmp;
   size_t off = 0;
   auto full = [&] {
-    for (size_t i = 0; i < t; i++) s[i] = quintic(s[i] + c.round_constants[off + i]);
+    for (size_t i = 0; i < t; i++) s[i] = poseidon_quintic(s[i] + c.round_constants[off + i]);
     off += t;
-    product_mds(c.mds, s, tmp);
+    poseidon_mix_dense(c.mds, s.data());
   };
   for (size_t r = 0; r < c.half_full_rounds; r++) full();
   for (size_t r = 0; r < c.partial_rounds; r++) {
     for (size_t i = 0; i < t; i++) s[i] += c.round_constants[off + i];
     off += t;
-    s[0] = quintic(s[0]);
-    product_mds(c.mds, s, tmp);
+    s[0] = poseidon_quintic(s[0]);
+    poseidon_mix_dense(c.mds, s.data());
   }
   for (size_t r = 0; r < c.half_full_rounds; r++) full();
 }
@@ -72,22 +57,21 @@ void poseidon_permute_correct(const PoseidonConstants& c, std::span<Fr> s) {
 void poseidon_permute(const PoseidonConstants& c, std::span<Fr> s) {
   const size_t t = c.width, half = c.half_full_rounds;
   const Fr* k = c.compressed_round_constants.data();
-  std::vector<Fr> tmp;
   for (size_t i = 0; i < t; i++) s[i] += *k++;
   // First half: post-round keys; the last of these rounds mixes with the
   // pre-sparse matrix so that the partial rounds can use sparse ones.
   for (size_t r = 0; r < half; r++) {
-    for (size_t i = 0; i < t; i++) s[i] = quintic(s[i]) + *k++;
-    product_mds(r + 1 == half ? c.pre_sparse : c.mds, s, tmp);
+    for (size_t i = 0; i < t; i++) s[i] = poseidon_quintic(s[i]) + *k++;
+    poseidon_mix_dense(r + 1 == half ? c.pre_sparse : c.mds, s.data());
   }
   for (size_t r = 0; r < c.partial_rounds; r++) {
-    s[0] = quintic(s[0]) + *k++;
-    product_sparse(c.sparse[r], s);
+    s[0] = poseidon_quintic(s[0]) + *k++;
+    poseidon_mix_sparse(c.sparse[r], s.data(), t);
   }
   for (size_t r = 0; r < half; r++) {
     const bool last = r + 1 == half;
-    for (size_t i = 0; i < t; i++) s[i] = last ? quintic(s[i]) : quintic(s[i]) + *k++;
-    product_mds(c.mds, s, tmp);
+    for (size_t i = 0; i < t; i++) s[i] = last ? poseidon_quintic(s[i]) : poseidon_quintic(s[i]) + *k++;
+    poseidon_mix_dense(c.mds, s.data());
   }
 }
 

@@ -1,0 +1,41 @@
+#pragma once
+// The arithmetic of Poseidon's optimized ("static") rounds on plain field
+// elements: the S-box and the two kinds of mixing. Shared by the native hash
+// (src/filecoin/hash/poseidon.cpp) and the gadget's witness-only path
+// (gadgets/poseidon_witness.hpp), which must agree to the bit.
+#include <array>
+#include <cstddef>
+
+#include "gadgets/poseidon_constants.hpp"
+
+namespace cuzk::gadgets {
+
+// The widest instance Filecoin uses: arity 36 (hash_md), t = 37.
+inline constexpr size_t kMaxPoseidonWidth = 37;
+
+inline Fr poseidon_quintic(const Fr& x) { return x.square().square() * x; }
+
+// s ← s·M (neptune's row-vector product: new[j] = Σ_i s[i]·M[i][j]), t = m.n
+// ≤ kMaxPoseidonWidth.
+inline void poseidon_mix_dense(const FrMatrix& m, Fr* s) {
+  const size_t t = m.n;
+  std::array<Fr, kMaxPoseidonWidth> r;
+  for (size_t j = 0; j < t; j++) r[j] = s[0] * m(0, j);
+  for (size_t i = 1; i < t; i++) {
+    const Fr si = s[i];
+    for (size_t j = 0; j < t; j++) r[j] += si * m(i, j);
+  }
+  for (size_t j = 0; j < t; j++) s[j] = r[j];
+}
+
+// s ← s·M'' for a partial round's sparse factor: new[0] = Σ_i s[i]·ŵ[i],
+// new[j] = s[j] + s[0]·v[j-1].
+inline void poseidon_mix_sparse(const PoseidonSparseMatrix& m, Fr* s, size_t t) {
+  const Fr s0 = s[0];
+  Fr r0 = s0 * m.w_hat[0];
+  for (size_t i = 1; i < t; i++) r0 += m.w_hat[i] * s[i];
+  for (size_t j = 1; j < t; j++) s[j] += m.v_rest[j - 1] * s0;
+  s[0] = r0;
+}
+
+}  // namespace cuzk::gadgets
