@@ -241,11 +241,12 @@ inline void store_v(Fr* dst, V256 x, Store kind) {
   }
 }
 
-// The row loop of satisfied-witness evaluation, over VecRows or TagRows.
-template <class Matrix>
-void satisfied_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
-                    std::span<const uint32_t> a_from_c, std::span<const Fr> w, size_t begin, size_t end,
-                    Fr* pa, Fr* pb, Fr* pc, Store k) {
+// The row loop of satisfied-witness evaluation, over VecRows or TagRows, for
+// one kind of store (the kind was read from memory and tested on every row).
+template <Store k, class Matrix>
+void satisfied_rows_as(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
+                       std::span<const uint32_t> a_from_c, std::span<const Fr> w, size_t begin, size_t end,
+                       Fr* pa, Fr* pb, Fr* pc) {
   const V256 one = load_v(Fr::one());
   auto next = std::lower_bound(a_from_c.begin(), a_from_c.end(), uint32_t(begin));
   const auto last = a_from_c.end();
@@ -264,6 +265,20 @@ void satisfied_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
     store_v(pc + i, vc, k);
   }
   if (k != Store::Plain) streaming_done();
+}
+
+template <class Matrix>
+void satisfied_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
+                    std::span<const uint32_t> a_from_c, std::span<const Fr> w, size_t begin, size_t end,
+                    Fr* pa, Fr* pb, Fr* pc, Store k) {
+  switch (k) {
+    case Store::Stream256:
+      return satisfied_rows_as<Store::Stream256>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+    case Store::Stream64:
+      return satisfied_rows_as<Store::Stream64>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+    case Store::Plain:
+      return satisfied_rows_as<Store::Plain>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+  }
 }
 #endif
 
