@@ -5,6 +5,7 @@
 // (gadgets/poseidon_witness.hpp), which must agree to the bit.
 #include <array>
 #include <cstddef>
+#include <stdexcept>
 
 #include "gadgets/poseidon_constants.hpp"
 
@@ -19,6 +20,7 @@ inline Fr poseidon_quintic(const Fr& x) { return x.square().square() * x; }
 // ≤ kMaxPoseidonWidth.
 inline void poseidon_mix_dense(const FrMatrix& m, Fr* s) {
   const size_t t = m.n;
+  if (t > kMaxPoseidonWidth) throw std::length_error("poseidon: width above the widest instance");
   std::array<Fr, kMaxPoseidonWidth> r;
   for (size_t j = 0; j < t; j++) r[j] = s[0] * m(0, j);
   for (size_t i = 1; i < t; i++) {

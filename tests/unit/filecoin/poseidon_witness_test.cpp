@@ -13,6 +13,7 @@
 
 #include "filecoin/hash/poseidon.hpp"
 #include "gadgets/poseidon.hpp"
+#include "gadgets/poseidon_rounds.hpp"
 #include "r1cs/proving_assignment.hpp"
 #include "r1cs/witness_cs.hpp"
 
@@ -84,6 +85,18 @@ TEST(PoseidonWitness, HashMdWithPadding) {
       return gadgets::poseidon_hash_md(cs, el, c, tag);
     });
   }
+}
+
+TEST(PoseidonWitness, WidthAboveTheWidestThrows) {
+  // The mixing keeps its sums in a fixed array: a wider matrix must not run.
+  gadgets::FrMatrix m(gadgets::kMaxPoseidonWidth + 1);
+  std::vector<Fr> s(m.n, Fr::one());
+  EXPECT_THROW(gadgets::poseidon_mix_dense(m, s.data()), std::length_error);
+  gadgets::FrMatrix widest(gadgets::kMaxPoseidonWidth);
+  widest(0, 0) = Fr::one();
+  gadgets::poseidon_mix_dense(widest, s.data());
+  EXPECT_EQ(s[0], Fr::one());
+  EXPECT_EQ(s[1], Fr::zero());
 }
 
 }  // namespace
