@@ -16,16 +16,17 @@ Variable alloc_with_constraint(ConstraintSystem& cs, const Fr& v) {
   return cs.alloc("num", [&] { return v; });
 }
 
-// A full round's S-box on an element the previous mixing left as a linear
-// combination: the element itself ("allocate for Elt::Num"), l², l⁴ and
-// l⁴·l (+ the round key).
-Fr sbox(ConstraintSystem& cs, const Fr& l, const Fr* key) {
-  alloc_with_constraint(cs, l);
-  const Fr l2 = l.square();
-  alloc_with_constraint(cs, l2);
-  const Fr l4 = l2.square();
-  alloc_with_constraint(cs, l4);
-  Fr out = l4 * l;
+// An S-box with the circuit's allocations: its input x where the previous
+// mixing left it a linear combination ("allocate for Elt::Num"; the first
+// round's inputs are allocated already), then x², x⁴ and x⁴·x (+ the round
+// key).
+Fr sbox(ConstraintSystem& cs, const Fr& x, const Fr* key, bool allocate_input) {
+  if (allocate_input) alloc_with_constraint(cs, x);
+  const Fr x2 = x.square();
+  alloc_with_constraint(cs, x2);
+  const Fr x4 = x2.square();
+  alloc_with_constraint(cs, x4);
+  Fr out = x4 * x;
   if (key) out += *key;
   alloc_with_constraint(cs, out);
   return out;
@@ -47,33 +48,24 @@ AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, std::span<const Allocat
   };
 
   // First round: (x + pre)^5 + post. The tag is a constant, so its S-box is
-  // too; the preimage elements are allocated already, so each S-box
-  // allocates (x + pre)², its square and the result.
+  // too; the preimage elements are allocated already.
   const Fr *pre = k, *post = k + t;
   k += 2 * t;
   s[0] = poseidon_quintic(s[0] + pre[0]) + post[0];
-  for (size_t i = 1; i < t; i++) {
-    const Fr x = s[i] + pre[i];
-    const Fr x2 = x.square();
-    alloc_with_constraint(cs, x2);
-    const Fr x4 = x2.square();
-    alloc_with_constraint(cs, x4);
-    s[i] = x4 * x + post[i];
-    alloc_with_constraint(cs, s[i]);
-  }
+  for (size_t i = 1; i < t; i++) s[i] = sbox(cs, s[i] + pre[i], post + i, false);
   mix_full(0);
   for (size_t r = 1; r < half; r++) {
-    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], k + i);
+    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], k + i, true);
     k += t;
     mix_full(r);
   }
   for (size_t r = 0; r < c.partial_rounds; r++) {
-    s[0] = sbox(cs, s[0], k++);
+    s[0] = sbox(cs, s[0], k++, true);
     poseidon_mix_sparse(c.sparse[r], s.data(), t);
   }
   for (size_t r = 0; r < half; r++) {
     const bool terminal = r + 1 == half;  // no round key after the last S-boxes
-    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], terminal ? nullptr : k + i);
+    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], terminal ? nullptr : k + i, true);
     if (!terminal) k += t;
     poseidon_mix_dense(c.mds, s.data());
   }
