@@ -243,17 +243,18 @@ TEST(Engine, ShutdownAnswersEveryWaiter) {
   EngineConfig c = small_config();
   c.max_parallel_synthesis = 1;
   Fixture f(c);
-  // "b" cannot start before "a"'s second partition does (2.5 s on): the
+  // "b" cannot start before "a"'s second partition does (6 s on): the
   // shutdown comes well before, even when a sanitizer run beside other suites
-  // stalls this thread for most of a second (800 ms was not enough there).
-  f.engine->submit(req({"2500,1", "2500,1"}, "a"));
+  // stalls this thread for seconds (800 ms, then 2.5 s, were not enough there:
+  // "b" was dispatched before the shutdown and completed).
+  f.engine->submit(req({"6000,1", "6000,1"}, "a"));
   f.engine->submit(req({"100,1"}, "b"));
   std::this_thread::sleep_for(20ms);
   std::vector<JobStatus> got(2);
   std::thread wa([&] { got[0] = f.engine->await("a", std::nullopt).status; });
   std::thread wb([&] { got[1] = f.engine->await("b", std::nullopt).status; });
   std::this_thread::sleep_for(10ms);
-  f.engine->shutdown(10000ms);
+  f.engine->shutdown(30000ms);
   wa.join();
   wb.join();
   EXPECT_EQ(got[0], JobStatus::Completed);  // running: finished within grace
