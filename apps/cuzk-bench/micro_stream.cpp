@@ -8,7 +8,9 @@
 //   triad  a[i] = b[i] + 3 c[i]     24 B
 // plus read (a sum of a[i], 8 B), write (a[i] = i, 8 B) and write_nt (the
 // same with streaming stores), what a synthesis streams: the pre-compiled
-// matrices read, the witness and the a/b/c vectors written.
+// matrices read, the witness and the a/b/c vectors written; and
+// write_nt_bits / write_nt_random, streaming stores of 32-byte elements 0 or
+// ONE / of random bits (the data decides the speed on some machines).
 //
 //   cuzk-bench micro stream --mib 1024 --threads 1 2 --reps 5 [--json]
 //
@@ -22,6 +24,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -33,6 +36,7 @@
 #include "commands.hpp"
 #include "micro_common.hpp"
 #include "micro_stream.hpp"
+#include "ff/bls12_381.hpp"
 #include "platform/raw_array.hpp"
 
 namespace cuzk::bench_cli {
@@ -53,8 +57,41 @@ struct StreamKernel {
 
 }  // namespace
 
+namespace {
+
+// Elements [lo/4, hi/4) of p (words [lo, hi), four to an element) with
+// streaming stores: each ONE or 0 by the top bit of a Weyl sequence (`bits`),
+// or else one of four fixed elements of random bits in turn.
+void stream_elements(uint64_t* p, size_t lo, size_t hi, const std::array<uint64_t, 4>& one, bool bits) {
+  static constexpr uint64_t kRandom[4][4] = {
+      {0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb, 0x2545f4914f6cdd1d},
+      {0xd6e8feb86659fd93, 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3},
+      {0x589965cc75374cc3, 0x1d8e4e27c47d124f, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9},
+      {0x27d4eb2f165667c5, 0x85ebca77c2b2ae63, 0xff51afd7ed558ccd, 0xc4ceb9fe1a85ec53}};
+  for (size_t e = (lo + 3) / 4; e < hi / 4; e++) {
+    const uint64_t* x = bits ? nullptr : kRandom[e & 3];
+    const uint64_t keep = bits ? uint64_t(0) - ((e * 0x9e3779b97f4a7c15ull) >> 63) : 0;
+    uint64_t v[4];
+    for (int k = 0; k < 4; k++) v[k] = bits ? one[size_t(k)] & keep : x[k];
+#if defined(__AVX__)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p + 4 * e),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(v)));
+#elif defined(__x86_64__)
+    for (int k = 0; k < 4; k++) _mm_stream_si64(reinterpret_cast<long long*>(p + 4 * e + k), (long long)v[k]);
+#else
+    for (int k = 0; k < 4; k++) p[4 * e + k] = v[k];
+#endif
+  }
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
+}  // namespace
+
 std::vector<StreamResult> measure_stream(size_t mib, unsigned threads, int reps) {
   const size_t n = mib * (size_t(1) << 20) / sizeof(uint64_t);
+  const std::array<uint64_t, 4> one_words = ff::Fr::one().v;
   platform::RawArray<uint64_t> a(n), b(n), c(n);
   std::vector<uint64_t> sums(256);
   tbb::task_arena arena{int(threads)};
@@ -116,6 +153,14 @@ std::vector<StreamResult> measure_stream(size_t mib, unsigned threads, int reps)
          for (size_t i = lo; i < hi; i++) pa[i] = i;
 #endif
        }},
+      // The same streaming stores of what synthesis writes: 32-byte field
+      // elements, each 0 or ONE by a fixed pseudo-random bit (w, and a/b/c
+      // of the hash circuits, hold almost nothing else), and elements of
+      // random bits. On the development VM the memory system writes a line
+      // half or wholly zero faster than one of random bits, so these say what
+      // a synthesis's own data streams at beside the word kernels' figure.
+      {"write_nt_bits", 8, [=](size_t lo, size_t hi) { stream_elements(pa, lo, hi, one_words, true); }},
+      {"write_nt_random", 8, [=](size_t lo, size_t hi) { stream_elements(pa, lo, hi, one_words, false); }},
   };
   std::vector<StreamResult> out;
   for (const StreamKernel& k : kernels) {

@@ -8,7 +8,7 @@
 namespace cuzk::bench_cli {
 
 struct StreamResult {
-  std::string kernel;  // copy, scale, add, triad, read, write, write_nt
+  std::string kernel;  // copy, scale, add, triad, read, write, write_nt, write_nt_bits, write_nt_random
   unsigned threads;
   double bytes_per_elem;  // as STREAM counts them (no write-allocate reads)
   double best_gbs, median_gbs;
