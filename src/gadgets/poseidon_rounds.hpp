@@ -1,6 +1,6 @@
 #pragma once
-// The arithmetic of Poseidon's optimized ("static") rounds on plain field
-// elements: the S-box and the two kinds of mixing. Shared by the native hash
+// Poseidon's optimized ("static") rounds on plain field elements: the S-box,
+// the two kinds of mixing and the round schedule. Shared by the native hash
 // (src/filecoin/hash/poseidon.cpp) and the gadget's witness-only path
 // (gadgets/poseidon_witness.hpp), which must agree to the bit.
 #include <array>
@@ -38,6 +38,36 @@ inline void poseidon_mix_sparse(const PoseidonSparseMatrix& m, Fr* s, size_t t) 
   for (size_t i = 1; i < t; i++) r0 += m.w_hat[i] * s[i];
   for (size_t j = 1; j < t; j++) s[j] += m.v_rest[j - 1] * s0;
   s[0] = r0;
+}
+
+// The round schedule on the state s (c.width elements): the first round's
+// keys added before its S-boxes, each S-box then followed by the next
+// round's key (none after the last round's); full rounds mixed by the MDS
+// matrix (the last of the first half by the pre-sparse one), partial rounds
+// S-box element 0 only and mix by their sparse factors. sbox(round, i, x,
+// key) gives S-box i of the round (rounds counted from 0 across all three
+// phases) for input x, plus *key where key is not null.
+template <class SBox>
+void poseidon_static_rounds(const PoseidonConstants& c, Fr* s, SBox&& sbox) {
+  const size_t t = c.width, half = c.half_full_rounds;
+  const Fr* k = c.compressed_round_constants.data();
+  for (size_t i = 0; i < t; i++) s[i] += *k++;
+  size_t round = 0;
+  for (size_t r = 0; r < half; r++, round++) {
+    for (size_t i = 0; i < t; i++) s[i] = sbox(round, i, s[i], k + i);
+    k += t;
+    poseidon_mix_dense(r + 1 == half ? c.pre_sparse : c.mds, s);
+  }
+  for (size_t r = 0; r < c.partial_rounds; r++, round++) {
+    s[0] = sbox(round, size_t(0), s[0], k++);
+    poseidon_mix_sparse(c.sparse[r], s, t);
+  }
+  for (size_t r = 0; r < half; r++, round++) {
+    const bool last = r + 1 == half;
+    for (size_t i = 0; i < t; i++) s[i] = sbox(round, i, s[i], last ? nullptr : k + i);
+    if (!last) k += t;
+    poseidon_mix_dense(c.mds, s);
+  }
 }
 
 }  // namespace cuzk::gadgets

@@ -42,33 +42,12 @@ AllocatedNum poseidon_hash_witness(ConstraintSystem& cs, std::span<const Allocat
   std::array<Fr, kMaxPoseidonWidth> s;
   s[0] = tag;
   for (size_t i = 1; i < t; i++) s[i] = preimage[i - 1].value.value();
-  const Fr* k = c.compressed_round_constants.data();
-  const auto mix_full = [&](size_t round) {
-    poseidon_mix_dense(round + 1 == half ? c.pre_sparse : c.mds, s.data());
-  };
-
-  // First round: (x + pre)^5 + post. The tag is a constant, so its S-box is
-  // too; the preimage elements are allocated already.
-  const Fr *pre = k, *post = k + t;
-  k += 2 * t;
-  s[0] = poseidon_quintic(s[0] + pre[0]) + post[0];
-  for (size_t i = 1; i < t; i++) s[i] = sbox(cs, s[i] + pre[i], post + i, false);
-  mix_full(0);
-  for (size_t r = 1; r < half; r++) {
-    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], k + i, true);
-    k += t;
-    mix_full(r);
-  }
-  for (size_t r = 0; r < c.partial_rounds; r++) {
-    s[0] = sbox(cs, s[0], k++, true);
-    poseidon_mix_sparse(c.sparse[r], s.data(), t);
-  }
-  for (size_t r = 0; r < half; r++) {
-    const bool terminal = r + 1 == half;  // no round key after the last S-boxes
-    for (size_t i = 0; i < t; i++) s[i] = sbox(cs, s[i], terminal ? nullptr : k + i, true);
-    if (!terminal) k += t;
-    poseidon_mix_dense(c.mds, s.data());
-  }
+  poseidon_static_rounds(c, s.data(), [&](size_t round, size_t i, const Fr& x, const Fr* key) {
+    // The tag is a constant, so its first S-box is too; the first round's
+    // other inputs are the preimage, allocated already.
+    if (round == 0 && i == 0) return poseidon_quintic(x) + *key;
+    return sbox(cs, x, key, round != 0);
+  });
   // "hash result": element 1, allocated.
   return {alloc_with_constraint(cs, s[1]), s[1]};
 }

@@ -11,7 +11,6 @@ namespace cuzk::filecoin {
 namespace {
 
 using gadgets::poseidon_mix_dense;
-using gadgets::poseidon_mix_sparse;
 using gadgets::poseidon_quintic;
 
 Fr pow2(unsigned k) { return Fr::from_u64(2).pow_vartime(uint64_t(k)); }
@@ -55,24 +54,9 @@ void poseidon_permute_correct(const PoseidonConstants& c, std::span<Fr> s) {
 }
 
 void poseidon_permute(const PoseidonConstants& c, std::span<Fr> s) {
-  const size_t t = c.width, half = c.half_full_rounds;
-  const Fr* k = c.compressed_round_constants.data();
-  for (size_t i = 0; i < t; i++) s[i] += *k++;
-  // First half: post-round keys; the last of these rounds mixes with the
-  // pre-sparse matrix so that the partial rounds can use sparse ones.
-  for (size_t r = 0; r < half; r++) {
-    for (size_t i = 0; i < t; i++) s[i] = poseidon_quintic(s[i]) + *k++;
-    poseidon_mix_dense(r + 1 == half ? c.pre_sparse : c.mds, s.data());
-  }
-  for (size_t r = 0; r < c.partial_rounds; r++) {
-    s[0] = poseidon_quintic(s[0]) + *k++;
-    poseidon_mix_sparse(c.sparse[r], s.data(), t);
-  }
-  for (size_t r = 0; r < half; r++) {
-    const bool last = r + 1 == half;
-    for (size_t i = 0; i < t; i++) s[i] = last ? poseidon_quintic(s[i]) : poseidon_quintic(s[i]) + *k++;
-    poseidon_mix_dense(c.mds, s.data());
-  }
+  gadgets::poseidon_static_rounds(c, s.data(), [](size_t, size_t, const Fr& x, const Fr* key) {
+    return key ? poseidon_quintic(x) + *key : poseidon_quintic(x);
+  });
 }
 
 Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage, const Fr& tag) {
