@@ -55,11 +55,7 @@ struct StreamKernel {
   std::function<void(size_t, size_t)> body;  // over [lo, hi)
 };
 
-}  // namespace
-
-namespace {
-
-// Elements [lo/4, hi/4) of p (words [lo, hi), four to an element) with
+// The elements of p (four words each) that lie whole in words [lo, hi), with
 // streaming stores: each ONE or 0 by the top bit of a Weyl sequence (`bits`),
 // or else one of four fixed elements of random bits in turn.
 void stream_elements(uint64_t* p, size_t lo, size_t hi, const std::array<uint64_t, 4>& one, bool bits) {
