@@ -174,14 +174,16 @@ MovedBytes bytes_moved(const r1cs::PrecompiledCircuit& pce, uint64_t nonbit, con
   m.written = w_bytes + abc_bytes;
   j["nonbit_values"] = nonbit;
   j["bytes_per_constraint_values_read"] = (matrix_bytes + 32.0 * vars + m.written) / rows;
-  const double abc_gbs = rows >= double(size_t(1) << 23) ? std::max(best.write, best.write_nt) : best.write;
-  m.bound_s = m.read / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_gbs * 1e9);
+  // Where a/b/c take streaming stores (the library's threshold, or --stores).
+  const bool streaming = rows >= double(r1cs::PrecompiledCircuit::streaming_rows);
+  const double abc_gbs = streaming ? std::max(best.write, best.write_nt) : best.write;
+  const auto bound_at = [&](double abc_rate) {
+    return m.read / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_rate * 1e9);
+  };
+  m.bound_s = bound_at(abc_gbs);
   // a/b/c hold mostly 0 and ONE, which some machines write faster than the
   // word kernels' data: the bound for that rate beside the one above.
-  const double abc_bits_gbs =
-      rows >= double(size_t(1) << 23) ? std::max(abc_gbs, best.write_nt_bits) : abc_gbs;
-  m.bound_bits_s =
-      m.read / (best.read * 1e9) + w_bytes / (best.write * 1e9) + abc_bytes / (abc_bits_gbs * 1e9);
+  m.bound_bits_s = bound_at(streaming ? std::max(abc_gbs, best.write_nt_bits) : abc_gbs);
   return m;
 }
 
