@@ -70,8 +70,8 @@ void run_field(const FieldOpts& o) {
       {"fr_add", add_ns<ff::Fr>, 8000000},
       {"fp_inv", inv_ns<ff::Fp>, 2000},
       {"fr_inv", inv_ns<ff::Fr>, 4000},
-      {"fp_inv_binary", inv_vartime_ns<ff::Fp>, 20000},
-      {"fr_inv_binary", inv_vartime_ns<ff::Fr>, 40000},
+      {"fp_inv_vartime", inv_vartime_ns<ff::Fp>, 20000},
+      {"fr_inv_vartime", inv_vartime_ns<ff::Fr>, 40000},
   };
   for (const auto& r : rows) {
     std::vector<double> ns;

@@ -1,4 +1,4 @@
-// Binary-GCD modular inversion (arith/inverse.hpp) against GMP's mpz_invert:
+// Divsteps modular inversion (arith/inverse.hpp) against GMP's mpz_invert:
 // random odd moduli of every size up to the documented 64N - 2 bits (so
 // also non-invertible inputs, for which 0 is expected), and edge inputs.
 #include <gmpxx.h>
@@ -30,7 +30,7 @@ void check_against_gmp(unsigned long seed) {
       if (a == 0) a = 1;
       mpz_class want;
       if (!mpz_invert(want.get_mpz_t(), a.get_mpz_t(), m.get_mpz_t())) want = 0;
-      const auto got = arith::inverse_binary<N>(from_mpz<N>(a), from_mpz<N>(m));
+      const auto got = arith::inverse_divsteps<N>(from_mpz<N>(a), from_mpz<N>(m));
       ASSERT_EQ(to_mpz(got), want) << "N=" << N << " bits=" << bits << " a=" << a.get_str(16)
                                    << " m=" << m.get_str(16);
     }
@@ -39,9 +39,9 @@ void check_against_gmp(unsigned long seed) {
 
 }  // namespace
 
-TEST(InverseBinary, MatchesGmpFourLimbs) { check_against_gmp<4>(1); }
-TEST(InverseBinary, MatchesGmpSixLimbs) { check_against_gmp<6>(2); }
-TEST(InverseBinary, ZeroHasNoInverse) {
+TEST(InverseDivsteps, MatchesGmpFourLimbs) { check_against_gmp<4>(1); }
+TEST(InverseDivsteps, MatchesGmpSixLimbs) { check_against_gmp<6>(2); }
+TEST(InverseDivsteps, ZeroHasNoInverse) {
   const auto m = arith::from_u64<6>(1000003);
-  EXPECT_EQ(arith::inverse_binary<6>(arith::Limbs<6>{}, m), arith::Limbs<6>{});
+  EXPECT_EQ(arith::inverse_divsteps<6>(arith::Limbs<6>{}, m), arith::Limbs<6>{});
 }

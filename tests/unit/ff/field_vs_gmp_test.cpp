@@ -86,7 +86,7 @@ TYPED_TEST(FieldVsGmp, InverseAndPow) {
     mpz_class inv;
     mpz_invert(inv.get_mpz_t(), a.get_mpz_t(), p.get_mpz_t());
     ASSERT_EQ(value(fa.inverse()), inv);
-    ASSERT_EQ(value(fa.inverse_vartime()), inv) << "binary GCD";
+    ASSERT_EQ(value(fa.inverse_vartime()), inv) << "divsteps";
     mpz_class e("1234567890abcdef", 16), r;
     mpz_powm(r.get_mpz_t(), a.get_mpz_t(), e.get_mpz_t(), p.get_mpz_t());
     ASSERT_EQ(value(fa.pow_vartime(uint64_t(0x1234567890abcdefULL))), r);
