@@ -413,8 +413,9 @@ TYPED_TEST(Msm, LargerSelfConsistency) {
     ASSERT_EQ(msm::detail::msm_tuned<C>(in.pts, can, {2, c}, sched, &plan), ref) << "c=" << c;
     ASSERT_EQ(plan.scheduled, plan.ifma) << "c=" << c;
   }
-  // Balanced layouts: nine windows over two threads run eight whole windows
-  // and the ninth in two halves of its own buckets; ten and eleven windows.
+  // Balanced layouts: nine windows over two threads run the top window and
+  // six others whole and window 7 in two halves of its own buckets; ten and
+  // eleven windows.
   for (int W : {9, 10, 11}) {
     Tuning bal = sched;
     bal.windows = W;
