@@ -35,9 +35,11 @@ struct Options {
   int window_bits = 0;   // 0 = cost model; otherwise 1..16
   // Bound on the per-pass scratch (the points in the kernels' layout and
   // their window digits); 0 = 64 MiB. Scalars beyond it are windowed in
-  // further passes over the same buckets and scratch (each pass adds one
-  // addition per filled bucket). A one-shot process, whose every scratch
-  // page is a fresh one, does better with less (formats::prove_zkey).
+  // further passes over the same buckets (each pass adds one addition per
+  // filled bucket); with more than one thread and pass, two passes' scratch
+  // is held, so that the next pass is prepared while the last task of the
+  // one before runs. A one-shot process, whose every scratch page is a
+  // fresh one, does better with less (formats::prove_zkey).
   size_t scratch_bytes = 0;
 };
 
@@ -131,8 +133,10 @@ struct Plan {
   Accumulator accumulator = Accumulator::Auto;
   unsigned threads = 0;
   double model_cost = 0;  // cost-model estimate, in G1 base-field multiplications
-  // Wall time of the stages, milliseconds.
-  // (The bucket reductions overlap the last accumulation: in ms_accumulate.)
+  // Wall time of the stages, milliseconds. With several threads the stages
+  // of the big scalars overlap: ms_split is their recoding's thread time
+  // divided by the threads, ms_accumulate the rest (the bucket reductions
+  // included).
   double ms_classify = 0, ms_ones = 0, ms_split = 0, ms_accumulate = 0;
 };
 

@@ -8,8 +8,8 @@
 //  1. ones: summed in parallel parts, into running sums by direct
 //     scheduling (IFMA kernels) or by batch-affine addition trees.
 //  2. big scalars, planned by window_plan.hpp, in super-chunks bounded by
-//     memory:
-//     A. (parallel over scalars; digits.hpp) GLV split k = k1 + k2*lambda,
+//     memory, whose stages run as one stream of jobs (chunk_pipeline.hpp):
+//     A. (blocks of scalars; digits.hpp) GLV split k = k1 + k2*lambda,
 //        entries P and phi(P) copied into a contiguous array, signed Booth
 //        digits of every window precomputed (int32 per entry and window);
 //     B. (parallel over tasks = window group x bucket range;
@@ -38,6 +38,7 @@
 #include "msm/batch_affine.hpp"
 #include "msm/bucket_accumulation.hpp"
 #include "msm/bucket_reduction.hpp"
+#include "msm/chunk_pipeline.hpp"
 #include "msm/digits.hpp"
 #include "msm/glv.hpp"
 #include "msm/kernel_domain.hpp"
@@ -240,8 +241,6 @@ class PippengerMsm {
     const size_t eps = wp_.entries_per_scalar();
     const TaskPlan tp = plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes);
     const size_t SC = tp.super_chunk;
-    RawArray<P> entries(SC * eps);
-    RawArray<int32_t> digits(SC * eps * W);
 
     // Direct scheduling (with IFMA kernels), window by window: see bucket_copies().
     BucketAccumulator<C> acc(wp_, choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing), kernels_,
@@ -261,25 +260,53 @@ class PippengerMsm {
                                    : reduce_xyzz(buckets.xyzz[w]);
     };
 
+    // Super-chunks as one stream of jobs (chunk_pipeline.hpp): with several
+    // threads and chunks, two buffers, so that the next chunk's recoding and
+    // its tasks for the windows already done fill the end of the last task.
+    const size_t K = (nbig + SC - 1) / SC;
+    PipelineShape sh;
+    sh.buffers = K > 1 && T_ > 1 ? 2 : 1;
+    sh.tasks = tp.tasks.size();
+    for (size_t k = 0; k < K; k++)
+      sh.blocks.push_back((std::min(SC, nbig - k * SC) + kRecodeBlock - 1) / kRecodeBlock);
+    for (const AccumulationTask& tk : tp.tasks) sh.task_group.push_back(tk.w0 / tp.group_windows);
+    for (int gi = 0; gi < tp.groups; gi++)
+      sh.group_windows.push_back({gi * tp.group_windows, std::min(W, (gi + 1) * tp.group_windows)});
+    RawArray<P> entries(sh.buffers * SC * eps);
+    RawArray<int32_t> digits(sh.buffers * SC * eps * W);
+    const auto chunk_scalars = [&](size_t k) { return std::min(SC, nbig - k * SC); };
+    const auto buffer_entries = [&](size_t k) { return entries.data() + (k % sh.buffers) * SC * eps; };
+    const auto buffer_digits = [&](size_t k) {
+      return digits.data() + (k % sh.buffers) * SC * eps * size_t(W);
+    };
     StageTimer tm;
-    for (size_t s0 = 0; s0 < nbig; s0 += SC) {
-      const size_t ns = std::min(SC, nbig - s0);
-      const size_t E = ns * eps;
-      recode(scalar_at, s0, ns, entries.data(), digits.data());
-      pl.ms_split += tm.lap();
-      const auto accumulate = [&](const AccumulationTask& tk) {
-        acc.accumulate(tk, entries.data(), digits.data(), E);
-      };
-      run_tasks(tp, accumulate, s0 + ns < nbig ? nullptr : &reduce_window);
-      pl.ms_accumulate += tm.lap();  // the last super-chunk's reductions included
-    }
+    const double recode_ms = run_pipeline(
+        T_, sh,
+        [&](size_t k, size_t b) {
+          const size_t ns = chunk_scalars(k);
+          recode(scalar_at, k * SC, ns, b * kRecodeBlock, std::min(ns, (b + 1) * kRecodeBlock),
+                 buffer_entries(k), buffer_digits(k));
+        },
+        [&](size_t k, size_t t) {
+          acc.accumulate(tp.tasks[t], buffer_entries(k), buffer_digits(k), chunk_scalars(k) * eps);
+        },
+        reduce_window);
+    // The stages overlap (with several threads): stage A's share is its
+    // threads' time over the threads, the rest is B's and 3's.
+    const double total_ms = tm.lap();
+    pl.ms_split = recode_ms / T_;
+    pl.ms_accumulate = std::max(0.0, total_ms - pl.ms_split);
     return combine_windows(wsum, wp_.layout);
   }
 
-  // Stage A for the big scalars [s0, s0 + ns): their entries (P, and phi(P)
-  // under GLV) into the kernels' domain, window w's digits at digits[w * E].
+  // Stage A for the scalars [s0 + lo, s0 + hi) of the super-chunk of big
+  // scalars [s0, s0 + ns): their entries (P, and phi(P) under GLV) into the
+  // kernels' domain, window w's digits at digits[w * E] (E = ns * entries
+  // per scalar). One job of the pipeline: it calls nothing of TBB's.
+  static constexpr size_t kRecodeBlock = 1024;
   template <class ScalarAt>
-  void recode(const ScalarAt& scalar_at, size_t s0, size_t ns, P* entries, int32_t* digits) {
+  void recode(const ScalarAt& scalar_at, size_t s0, size_t ns, size_t lo, size_t hi, P* entries,
+              int32_t* digits) {
     const bool split_glv = wp_.split == ScalarSplit::Glv;
     const size_t eps = wp_.entries_per_scalar();
     const size_t E = ns * eps;
@@ -294,98 +321,54 @@ class PippengerMsm {
     // software prefetches, measured) they came one or two at a time:
     // 2^18 Filecoin-like G1, stage A 9.3 -> 5.8 ms.
     const bool scattered = !classes_.big.empty();
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, ns, 1024), [&](const auto& rg) {
-      uint64_t touched = 0;
-      for (size_t s = rg.begin(); scattered && s < rg.end(); s++) {
-        const uint32_t idx = classes_.big_at(s0 + s);
-        touched ^= *static_cast<const uint64_t*>(scalar_at.address(idx));
-        P& e0 = entries[eps * s];
-        if (pts_.is_identity(idx)) e0 = P{};
-        else pts_.load_xy(idx, e0.x, e0.y);
-      }
-      asm volatile("" : : "r"(touched));  // the scalars' loads stay
-      for (size_t s = rg.begin(); s < rg.end(); s++) {
-        const uint32_t idx = classes_.big_at(s0 + s);
-        if (pts_.is_identity(idx)) [[unlikely]] {  // dropped here: stage 0 reads no point
-          for (size_t h = eps * s; h < eps * (s + 1); h++) {
-            entries[h] = P{};  // never read (all digits 0); keeps the conversion defined
-            for (int w = 0; w < W; w++) digits[size_t(w) * E + h] = 0;
-          }
-          continue;
+    uint64_t touched = 0;
+    for (size_t s = lo; scattered && s < hi; s++) {
+      const uint32_t idx = classes_.big_at(s0 + s);
+      touched ^= *static_cast<const uint64_t*>(scalar_at.address(idx));
+      P& e0 = entries[eps * s];
+      if (pts_.is_identity(idx)) e0 = P{};
+      else pts_.load_xy(idx, e0.x, e0.y);
+    }
+    asm volatile("" : : "r"(touched));  // the scalars' loads stay
+    for (size_t s = lo; s < hi; s++) {
+      const uint32_t idx = classes_.big_at(s0 + s);
+      if (pts_.is_identity(idx)) [[unlikely]] {  // dropped here: stage 0 reads no point
+        for (size_t h = eps * s; h < eps * (s + 1); h++) {
+          entries[h] = P{};  // never read (all digits 0); keeps the conversion defined
+          for (int w = 0; w < W; w++) digits[size_t(w) * E + h] = 0;
         }
-        Limbs<4> k = scalar_at(idx);
-        if (split_glv) {
-          glv::Split sp = glv::split(k);
-          P& e0 = entries[2 * s];
-          if (!scattered) pts_.load_xy(idx, e0.x, e0.y);
-          signed_digits(sp.k1, width.data(), W, sp.neg1, digits + 2 * s, E);
-          if (sp.k2) {
-            // phi(P) = (beta x, y); the IFMA conversion multiplies by beta
-            // itself. P is read again from the points (in cache now), not
-            // copied from e0: a 64-byte load of what was just stored in
-            // smaller pieces waits for the stores to retire (store
-            // forwarding fails), 15% of this loop's time on two threads.
-            P& e1 = entries[2 * s + 1];
-            if (kernels_ == Kernels::Ifma) pts_.load_xy(idx, e1.x, e1.y);
-            else e1 = P{e0.x * glv::beta<C>(), e0.y};
-            signed_digits(sp.k2, width.data(), W, sp.neg2, digits + 2 * s + 1, E);
-          } else {
-            entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
-            for (int w = 0; w < W; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
-          }
+        continue;
+      }
+      Limbs<4> k = scalar_at(idx);
+      if (split_glv) {
+        glv::Split sp = glv::split(k);
+        P& e0 = entries[2 * s];
+        if (!scattered) pts_.load_xy(idx, e0.x, e0.y);
+        signed_digits(sp.k1, width.data(), W, sp.neg1, digits + 2 * s, E);
+        if (sp.k2) {
+          // phi(P) = (beta x, y); the IFMA conversion multiplies by beta
+          // itself. P is read again from the points (in cache now), not
+          // copied from e0: a 64-byte load of what was just stored in
+          // smaller pieces waits for the stores to retire (store
+          // forwarding fails), 15% of this loop's time on two threads.
+          P& e1 = entries[2 * s + 1];
+          if (kernels_ == Kernels::Ifma) pts_.load_xy(idx, e1.x, e1.y);
+          else e1 = P{e0.x * glv::beta<C>(), e0.y};
+          signed_digits(sp.k2, width.data(), W, sp.neg2, digits + 2 * s + 1, E);
         } else {
-          if (!scattered) pts_.load_xy(idx, entries[s].x, entries[s].y);
-          for (int w = 0; w < W; w++)
-            digits[size_t(w) * E + s] = booth_digit_at(k, shift[size_t(w)], width[size_t(w)]);
+          entries[2 * s + 1] = P{};  // never read (all digits 0); keeps the conversion defined
+          for (int w = 0; w < W; w++) digits[size_t(w) * E + 2 * s + 1] = 0;
         }
+      } else {
+        if (!scattered) pts_.load_xy(idx, entries[s].x, entries[s].y);
+        for (int w = 0; w < W; w++)
+          digits[size_t(w) * E + s] = booth_digit_at(k, shift[size_t(w)], width[size_t(w)]);
       }
-      if (kernels_ == Kernels::Ifma && split_glv)
-        ifma::glv_pairs_to_domain(reinterpret_cast<uint64_t*>(entries + 2 * rg.begin()),
-                                  rg.end() - rg.begin(), kFpPerPoint<C>, glv::beta<C>());
-      else to_kernel_domain(kernels_, entries + eps * rg.begin(), eps * (rg.end() - rg.begin()));
-    });
-  }
-
-  // Stage B (and, where reduce_window is given, stage 3) for one
-  // super-chunk. Each thread takes the next task not yet taken, in list
-  // order (parallel_for would hand each thread a contiguous half, and a task
-  // group runs its owner's tasks last-spawned first), so the split tasks that
-  // plan_tasks puts last even out the end. A window's reduction is queued as
-  // soon as its group's last task ends, and a thread takes queued reductions
-  // before the next task: no barrier between the stages, and a thread out of
-  // tasks reduces windows while the other finishes its last one (the
-  // development VM's two threads differ in speed by 10-15%). No task waits on
-  // TBB, so a thread that spins here waits only for tasks running on others.
-  template <class Accumulate, class ReduceWindow>
-  void run_tasks(const TaskPlan& tp, const Accumulate& accumulate, const ReduceWindow* reduce_window) const {
-    const size_t N = tp.tasks.size();
-    std::unique_ptr<std::atomic<uint32_t>[]> open(new std::atomic<uint32_t>[tp.groups]);
-    for (int gi = 0; gi < tp.groups; gi++) open[gi] = 0;
-    for (const AccumulationTask& tk : tp.tasks) open[tk.w0 / tp.group_windows]++;
-    std::atomic<size_t> next{0}, done{0};
-    tbb::concurrent_queue<int> ready;
-    tbb::parallel_for(
-        size_t(0), size_t(T_),
-        [&](size_t) {
-          for (;;) {
-            int w = 0;
-            if (ready.try_pop(w)) {
-              (*reduce_window)(w);
-              continue;
-            }
-            if (const size_t t = next.fetch_add(1); t < N) {
-              const AccumulationTask& tk = tp.tasks[t];
-              accumulate(tk);
-              if (reduce_window && open[tk.w0 / tp.group_windows].fetch_sub(1) == 1)
-                for (int v = tk.w0; v < tk.w1; v++) ready.push(v);
-              done.fetch_add(1);
-              continue;
-            }
-            if (done.load() == N && ready.empty()) break;
-            std::this_thread::yield();
-          }
-        },
-        tbb::simple_partitioner());
+    }
+    if (kernels_ == Kernels::Ifma && split_glv)
+      ifma::glv_pairs_to_domain(reinterpret_cast<uint64_t*>(entries + 2 * lo), hi - lo, kFpPerPoint<C>,
+                                glv::beta<C>());
+    else to_kernel_domain(kernels_, entries + eps * lo, eps * (hi - lo));
   }
 };
 

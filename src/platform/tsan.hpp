@@ -29,6 +29,32 @@
 
 namespace cuzk::platform {
 
+// The fork and join edges of a TBB parallel loop whose bodies wait on each
+// other through atomics (msm/chunk_pipeline.hpp): tsan_fork(&e) before the
+// loop and tsan_join(&e) after it, tsan_body_begin(&e) / tsan_body_end(&e)
+// around each body. TBB provides these orderings; TSan sees them only so.
+// Nothing in a plain build.
+inline void tsan_fork([[maybe_unused]] char* e) {
+#ifdef CUZK_TSAN
+  __tsan_release(e);
+#endif
+}
+inline void tsan_body_begin([[maybe_unused]] char* e) {
+#ifdef CUZK_TSAN
+  __tsan_acquire(e);
+#endif
+}
+inline void tsan_body_end([[maybe_unused]] char* e) {
+#ifdef CUZK_TSAN
+  __tsan_release(e);
+#endif
+}
+inline void tsan_join([[maybe_unused]] char* e) {
+#ifdef CUZK_TSAN
+  __tsan_acquire(e);
+#endif
+}
+
 template <class Arena, class F>
 decltype(auto) arena_execute(Arena& arena, F&& f) {
 #ifdef CUZK_TSAN
