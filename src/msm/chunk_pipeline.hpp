@@ -34,18 +34,18 @@
 namespace cuzk::msm::detail {
 
 struct PipelineShape {
-  std::vector<size_t> blocks;  // recode jobs of each chunk
-  size_t tasks = 0;            // accumulation jobs of every chunk
-  size_t buffers = 1;          // chunk k uses buffer k % buffers
-  std::vector<int> task_group;                 // the window group of each task
+  std::vector<size_t> blocks;                      // recode jobs of each chunk
+  size_t tasks = 0;                                // accumulation jobs of every chunk
+  size_t buffers = 1;                              // chunk k uses buffer k % buffers
+  std::vector<int> task_group;                     // the window group of each task
   std::vector<std::pair<int, int>> group_windows;  // windows [w0, w1) of each group
 };
 
 // recode(k, b), accumulate(k, t), reduce(w); returns the threads' time in
 // recode jobs, in milliseconds.
 template <class Recode, class Accumulate, class Reduce>
-double run_pipeline(unsigned threads, const PipelineShape& sh, const Recode& recode, const Accumulate& accumulate,
-                    const Reduce& reduce) {
+double run_pipeline(unsigned threads, const PipelineShape& sh, const Recode& recode,
+                    const Accumulate& accumulate, const Reduce& reduce) {
   const size_t K = sh.blocks.size(), N = sh.tasks;
   std::vector<size_t> first(K + 1, 0);  // the first job of each chunk
   for (size_t k = 0; k < K; k++) first[k + 1] = first[k] + sh.blocks[k] + N;
@@ -90,12 +90,15 @@ double run_pipeline(unsigned threads, const PipelineShape& sh, const Recode& rec
             if (k >= sh.buffers) wait_for([&] { return accumulated[k - sh.buffers].load() == N; });
             const auto t0 = std::chrono::steady_clock::now();
             recode(k, local);
-            recode_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-                             .count();
+            recode_ns +=
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                    .count();
             recoded[k].fetch_add(1);
           } else {
             const size_t t = local - sh.blocks[k];
-            wait_for([&] { return recoded[k].load() == sh.blocks[k] && (k == 0 || task_done[(k - 1) * N + t].load()); });
+            wait_for([&] {
+              return recoded[k].load() == sh.blocks[k] && (k == 0 || task_done[(k - 1) * N + t].load());
+            });
             accumulate(k, t);
             task_done[k * N + t] = true;
             accumulated[k].fetch_add(1);

@@ -31,7 +31,8 @@ struct Recorder {
   std::vector<std::vector<Span>> recode, task;  // [chunk][block or task]
   std::vector<Span> reduce;                     // [window]
 
-  Recorder(const PipelineShape& sh, int windows) : recode(sh.blocks.size()), task(sh.blocks.size()), reduce(size_t(windows)) {
+  Recorder(const PipelineShape& sh, int windows)
+      : recode(sh.blocks.size()), task(sh.blocks.size()), reduce(size_t(windows)) {
     for (size_t k = 0; k < sh.blocks.size(); k++) {
       recode[k].resize(sh.blocks[k]);
       task[k].resize(sh.tasks);
@@ -92,7 +93,8 @@ void check_order(const PipelineShape& sh, const Recorder& rec) {
   }
   for (size_t t = 0; t < sh.tasks; t++) {
     const auto [w0, w1] = sh.group_windows[size_t(sh.task_group[t])];
-    for (int w = w0; w < w1; w++) EXPECT_GT(rec.reduce[size_t(w)].start, rec.task[K - 1][t].end) << "window " << w;
+    for (int w = w0; w < w1; w++)
+      EXPECT_GT(rec.reduce[size_t(w)].start, rec.task[K - 1][t].end) << "window " << w;
   }
   for (const Span& s : rec.reduce) EXPECT_EQ(s.runs, 1);
 }
@@ -110,7 +112,9 @@ TEST(ChunkPipeline, EveryJobOnceAfterWhatItReadsOrOverwrites) {
           Recorder rec(sh, windows);
           std::vector<unsigned> delay(64);
           for (unsigned& d : delay) d = unsigned(rng() % 200);
-          const auto nap = [&](size_t i) { std::this_thread::sleep_for(std::chrono::microseconds(delay[i % 64])); };
+          const auto nap = [&](size_t i) {
+            std::this_thread::sleep_for(std::chrono::microseconds(delay[i % 64]));
+          };
           tbb::task_arena arena{int(threads)};
           arena.execute([&] {
             run_pipeline(
@@ -141,8 +145,8 @@ TEST(ChunkPipeline, OneThreadRunsTheJobsInOrder) {
         [&](size_t k, size_t t) { seen.push_back("a" + std::to_string(k) + std::to_string(t)); },
         [&](int w) { seen.push_back("w" + std::to_string(w)); });
   });
-  EXPECT_EQ(seen, (std::vector<std::string>{"r00", "r01", "a00", "a01", "r10", "r11", "r12", "a10", "w0", "a11",
-                                            "w1"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"r00", "r01", "a00", "a01", "r10", "r11", "r12", "a10", "w0",
+                                            "a11", "w1"}));
 }
 
 // Two threads, two buffers: while chunk 0's last task runs (held until
