@@ -116,24 +116,34 @@ inline int64_t steps62(int64_t eta, uint64_t f, uint64_t g, Matrix& t) {
   return eta;
 }
 
-// (f, g) = ((u f + v g) / 2^62, (q f + r g) / 2^62), exact, over the low
-// len limbs (the others are sign extension).
+// (a, b) = ((u a + v b + ka m) / 2^62, (q a + r b + kb m) / 2^62) over the
+// low len limbs (the others are sign extension), for sums whose low 62 bits
+// are zero; without m where AddM is false.
+template <bool AddM, size_t L>
+inline void combine_shift(S62<L>& a, S62<L>& b, const Matrix& t, size_t len, const S62<L>& m, int64_t ka,
+                          int64_t kb) {
+  const auto term = [&](size_t i, int64_t x, int64_t y, int64_t k) {
+    __int128 r = __int128(x) * a.v[i] + __int128(y) * b.v[i];
+    if constexpr (AddM) r += __int128(k) * m.v[i];
+    return r;
+  };
+  __int128 ca = term(0, t.u, t.v, ka) >> 62, cb = term(0, t.q, t.r, kb) >> 62;
+  for (size_t i = 1; i < len; i++) {
+    ca += term(i, t.u, t.v, ka);
+    cb += term(i, t.q, t.r, kb);
+    a.v[i - 1] = int64_t(uint64_t(ca) & M62);
+    b.v[i - 1] = int64_t(uint64_t(cb) & M62);
+    ca >>= 62;
+    cb >>= 62;
+  }
+  a.v[len - 1] = int64_t(ca);
+  b.v[len - 1] = int64_t(cb);
+}
+
+// (f, g) = ((u f + v g) / 2^62, (q f + r g) / 2^62), exact.
 template <size_t L>
 inline void apply_fg(S62<L>& f, S62<L>& g, const Matrix& t, size_t len) {
-  __int128 cf = __int128(t.u) * f.v[0] + __int128(t.v) * g.v[0];
-  __int128 cg = __int128(t.q) * f.v[0] + __int128(t.r) * g.v[0];
-  cf >>= 62;
-  cg >>= 62;
-  for (size_t i = 1; i < len; i++) {
-    cf += __int128(t.u) * f.v[i] + __int128(t.v) * g.v[i];
-    cg += __int128(t.q) * f.v[i] + __int128(t.r) * g.v[i];
-    f.v[i - 1] = int64_t(uint64_t(cf) & M62);
-    g.v[i - 1] = int64_t(uint64_t(cg) & M62);
-    cf >>= 62;
-    cg >>= 62;
-  }
-  f.v[len - 1] = int64_t(cf);
-  g.v[len - 1] = int64_t(cg);
+  combine_shift<false>(f, g, t, len, f, 0, 0);
 }
 
 // (d, e) = ((u d + v e) / 2^62, (q d + r e) / 2^62) mod m, both in (-2m, m)
@@ -149,20 +159,7 @@ inline void apply_de(S62<L>& d, S62<L>& e, const Matrix& t, const S62<L>& m, uin
   const uint64_t d0 = uint64_t(d.v[0]), e0 = uint64_t(e.v[0]), m0 = uint64_t(m.v[0]);
   md -= int64_t(((uint64_t(t.u) * d0 + uint64_t(t.v) * e0 + uint64_t(md) * m0) * minv) & M62);
   me -= int64_t(((uint64_t(t.q) * d0 + uint64_t(t.r) * e0 + uint64_t(me) * m0) * minv) & M62);
-  __int128 cd = __int128(t.u) * d.v[0] + __int128(t.v) * e.v[0] + __int128(md) * m.v[0];
-  __int128 ce = __int128(t.q) * d.v[0] + __int128(t.r) * e.v[0] + __int128(me) * m.v[0];
-  cd >>= 62;
-  ce >>= 62;
-  for (size_t i = 1; i < L; i++) {
-    cd += __int128(t.u) * d.v[i] + __int128(t.v) * e.v[i] + __int128(md) * m.v[i];
-    ce += __int128(t.q) * d.v[i] + __int128(t.r) * e.v[i] + __int128(me) * m.v[i];
-    d.v[i - 1] = int64_t(uint64_t(cd) & M62);
-    e.v[i - 1] = int64_t(uint64_t(ce) & M62);
-    cd >>= 62;
-    ce >>= 62;
-  }
-  d.v[L - 1] = int64_t(cd);
-  e.v[L - 1] = int64_t(ce);
+  combine_shift<true>(d, e, t, L, m, md, me);
 }
 
 // a in (-3m, 3m), its limbs any signed values, into [0, m).

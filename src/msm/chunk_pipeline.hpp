@@ -63,11 +63,11 @@ double run_pipeline(unsigned threads, const PipelineShape& sh, const Recode& rec
   tbb::concurrent_queue<int> ready;
 
   char edge = 0;
-  platform::tsan_fork(&edge);
+  platform::tsan_release(&edge);  // the fork
   tbb::parallel_for(
       size_t(0), size_t(threads),
       [&](size_t) {
-        platform::tsan_body_begin(&edge);
+        platform::tsan_acquire(&edge);
         const auto reduce_one = [&] {
           int w = 0;
           if (!ready.try_pop(w)) return false;
@@ -116,10 +116,10 @@ double run_pipeline(unsigned threads, const PipelineShape& sh, const Recode& rec
           if (finished.load() == J && ready.empty()) break;
           std::this_thread::yield();
         }
-        platform::tsan_body_end(&edge);
+        platform::tsan_release(&edge);
       },
       tbb::simple_partitioner());
-  platform::tsan_join(&edge);
+  platform::tsan_acquire(&edge);  // the join
   return double(recode_ns.load()) / 1e6;
 }
 

@@ -29,27 +29,17 @@
 
 namespace cuzk::platform {
 
-// The fork and join edges of a TBB parallel loop whose bodies wait on each
-// other through atomics (msm/chunk_pipeline.hpp): tsan_fork(&e) before the
-// loop and tsan_join(&e) after it, tsan_body_begin(&e) / tsan_body_end(&e)
-// around each body. TBB provides these orderings; TSan sees them only so.
-// Nothing in a plain build.
-inline void tsan_fork([[maybe_unused]] char* e) {
+// Edges TBB provides but TSan cannot see, told to it by hand: a release at
+// e happens before every later acquire at e. For a parallel loop whose bodies
+// wait on each other through atomics (msm/chunk_pipeline.hpp): release
+// before the loop and at the end of each body, acquire at the start of each
+// body and after the loop. Nothing in a plain build.
+inline void tsan_release([[maybe_unused]] char* e) {
 #ifdef CUZK_TSAN
   __tsan_release(e);
 #endif
 }
-inline void tsan_body_begin([[maybe_unused]] char* e) {
-#ifdef CUZK_TSAN
-  __tsan_acquire(e);
-#endif
-}
-inline void tsan_body_end([[maybe_unused]] char* e) {
-#ifdef CUZK_TSAN
-  __tsan_release(e);
-#endif
-}
-inline void tsan_join([[maybe_unused]] char* e) {
+inline void tsan_acquire([[maybe_unused]] char* e) {
 #ifdef CUZK_TSAN
   __tsan_acquire(e);
 #endif

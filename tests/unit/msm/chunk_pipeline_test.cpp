@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "msm/chunk_pipeline.hpp"
@@ -99,6 +100,17 @@ void check_order(const PipelineShape& sh, const Recorder& rec) {
   for (const Span& s : rec.reduce) EXPECT_EQ(s.runs, 1);
 }
 
+// Two chunks of the given recode blocks, two tasks (one window each).
+PipelineShape two_chunks_two_windows(std::vector<size_t> blocks, size_t buffers) {
+  PipelineShape sh;
+  sh.blocks = std::move(blocks);
+  sh.tasks = 2;
+  sh.buffers = buffers;
+  sh.task_group = {0, 1};
+  sh.group_windows = {{0, 1}, {1, 2}};
+  return sh;
+}
+
 }  // namespace
 
 TEST(ChunkPipeline, EveryJobOnceAfterWhatItReadsOrOverwrites) {
@@ -131,12 +143,7 @@ TEST(ChunkPipeline, EveryJobOnceAfterWhatItReadsOrOverwrites) {
 // One thread, one buffer: the jobs in order, as the stages ran one after
 // another (each chunk's recoding, its tasks, then the reductions).
 TEST(ChunkPipeline, OneThreadRunsTheJobsInOrder) {
-  PipelineShape sh;
-  sh.blocks = {2, 3};
-  sh.tasks = 2;
-  sh.buffers = 1;
-  sh.task_group = {0, 1};
-  sh.group_windows = {{0, 1}, {1, 2}};
+  const PipelineShape sh = two_chunks_two_windows({2, 3}, 1);
   std::vector<std::string> seen;
   tbb::task_arena arena(1);
   arena.execute([&] {
@@ -153,12 +160,7 @@ TEST(ChunkPipeline, OneThreadRunsTheJobsInOrder) {
 // chunk 1's recoding has begun, or ten seconds), the other thread recodes
 // chunk 1. With the chunks' stages one after another it would not.
 TEST(ChunkPipeline, TheNextChunkIsRecodedWhileTheLastTaskRuns) {
-  PipelineShape sh;
-  sh.blocks = {1, 1};
-  sh.tasks = 2;
-  sh.buffers = 2;
-  sh.task_group = {0, 1};
-  sh.group_windows = {{0, 1}, {1, 2}};
+  const PipelineShape sh = two_chunks_two_windows({1, 1}, 2);
   std::atomic<bool> recoding_next{false}, overlapped{false};
   tbb::task_arena arena(2);
   arena.execute([&] {
