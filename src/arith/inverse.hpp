@@ -66,7 +66,7 @@ inline Limbs<N> to_limbs(const S62<L>& a) {
   return r;
 }
 
-// a += s * m for s in {-1, 1}, limbs renormalised.
+// a += s * m for s in {-1, 0, 1}, limbs renormalised (s = 0: carries only).
 template <size_t L>
 inline void add_signed(S62<L>& a, const S62<L>& m, int64_t s) {
   int64_t c = 0;
@@ -78,8 +78,8 @@ inline void add_signed(S62<L>& a, const S62<L>& m, int64_t s) {
   a.v[L - 1] += s * m.v[L - 1] + c;
 }
 
-// 62 divsteps from eta (= -delta) on the low bits f0 (odd) and g0; returns
-// the new eta. The matrix rows are kept so that 2^i f_now = u f + v g and
+// 62 divsteps from eta (= -delta) on the low 64 bits of f (odd) and g;
+// returns the new eta. The matrix rows are kept so that 2^i f_now = u f + v g and
 // 2^i g_now = q f + r g after i steps: shifting g out doubles u and v,
 // g += w f adds w times the first row to the second.
 inline int64_t steps62(int64_t eta, uint64_t f, uint64_t g, Matrix& t) {

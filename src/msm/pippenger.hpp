@@ -117,6 +117,8 @@ class PippengerMsm {
   Kernels kernels_ = Kernels::Scalar;  // where the affine stages' points live, and who adds them
   ScalarClasses classes_;
   WindowPlan wp_;
+  std::vector<uint8_t> widths_;   // of wp_'s windows, bottom to top
+  std::vector<unsigned> shifts_;  // the bit each window starts at
 
   size_t mini_chunk() const { return tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16); }
 
@@ -225,6 +227,9 @@ class PippengerMsm {
   Jac sum_big(const ScalarAt& scalar_at, Plan& pl) {
     const size_t nbig = classes_.nbig;
     wp_ = plan_windows<C>(nbig, classes_.max_bits, tu_, opt_, batch_, T_);
+    widths_ = wp_.layout.widths();
+    shifts_.assign(widths_.size(), 0);
+    for (size_t w = 1; w < widths_.size(); w++) shifts_[w] = shifts_[w - 1] + widths_[w - 1];
     if (!wp_.batch_affine()) kernels_ = Kernels::Scalar;  // XYZZ buckets use the scalar kernels
     const int W = wp_.windows;
     pl.ifma = kernels_ == Kernels::Ifma;
@@ -311,9 +316,8 @@ class PippengerMsm {
     const size_t eps = wp_.entries_per_scalar();
     const size_t E = ns * eps;
     const int W = wp_.windows;
-    const std::vector<uint8_t> width = wp_.layout.widths();
-    std::vector<unsigned> shift(static_cast<size_t>(W), 0);
-    for (int w = 1; w < W; w++) shift[size_t(w)] = shift[size_t(w) - 1] + width[size_t(w) - 1];
+    const std::vector<uint8_t>& width = widths_;
+    const std::vector<unsigned>& shift = shifts_;
     // Where scalars 0 and 1 were set apart (Filecoin's vectors: a tenth are
     // big), the big ones' points and scalars lie scattered, each a cache
     // miss. A loop of loads alone fetches a block of them first, with many
