@@ -253,6 +253,38 @@ class TreeSummer {
     else return inv_n;
   }
 
+  // One addition of exec()'s walk back, in steps (two are interleaved).
+  // One code path for the sign cases (the kernel is large: keep it small
+  // enough for the instruction cache). The job's out may alias its A or B:
+  // both are read before store() writes it.
+  struct AddStep {
+    const Job& j;
+    const Pt<C>* A;
+    const Pt<C>* B;
+    bool na, same;  // (neg a, neg b) is never (1, 0)
+    Base inv_i, lam, x3, y3;
+    CUZK_MSM_INLINE explicit AddStep(const Job& job)
+        : j(job),
+          A(ref_ptr<C>(job.a)),
+          B(ref_ptr<C>(job.b)),
+          na(ref_neg(job.a)),
+          same(na == ref_neg(job.b)) {}
+    CUZK_MSM_INLINE void slope() {
+      lam = fops::mul(same ? fops::sub(B->y, A->y) : fops::add(B->y, A->y), inv_i);
+    }
+    CUZK_MSM_INLINE void x() { x3 = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x); }
+    CUZK_MSM_INLINE void y() {
+      const Base* u = same ? &A->x : &x3;
+      const Base* v = same ? &x3 : &A->x;
+      y3 = fops::sub(fops::mul(lam, fops::sub(*u, *v)), A->y);
+    }
+    CUZK_MSM_INLINE void store(std::vector<Ref>& nref) {
+      j.out->x = x3;
+      j.out->y = y3;
+      nref[j.slot] = make_ref<C>(j.out, same && na);
+    }
+  };
+
   // P + P given 1/(2y) (rare: out of line).
   // (o may alias A.)
   [[gnu::noinline]] static void finish_double(const Pt<C>* A, bool neg, const Base& inv_i, Pt<C>& o) {
@@ -322,34 +354,47 @@ class TreeSummer {
       }
     }
     ff::Fp inv = acc.inverse_vartime();
+    const auto next_inv = [&](size_t i) CUZK_MSM_LAMBDA_INLINE {
+      Base inv_i = inv_from_norm(dens[i], fops::mul(inv, pre[i]));
+      if constexpr (kExt) inv = fops::mul(inv, nrm[i]);
+      else inv = fops::mul(inv, dens[i]);
+      return inv_i;
+    };
     for (size_t i = cnt; i-- > 0;) {
+      // Two additions at once, step by step: one addition's products form a
+      // chain (lambda, lambda^2, then y3), each waiting for the last, and
+      // the next addition's chain lies beyond what the core looks ahead.
+      if (i > 0 && jobs[i].kind == ADD && jobs[i - 1].kind == ADD) [[likely]] {
+        AddStep s1(jobs[i]), s0(jobs[i - 1]);
+        s1.inv_i = next_inv(i);
+        s0.inv_i = next_inv(i - 1);
+        s1.slope();
+        s0.slope();
+        s1.x();
+        s0.x();
+        s1.y();
+        s0.y();
+        s1.store(nref_);
+        s0.store(nref_);
+        i--;
+        continue;
+      }
       const Job& j = jobs[i];
       if (j.kind == INF) [[unlikely]] {
         nref_[j.slot] = 0;
         continue;
       }
-      const Pt<C>* A = ref_ptr<C>(j.a);
-      const Pt<C>* B = ref_ptr<C>(j.b);
-      Pt<C>& o = *j.out;  // may alias A or B: both are read before o is written
-      Base inv_i = inv_from_norm(dens[i], fops::mul(inv, pre[i]));
-      if constexpr (kExt) inv = fops::mul(inv, nrm[i]);
-      else inv = fops::mul(inv, dens[i]);
+      const Base inv_i = next_inv(i);
       if (j.kind == ADD) [[likely]] {
-        // One code path for the sign cases (the kernel is large: keep it
-        // small enough for the instruction cache).
-        const bool na = ref_neg(j.a), same = na == ref_neg(j.b);  // (na, nb) is never (1, 0)
-        Base num = same ? fops::sub(B->y, A->y) : fops::add(B->y, A->y);
-        Base lam = fops::mul(num, inv_i);
-        Base x3 = fops::sub(fops::sub(fops::sqr(lam), A->x), B->x);
-        const Base* u = same ? &A->x : &x3;
-        const Base* v = same ? &x3 : &A->x;
-        Base y3 = fops::sub(fops::mul(lam, fops::sub(*u, *v)), A->y);
-        o.x = x3;
-        o.y = y3;
-        nref_[j.slot] = make_ref<C>(&o, same && na);
+        AddStep st(j);
+        st.inv_i = inv_i;
+        st.slope();
+        st.x();
+        st.y();
+        st.store(nref_);
       } else {
-        finish_double(A, ref_neg(j.a), inv_i, o);
-        nref_[j.slot] = make_ref<C>(&o, false);
+        finish_double(ref_ptr<C>(j.a), ref_neg(j.a), inv_i, *j.out);  // (out may alias a)
+        nref_[j.slot] = make_ref<C>(j.out, false);
       }
     }
   }
