@@ -364,6 +364,8 @@ class TreeSummer {
       // Two additions at once, step by step: one addition's products form a
       // chain (lambda, lambda^2, then y3), each waiting for the last, and
       // the next addition's chain lies beyond what the core looks ahead.
+      // (Without IFMA: G1 2^18 2% faster, G2 level; G2 with only its single
+      // path of steps measured 2-4% slower.)
       if (i > 0 && jobs[i].kind == ADD && jobs[i - 1].kind == ADD) [[likely]] {
         AddStep s1(jobs[i]), s0(jobs[i - 1]);
         s1.inv_i = next_inv(i);
