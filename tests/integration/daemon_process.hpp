@@ -68,6 +68,15 @@ class DaemonProcess {
     pid_ = -1;
   }
 
+  // SIGSTOP / SIGCONT: a frozen daemon changes nothing (a test reads the
+  // queue's rows in the meantime, then kills or thaws it).
+  void freeze() {
+    if (pid_ > 0) ::kill(pid_, SIGSTOP);
+  }
+  void thaw() {
+    if (pid_ > 0) ::kill(pid_, SIGCONT);
+  }
+
   pid_t pid() const { return pid_; }
   const std::filesystem::path& log() const { return log_; }
 

@@ -113,6 +113,8 @@ struct Daemon {
     return false;
   }
   void kill9() { proc.kill9(); }
+  void freeze() { proc.freeze(); }
+  void thaw() { proc.thaw(); }
   int stop() { return proc.stop(); }
   std::unique_ptr<pb::ProvingEngine::Stub> stub() const {
     return pb::ProvingEngine::NewStub(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
@@ -215,21 +217,31 @@ TEST(FleetDaemons, KilledDaemonsWorkIsProvedElsewhereExactlyOnce) {
   std::map<std::string, Job> jobs;
   ASSERT_NO_FATAL_FAILURE(submit_round_robin(d, kJobs, &jobs));
 
-  // Kill d1 while it holds a job (a claimed row with its name).
+  // Kill d1 while it holds a job (a claimed row with its name). d1 is
+  // frozen before the rows are read, so that it cannot finish the job
+  // between the read and the kill (a short job sometimes did); what it had
+  // already sent gets a moment to land first. Thawed and tried again when it
+  // held nothing.
   cuzk::fleet::Database db(uri);
   cuzk::fleet::Queue q(db);
   std::string held;
   for (int i = 0; i < 400 && held.empty(); i++) {
+    d[1]->freeze();
+    std::this_thread::sleep_for(20ms);
     auto r = db.exec("test: held by d1",
                      "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND claimed_by = 'd1' "
                      "ORDER BY job_id LIMIT 1");
-    if (r.rows() == 1) held = r.text(0, 0);
-    else std::this_thread::sleep_for(10ms);
+    if (r.rows() == 1) {
+      held = r.text(0, 0);
+    } else {
+      d[1]->thaw();
+      std::this_thread::sleep_for(10ms);
+    }
   }
   ASSERT_FALSE(held.empty()) << "d1 never held a job";
   const auto killed_at = Clock::now();
   d[1]->kill9();
-  {  // what it held when it died (it may have finished the one seen above meanwhile)
+  {  // what it held when it died
     auto r = db.exec("test: held at death",
                      "SELECT job_id FROM cuzk_jobs WHERE state = 'claimed' AND "
                      "claimed_by = 'd1' ORDER BY job_id LIMIT 1");
