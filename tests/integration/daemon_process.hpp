@@ -48,6 +48,7 @@ class DaemonProcess {
   int stop() {
     if (pid_ <= 0) return -1;
     ::kill(pid_, SIGTERM);
+    ::kill(pid_, SIGCONT);  // a frozen daemon (freeze()) takes the SIGTERM only once it runs
     int status = 0;
     ::waitpid(pid_, &status, 0);
     pid_ = -1;
