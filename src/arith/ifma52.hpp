@@ -225,6 +225,30 @@ CUZK_IFMA_INLINE Vec<K> sqr(const Vec<K>& a, const Modulus52<K>& m) {
   return mul(a, a, m);
 }
 
+// a / 2^s mod p (1 <= s <= 51) for a normalised a < 2^(52K - s - 1): one
+// Montgomery step of s bits, (a + k p) / 2^s with k = -a p^-1 mod 2^s, below
+// a / 2^s + p. Sixteen multiply-adds instead of a product's 273 where a
+// value only moves between radices 2^(52K) and 2^(52K) / 2^s (the MSM's
+// conversion of y into its domain). p's top limb times 2^s must stay below
+// 2^52 (for Fp: 17 + s bits), so that k p still fits K limbs.
+template <size_t K>
+CUZK_IFMA_INLINE Vec<K> div_pow2(const Vec<K>& a, unsigned s, const Modulus52<K>& mod) {
+  const Modulus52<K>& m = opaque(mod);
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i k =
+      _mm512_and_si512(_mm512_madd52lo_epu64(zero, a.l[0], bcast(m.k0)), bcast((uint64_t(1) << s) - 1));
+  __m512i t[K];
+  for (size_t j = 0; j < K; j++) t[j] = _mm512_madd52lo_epu64(a.l[j], k, bcast(m.p[j]));
+  for (size_t j = 0; j + 1 < K; j++) t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], k, bcast(m.p[j]));
+  normalize<K>(t);  // t is a multiple of 2^s now
+  Vec<K> r;
+  for (size_t j = 0; j + 1 < K; j++)
+    r.l[j] = _mm512_or_si512(_mm512_srli_epi64(t[j], s),
+                             _mm512_and_si512(_mm512_slli_epi64(t[j + 1], 52 - s), bcast(MASK52)));
+  r.l[K - 1] = _mm512_srli_epi64(t[K - 1], s);
+  return r;
+}
+
 // Products without reduction, for sums and differences of products that
 // share one Montgomery reduction (the Fp2 multiplication: 3 products, 2
 // reductions). A Wide<K> is a value of 2K limbs in radix 2^52, not

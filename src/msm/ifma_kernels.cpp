@@ -258,10 +258,10 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
   return nspecial;
 }
 
-// Slots k < n, eight at a time: the element at(k) (and its copy, where
-// `at` names one) times c[lane of k], then canonical.
-template <class At>
-CUZK_IFMA_TARGET void scale_slots(size_t n, const V8& c, const At& at) {
+// Slots k < n, eight at a time: op(element at(k)), canonical, written back
+// (and to its copy, where `at` names one). op's results must be below 2p.
+template <class Op, class At>
+CUZK_IFMA_TARGET void map_slots(size_t n, const Op& op, const At& at) {
   for (size_t g = 0; g < n; g += 8) {
     uint64_t *p[8], *d[8];
     __mmask8 live = 0, dup = 0;
@@ -270,7 +270,7 @@ CUZK_IFMA_TARGET void scale_slots(size_t n, const V8& c, const At& at) {
       live |= __mmask8(g + l < n ? 1u << l : 0);
       dup |= __mmask8(d[l] ? 1u << l : 0);
     }
-    scatter(canonical(mul(gather(p, 0), c, MOD), MOD, 1), p, 0, live, d, live & dup);
+    scatter(canonical(op(gather(p, 0)), MOD, 1), p, 0, live, d, live & dup);
   }
 }
 
@@ -280,9 +280,12 @@ CUZK_IFMA_TARGET void scale_slots(size_t n, const V8& c, const At& at) {
 // u = 2^-16, u^2 x in the 2^416 domain is x * 2^384, the field layer's form
 // of x itself: x coordinates cross unchanged and only y is multiplied (by
 // u^3 2^32 = 2^-16 on the way in), half the products of converting both.
-// mont'(Y, Y_IN) = Y * 2^-16, mont'(Y, Y_OUT) = Y * 2^16.
-constexpr auto Y_IN = to_radix52<K>(arith::pow2_mod<6>(400, ff::Fp::MODULUS));
+// On the way in that is one 16-bit Montgomery step, not a product
+// (div_pow2: 16 multiply-adds against 273; the 2^18 Filecoin-like MSMs
+// convert every scalar-1 point); on the way out, mont'(Y, Y_OUT) = Y * 2^16.
+constexpr unsigned Y_IN_SHIFT = 16;
 constexpr auto Y_OUT = to_radix52<K>(arith::pow2_mod<6>(432, ff::Fp::MODULUS));
+CUZK_IFMA_INLINE V8 y_in(const V8& y) { return div_pow2(y, Y_IN_SHIFT, MOD); }
 
 }  // namespace
 
@@ -307,35 +310,46 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
 // build may not use -march=native); only these helpers enable AVX-512, so
 // no vector value crosses a function compiled without it.
 // The y coordinates (the FPP / 2 elements after x) of n points of FPP Fp
-// elements each (a template so that the slot arithmetic has constant divisors).
-template <size_t FPP>
-CUZK_IFMA_TARGET static void scale_points_y(uint64_t* pts, size_t n, const std::array<uint64_t, K>& k) {
+// elements each, through op (a template so that the slot arithmetic has
+// constant divisors).
+template <size_t FPP, class Op>
+CUZK_IFMA_TARGET static void map_points_y(uint64_t* pts, size_t n, const Op& op) {
   constexpr size_t h = FPP / 2;
-  scale_slots(n * h, splat(k), [&](size_t s, uint64_t*& p, uint64_t*& d) {
+  map_slots(n * h, op, [&](size_t s, uint64_t*& p, uint64_t*& d) {
     p = pts + ((s / h) * FPP + h + s % h) * 6;
     d = nullptr;
   });
 }
 template <size_t FPP>
+CUZK_IFMA_TARGET static void y_points_in(uint64_t* pts, size_t n) {
+  map_points_y<FPP>(pts, n, [](const V8& y) { return y_in(y); });
+}
+template <size_t FPP>
+CUZK_IFMA_TARGET static void y_points_out(uint64_t* pts, size_t n) {
+  const V8 c = splat(Y_OUT);
+  map_points_y<FPP>(pts, n, [&](const V8& y) { return mul(y, c, MOD); });
+}
+// Pairs (P, phi(P)) of FPP Fp elements each, P's coordinates in both: P's
+// y components into the domain (the results to phi(P)'s y as well), then
+// phi(P)'s x components times cb.
+template <size_t FPP>
 CUZK_IFMA_TARGET static void convert_glv_pairs(uint64_t* elems, size_t pairs,
                                                const std::array<uint64_t, K>& cb) {
-  // A pair's slots: P's y components (their results also go to phi(P)'s y),
-  // then phi(P)'s x components; 2 or 4 slots a pair, so a lane's role is fixed.
-  constexpr size_t h = FPP / 2, per = 2 * h;
-  V8 c;
-  for (size_t j = 0; j < K; j++)
-    c.l[j] = _mm512_mask_blend_epi64(h == 1 ? 0xaa : 0xcc, bcast(Y_IN[j]), bcast(cb[j]));
-  scale_slots(pairs * per, c, [&](size_t s, uint64_t*& p, uint64_t*& d) {
-    uint64_t* pair = elems + (s / per) * 2 * FPP * 6;
-    const size_t k = s % per;
-    if (k < h) {
-      p = pair + (h + k) * 6;
-      d = pair + (FPP + h + k) * 6;
-    } else {
-      p = pair + (FPP + k - h) * 6;
-      d = nullptr;
-    }
-  });
+  constexpr size_t h = FPP / 2;
+  const auto pair = [&](size_t s) { return elems + (s / h) * 2 * FPP * 6; };
+  map_slots(
+      pairs * h, [](const V8& y) { return y_in(y); },
+      [&](size_t s, uint64_t*& p, uint64_t*& d) {
+        p = pair(s) + (h + s % h) * 6;
+        d = pair(s) + (FPP + h + s % h) * 6;
+      });
+  const V8 c = splat(cb);
+  map_slots(
+      pairs * h, [&](const V8& x) { return mul(x, c, MOD); },
+      [&](size_t s, uint64_t*& p, uint64_t*& d) {
+        p = pair(s) + (FPP + s % h) * 6;
+        d = nullptr;
+      });
 }
 
 static void check_fp_per_point(size_t fp_per_point, const char* what) {
@@ -344,11 +358,11 @@ static void check_fp_per_point(size_t fp_per_point, const char* what) {
 }
 void points_to_domain(uint64_t* pts, size_t n, size_t fp_per_point) {
   check_fp_per_point(fp_per_point, "points_to_domain");
-  if (n) (fp_per_point == 2 ? scale_points_y<2> : scale_points_y<4>)(pts, n, Y_IN);
+  if (n) (fp_per_point == 2 ? y_points_in<2> : y_points_in<4>)(pts, n);
 }
 void points_from_domain(uint64_t* pts, size_t n, size_t fp_per_point) {
   check_fp_per_point(fp_per_point, "points_from_domain");
-  if (n) (fp_per_point == 2 ? scale_points_y<2> : scale_points_y<4>)(pts, n, Y_OUT);
+  if (n) (fp_per_point == 2 ? y_points_out<2> : y_points_out<4>)(pts, n);
 }
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta) {
   check_fp_per_point(fp_per_point, "glv_pairs_to_domain");

@@ -182,11 +182,19 @@ class PippengerMsm {
         size_t e = std::min(hi, s + MINI);
         if (wk.buf.size() < e - s) wk.buf.reset(e - s);
         size_t m = 0;  // points loaded: identities are dropped here (stage 0 reads no point)
-        for (size_t i = s; i < e; i++) {
-          if (pts_.is_identity(idx[i])) [[unlikely]]
-            continue;
-          pts_.load_xy(idx[i], wk.buf[m].x, wk.buf[m].y);
-          m++;
+        {
+          // In locals: the copies' stores could alias the members, which were
+          // otherwise reloaded for every point (G1: 28 -> 21 ns a point).
+          const PointSeq<C> pts = pts_;
+          const uint32_t* const ix = idx.data();
+          P* const out = wk.buf.data();
+          for (size_t i = s; i < e; i++) {
+            const uint32_t k = ix[i];
+            if (pts.is_identity(k)) [[unlikely]]
+              continue;
+            pts.load_xy(k, out[m].x, out[m].y);
+            m++;
+          }
         }
         if (m == 0) continue;  // (an empty tree segment would never finish)
         to_kernel_domain(kernels_, wk.buf.data(), m);

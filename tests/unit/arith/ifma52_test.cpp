@@ -210,6 +210,53 @@ void check_lazy(uint64_t seed) {
   }
 }
 
+template <size_t K>
+CUZK_IFMA_TARGET void run_div_pow2(const Modulus52<K>& m, unsigned s, const uint64_t (*a)[K],
+                                   uint64_t (*out)[K]) {
+  store_lanes<K>(div_pow2(load_lanes<K>(a), s, m), out);
+}
+
+// div_pow2 (a / 2^s mod p, below a / 2^s + p) against GMP for Fp: 0, 1,
+// p - 1, values whose low s bits are 0 or all ones (k = 0 and its largest),
+// and random values below p and up to 2^(52K - s - 1), for shifts 1, 16, 33.
+void check_div_pow2(uint64_t seed) {
+  constexpr size_t K = 8;
+  constexpr Modulus52<K> M = Modulus52<K>::make(ff::Fp::MODULUS);
+  const mpz_class p = modulus<ff::Fp>();
+  gmp_randclass rng(gmp_randinit_default);
+  rng.seed(seed);
+  for (unsigned s : {1u, 16u, 33u}) {
+    const mpz_class inv = [&] {
+      mpz_class r, two_s = mpz_class(1) << s;
+      mpz_invert(r.get_mpz_t(), two_s.get_mpz_t(), p.get_mpz_t());
+      return r;
+    }();
+    const mpz_class limit = mpz_class(1) << (52 * K - s - 1);
+    for (int round = 0; round < 200; round++) {
+      uint64_t a[8][K], out[8][K];
+      mpz_class v[8];
+      for (int i = 0; i < 8; i++) {
+        switch ((round + i) % 6) {
+          case 0: v[i] = i % 3 == 0 ? mpz_class(0) : i % 3 == 1 ? mpz_class(1) : mpz_class(p - 1); break;
+          case 1: v[i] = (mpz_class(rng.get_z_range(p)) >> s) << s; break;  // k = 0
+          case 2: v[i] = ((mpz_class(rng.get_z_range(p)) >> s) << s) + ((mpz_class(1) << s) - 1); break;
+          case 3: v[i] = rng.get_z_range(limit); break;
+          default: v[i] = rng.get_z_range(p); break;
+        }
+        if (v[i] >= limit) v[i] = limit - 1;
+        set_value<K>(a[i], v[i]);
+      }
+      run_div_pow2<K>(M, s, a, out);
+      for (int i = 0; i < 8; i++) {
+        for (size_t j = 0; j + 1 < K; j++) ASSERT_LT(out[i][j], uint64_t(1) << 52) << "normalised limbs";
+        const mpz_class got = value<K>(out[i]);
+        ASSERT_LT(got, (v[i] >> s) + p + 1) << "bound, shift " << s << ", lane " << i;
+        ASSERT_EQ(mpz_class(got % p), mpz_class(v[i] * inv % p)) << "shift " << s << ", v = " << v[i];
+      }
+    }
+  }
+}
+
 // Karatsuba over unreduced products (the G2 kernel's Fp2 product):
 // c0 = (a0 b0 - a1 b1) / R, c1 = ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) / R,
 // each through one reduction of a wide difference.
@@ -280,6 +327,11 @@ TEST(Ifma52, LazyFormsNormaliseInTheNextSubtraction) {
   if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
   check_lazy<ff::Fp, 8>(5);
   check_lazy<ff::Fr, 5>(6);
+}
+
+TEST(Ifma52, DivPow2MatchesGmp) {
+  if (!platform::cpu_features().ifma) GTEST_SKIP() << "CPU without AVX-512 IFMA/VBMI2";
+  check_div_pow2(8);
 }
 
 TEST(Ifma52, MulAndSqrMatchGmp) {
