@@ -109,9 +109,13 @@ struct FrScalars {
   const void* address(size_t i) const { return &s[i]; }
   int quick(size_t i) const {
     const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
-    if (arith::is_zero(v)) return 0;
-    if (v == ff::Fr::R1) return 1;
-    return -1;
+    // Without a branch: Filecoin's 0s, 1s and others come at random.
+    uint64_t any = 0, off_one = 0;
+    for (size_t k = 0; k < 4; k++) {
+      any |= v[k];
+      off_one |= v[k] ^ ff::Fr::R1[k];
+    }
+    return -1 + int(any == 0) + 2 * int(off_one == 0);
   }
 };
 struct CanonicalScalars {
