@@ -115,14 +115,15 @@ size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* speci
 // into the form the kernels add, and back: in their Montgomery domain
 // (radix 2^416, not the field layer's 2^384), the image on an isomorphic
 // curve (ifma_kernels.cpp) whose x is the field layer's x as it is, so that
-// only y is multiplied (one product per Fp of y, canonical results).
+// only y changes (a 16-bit Montgomery step per Fp of y on the way in, a
+// product on the way out; canonical results).
 void points_to_domain(uint64_t* pts, size_t n, size_t fp_per_point);
 void points_from_domain(uint64_t* pts, size_t n, size_t fp_per_point);
 
 // In place, `pairs` GLV entry pairs (P, P'), fp_per_point Fp elements per
 // point, P' holding a copy of P: into points_to_domain's form, P' becoming
-// phi(P) = (beta x, y) on the way (its x is multiplied by beta in the
-// product that converts it, its y is a copy of P's converted y).
+// phi(P) = (beta x, y) on the way (its x is multiplied by beta, its y is a
+// copy of P's converted y).
 void glv_pairs_to_domain(uint64_t* elems, size_t pairs, size_t fp_per_point, const ff::Fp& beta);
 
 }  // namespace cuzk::msm::ifma
