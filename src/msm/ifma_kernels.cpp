@@ -285,7 +285,16 @@ CUZK_IFMA_TARGET void map_slots(size_t n, const Op& op, const At& at) {
 // convert every scalar-1 point); on the way out, mont'(Y, Y_OUT) = Y * 2^16.
 constexpr unsigned Y_IN_SHIFT = 16;
 constexpr auto Y_OUT = to_radix52<K>(arith::pow2_mod<6>(432, ff::Fp::MODULUS));
-CUZK_IFMA_INLINE V8 y_in(const V8& y) { return div_pow2(y, Y_IN_SHIFT, MOD); }
+// The slots' operations, as function objects: a lambda does not take its
+// enclosing function's target features (in a build without -march=native
+// the intrinsics would not inline into it).
+struct YIn {
+  CUZK_IFMA_INLINE V8 operator()(const V8& y) const { return div_pow2(y, Y_IN_SHIFT, MOD); }
+};
+struct Times {
+  V8 c;
+  CUZK_IFMA_INLINE V8 operator()(const V8& x) const { return mul(x, c, MOD); }
+};
 
 }  // namespace
 
@@ -322,12 +331,11 @@ CUZK_IFMA_TARGET static void map_points_y(uint64_t* pts, size_t n, const Op& op)
 }
 template <size_t FPP>
 CUZK_IFMA_TARGET static void y_points_in(uint64_t* pts, size_t n) {
-  map_points_y<FPP>(pts, n, [](const V8& y) { return y_in(y); });
+  map_points_y<FPP>(pts, n, YIn{});
 }
 template <size_t FPP>
 CUZK_IFMA_TARGET static void y_points_out(uint64_t* pts, size_t n) {
-  const V8 c = splat(Y_OUT);
-  map_points_y<FPP>(pts, n, [&](const V8& y) { return mul(y, c, MOD); });
+  map_points_y<FPP>(pts, n, Times{splat(Y_OUT)});
 }
 // Pairs (P, phi(P)) of FPP Fp elements each, P's coordinates in both: P's
 // y components into the domain (the results to phi(P)'s y as well), then
@@ -337,19 +345,14 @@ CUZK_IFMA_TARGET static void convert_glv_pairs(uint64_t* elems, size_t pairs,
                                                const std::array<uint64_t, K>& cb) {
   constexpr size_t h = FPP / 2;
   const auto pair = [&](size_t s) { return elems + (s / h) * 2 * FPP * 6; };
-  map_slots(
-      pairs * h, [](const V8& y) { return y_in(y); },
-      [&](size_t s, uint64_t*& p, uint64_t*& d) {
-        p = pair(s) + (h + s % h) * 6;
-        d = pair(s) + (FPP + h + s % h) * 6;
-      });
-  const V8 c = splat(cb);
-  map_slots(
-      pairs * h, [&](const V8& x) { return mul(x, c, MOD); },
-      [&](size_t s, uint64_t*& p, uint64_t*& d) {
-        p = pair(s) + (FPP + s % h) * 6;
-        d = nullptr;
-      });
+  map_slots(pairs * h, YIn{}, [&](size_t s, uint64_t*& p, uint64_t*& d) {
+    p = pair(s) + (h + s % h) * 6;
+    d = pair(s) + (FPP + h + s % h) * 6;
+  });
+  map_slots(pairs * h, Times{splat(cb)}, [&](size_t s, uint64_t*& p, uint64_t*& d) {
+    p = pair(s) + (FPP + s % h) * 6;
+    d = nullptr;
+  });
 }
 
 static void check_fp_per_point(size_t fp_per_point, const char* what) {
