@@ -184,7 +184,7 @@ class PippengerMsm {
         size_t m = 0;  // points loaded: identities are dropped here (stage 0 reads no point)
         {
           // In locals: the copies' stores could alias the members, which were
-          // otherwise reloaded for every point (G1: 28 -> 21 ns a point).
+          // otherwise reloaded for every point (G1: 27 -> 21 ns a point).
           const PointSeq<C> pts = pts_;
           const uint32_t* const ix = idx.data();
           P* const out = wk.buf.data();
