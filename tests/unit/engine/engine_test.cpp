@@ -243,11 +243,14 @@ TEST(Engine, ShutdownAnswersEveryWaiter) {
   EngineConfig c = small_config();
   c.max_parallel_synthesis = 1;
   Fixture f(c);
-  // "b" cannot start before "a"'s second partition does (6 s on): the
-  // shutdown comes well before, even when a sanitizer run beside other suites
-  // stalls this thread for seconds (800 ms, then 2.5 s, were not enough there:
-  // "b" was dispatched before the shutdown and completed).
+  // "b" goes in once "a" synthesizes: it then cannot start before "a"'s
+  // second partition does (6 s on), and the shutdown comes well before. (Sent
+  // together, the two waited for their parameters side by side, and "b" was
+  // sometimes dispatched first, before the shutdown, and completed: one
+  // ThreadSanitizer run in three.)
   f.engine->submit(req({"6000,1", "6000,1"}, "a"));
+  for (int i = 0; i < 1000 && f.events.of("SYNTH_START").empty(); i++) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(f.events.of("SYNTH_START").size(), 1u) << "\"a\" never started its first partition";
   f.engine->submit(req({"100,1"}, "b"));
   std::this_thread::sleep_for(20ms);
   std::vector<JobStatus> got(2);
