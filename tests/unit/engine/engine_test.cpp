@@ -265,6 +265,24 @@ TEST(Engine, ShutdownAnswersEveryWaiter) {
   EXPECT_THROW(f.engine->submit(req({"1,1"})), ServiceError);
 }
 
+TEST(Engine, JobsWaitingOnOneParameterLoadStartInSubmissionOrder) {
+  EngineConfig c = small_config();
+  c.max_parallel_synthesis = 1;
+  Fixture f(c);
+  f.handler->slow_circuit = "fake";
+  f.handler->slow_load = 100ms;
+  // Sent together on cold parameters: both wait for one load, and the older
+  // job starts first once it ends.
+  f.engine->submit(req({"30,1"}, "older"));
+  f.engine->submit(req({"30,1"}, "younger"));
+  ASSERT_EQ(f.engine->await("younger", std::nullopt).status, JobStatus::Completed);
+  ASSERT_EQ(f.engine->await("older", std::nullopt).status, JobStatus::Completed);
+  auto starts = f.events.of("SYNTH_START");
+  ASSERT_EQ(starts.size(), 2u);
+  EXPECT_NE(starts[0].find(",older#"), std::string::npos) << starts[0];
+  EXPECT_EQ(f.handler->loads.load(), 1);
+}
+
 TEST(Engine, PipelineDisabledRunsOneJobAtATime) {
   EngineConfig c = small_config();
   c.pipeline_enabled = false;
