@@ -24,6 +24,7 @@
 // identity. Results of a round live in an arena owned by the summer.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -101,12 +102,15 @@ void ifma_add_jobs(const ifma::JobList& jobs, size_t first, size_t cnt, ifma::Jo
   if (!ns) [[likely]]
     return;
   dbl.clear();
+  dbl.set_raw_b(jobs.raw_b());
   for (size_t k = 0; k < ns; k++) {
     const size_t i = first + special[k];
     const auto* A = reinterpret_cast<const Pt<C>*>(jobs.a(i));
-    const auto* B = reinterpret_cast<const Pt<C>*>(jobs.b(i));
+    Pt<C> B;  // a raw operand may lie at any alignment, its y not moved in yet
+    std::memcpy(static_cast<void*>(&B), jobs.b(i), sizeof B);
+    if (jobs.raw_b()) ifma::points_to_domain(reinterpret_cast<uint64_t*>(&B), 1, sizeof B / sizeof(ff::Fp));
     const bool sa = jobs.flags(i) & ifma::NEG_A, sb = jobs.flags(i) & ifma::NEG_B;
-    const bool equal = (A->y == B->y) ? (sa == sb) : (sa != sb);
+    const bool equal = (A->y == B.y) ? (sa == sb) : (sa != sb);
     if (!equal || A->y.is_zero()) on_identity(i);  // P + (-P)
     else dbl.push(jobs.a(i), jobs.b(i), jobs.out(i), uint8_t(jobs.flags(i) | ifma::DBL));
   }

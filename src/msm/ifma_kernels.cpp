@@ -62,6 +62,32 @@ CUZK_IFMA_TARGET V8 invert(const V8& a) {
   return from_limbs64<6, K>(r);
 }
 
+// The kernels' points live on the curve y^2 = x^3 + 4u^6 isomorphic to
+// BLS12-381's by (x, y) -> (u^2 x, u^3 y): the affine addition and doubling
+// formulas do not involve the curve's constant, so sums carry over. With
+// u = 2^-16, u^2 x in the 2^416 domain is x * 2^384, the field layer's form
+// of x itself: x coordinates cross unchanged and only y is multiplied (by
+// u^3 2^32 = 2^-16 on the way in), half the products of converting both.
+// On the way in that is one 16-bit Montgomery step, not a product
+// (div_pow2: 16 multiply-adds against 273; the 2^18 Filecoin-like MSMs
+// convert every scalar-1 point); on the way out, mont'(Y, Y_OUT) = Y * 2^16.
+constexpr unsigned Y_IN_SHIFT = 16;
+constexpr auto Y_OUT = to_radix52<K>(arith::pow2_mod<6>(432, ff::Fp::MODULUS));
+// y into the domain: (y + k p) / 2^16 with k < 2^16, below p for y < p (so
+// the kernel's raw B operands keep the bounds of the others).
+CUZK_IFMA_INLINE V8 y_in(const V8& y) { return div_pow2(y, Y_IN_SHIFT, MOD); }
+CUZK_IFMA_INLINE V2 y_in(const V2& y) { return {y_in(y.c0), y_in(y.c1)}; }
+// The slots' operations, as function objects: a lambda does not take its
+// enclosing function's target features (in a build without -march=native
+// the intrinsics would not inline into it).
+struct YIn {
+  CUZK_IFMA_INLINE V8 operator()(const V8& y) const { return y_in(y); }
+};
+struct Times {
+  V8 c;
+  CUZK_IFMA_INLINE V8 operator()(const V8& x) const { return mul(x, c, MOD); }
+};
+
 CUZK_IFMA_INLINE V8 norm(const V8& d) { return d; }
 CUZK_IFMA_INLINE V8 inv_from_norm(const V8&, const V8& inv_n) { return inv_n; }
 
@@ -105,7 +131,8 @@ struct Scratch {
 
 // The batch of affine additions for G1 (F = V8) or G2 (F = V2); points are
 // x then y, each F::limbs. Component bounds (Fp2; Fp stays below them):
-// inputs < p, negated y <= p, den < 2p, num < 3p (12p for doublings),
+// inputs < p (a raw B's y too, once moved in), negated y <= p, den < 2p,
+// num < 3p (12p for doublings),
 // lambda < 3p (per component); lambda^2 < 4p; x3 < 6p; xa - x3 < 9p;
 // y3 < 8p; both canonicalised before the store. For Fp every product is
 // below 2p, so x3 and y3 stay below 4p.
@@ -165,8 +192,12 @@ struct Tail {
   }
 };
 
-template <class F>
-CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
+// kRawB: the list's B operands are raw (JobList::set_raw_b). Aligned to a
+// cache line: the same code at another offset ran the G1 kernel 0.5-1%
+// slower (`micro kernel`, three alternations).
+template <class F, bool kRawB>
+CUZK_IFMA_TARGET __attribute__((aligned(64))) size_t add_batch_impl(const JobList& jobs, size_t first,
+                                                                    size_t n, uint32_t* special) {
   constexpr size_t YOFF = std::is_same_v<F, V8> ? 6 : 12;
   thread_local Scratch<F> scratch;
   const size_t groups = (n + 7) / 8;
@@ -209,6 +240,7 @@ CUZK_IFMA_TARGET size_t add_batch_impl(const JobList& jobs, size_t first, size_t
     F ya, yb;
     fload(ya, a, YOFF);
     fload(yb, b, YOFF);
+    if constexpr (kRawB) yb = y_in(yb);
     // ya and yb only feed subtractions: the negations skip their carries.
     if (nega) ya = fsel(nega, ya, fsub_lazy(zero, ya, MOD.red1));
     if (negb) yb = fsel(negb, yb, fsub_lazy(zero, yb, MOD.red1));
@@ -274,28 +306,6 @@ CUZK_IFMA_TARGET void map_slots(size_t n, const Op& op, const At& at) {
   }
 }
 
-// The kernels' points live on the curve y^2 = x^3 + 4u^6 isomorphic to
-// BLS12-381's by (x, y) -> (u^2 x, u^3 y): the affine addition and doubling
-// formulas do not involve the curve's constant, so sums carry over. With
-// u = 2^-16, u^2 x in the 2^416 domain is x * 2^384, the field layer's form
-// of x itself: x coordinates cross unchanged and only y is multiplied (by
-// u^3 2^32 = 2^-16 on the way in), half the products of converting both.
-// On the way in that is one 16-bit Montgomery step, not a product
-// (div_pow2: 16 multiply-adds against 273; the 2^18 Filecoin-like MSMs
-// convert every scalar-1 point); on the way out, mont'(Y, Y_OUT) = Y * 2^16.
-constexpr unsigned Y_IN_SHIFT = 16;
-constexpr auto Y_OUT = to_radix52<K>(arith::pow2_mod<6>(432, ff::Fp::MODULUS));
-// The slots' operations, as function objects: a lambda does not take its
-// enclosing function's target features (in a build without -march=native
-// the intrinsics would not inline into it).
-struct YIn {
-  CUZK_IFMA_INLINE V8 operator()(const V8& y) const { return div_pow2(y, Y_IN_SHIFT, MOD); }
-};
-struct Times {
-  V8 c;
-  CUZK_IFMA_INLINE V8 operator()(const V8& x) const { return mul(x, c, MOD); }
-};
-
 }  // namespace
 
 // The kernels read whole groups of eight jobs: the list must be padded.
@@ -308,12 +318,14 @@ static void check_batch(const JobList& jobs, size_t first, size_t n) {
 size_t g1_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
   if (!n) return 0;
   check_batch(jobs, first, n);
-  return add_batch_impl<V8>(jobs, first, n, special);
+  return jobs.raw_b() ? add_batch_impl<V8, true>(jobs, first, n, special)
+                      : add_batch_impl<V8, false>(jobs, first, n, special);
 }
 size_t g2_add_batch(const JobList& jobs, size_t first, size_t n, uint32_t* special) {
   if (!n) return 0;
   check_batch(jobs, first, n);
-  return add_batch_impl<V2>(jobs, first, n, special);
+  return jobs.raw_b() ? add_batch_impl<V2, true>(jobs, first, n, special)
+                      : add_batch_impl<V2, false>(jobs, first, n, special);
 }
 // The exported entry points are compiled for the baseline target (the
 // build may not use -march=native); only these helpers enable AVX-512, so

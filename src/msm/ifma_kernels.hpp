@@ -31,10 +31,17 @@ inline constexpr uint8_t NEG_A = 1, NEG_B = 2, DBL = 4;
 // B = b(i), A' = (flags(i) & NEG_A ? -A : A), B' likewise; A, B and out are
 // affine points (x then y: 12 limbs for G1, 24 for G2) in the kernel domain.
 // With DBL set, A' == B' with y != 0 and out = 2A'. out may alias A or B:
-// every input is read before any output is written.
+// every input is read before any output is written. In a list whose B
+// operands are raw (set_raw_b), every B is as the field layer keeps points,
+// not in the kernel domain (its y not yet moved: points_to_domain below),
+// and may lie at any alignment: the kernel moves B's y in as it loads it, so
+// that points are added where they lie, without a converted copy.
 class JobList {
  public:
   void clear() { n_ = padded_ = 0; }
+  // Whether the B operands are raw (above); kept by clear().
+  void set_raw_b(bool raw) { raw_b_ = raw; }
+  bool raw_b() const { return raw_b_; }
   size_t size() const { return n_; }
   // Raw access for a loop that appends many jobs: room for `more` jobs past
   // size() (and the padding), the arrays' pointers and the count in a
@@ -100,6 +107,7 @@ class JobList {
   std::vector<uint64_t*> out_;
   std::vector<uint8_t> flags_;
   size_t n_ = 0, padded_ = 0;
+  bool raw_b_ = false;
 };
 
 // The jobs [first, first + n) of `jobs` (first a multiple of 8; the list

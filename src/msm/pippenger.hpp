@@ -5,8 +5,8 @@
 //  0. classify (parallel; scalars.hpp): identity points and zero scalars
 //     are dropped, scalar-1 points go to the "ones" list, the rest to the
 //     "big" list; the largest scalar decides the number of bits to window.
-//  1. ones: summed in parallel parts, into running sums by direct
-//     scheduling (IFMA kernels) or by batch-affine addition trees.
+//  1. ones (ones_sum.hpp): summed in parallel parts, into running sums read
+//     in place (IFMA kernels) or by batch-affine addition trees.
 //  2. big scalars, planned by window_plan.hpp, in super-chunks bounded by
 //     memory, whose stages run as one stream of jobs (chunk_pipeline.hpp):
 //     A. (blocks of scalars; digits.hpp) GLV split k = k1 + k2*lambda,
@@ -43,6 +43,7 @@
 #include "msm/glv.hpp"
 #include "msm/kernel_domain.hpp"
 #include "msm/msm.hpp"
+#include "msm/ones_sum.hpp"
 #include "msm/scalars.hpp"
 #include "msm/window_plan.hpp"
 #include "platform/cpu_features.hpp"
@@ -99,7 +100,8 @@ class PippengerMsm {
     pl.ms_classify = tm.lap();
 
     Jac ones_sum = Jac::identity();
-    if (!classes_.ones.empty()) ones_sum = sum_ones(classes_.ones);
+    if (!classes_.ones.empty())
+      ones_sum = OnesSum<C>(pts_, kernels_, batch_, mini_chunk(), T_)(classes_.ones);
     pl.ms_ones = tm.lap();
 
     Jac big_sum = Jac::identity();
@@ -121,114 +123,6 @@ class PippengerMsm {
   std::vector<unsigned> shifts_;  // the bit each window starts at
 
   size_t mini_chunk() const { return tu_.mini_chunk ? tu_.mini_chunk : (size_t(1) << 16); }
-
-  // ---------------------------------------------------- stage 1: the ones
-  // With the IFMA kernels the points go straight into running sums, point e
-  // of a mini-chunk into sum e mod copies (direct scheduling: a batch of
-  // consecutive points touches distinct sums, so nothing is deferred), and a
-  // tree adds the sums up at the end of the part: one addition per point
-  // and no per-round bookkeeping. The scalar kernels keep the trees (there is
-  // no scheduler for them). Copies: the batch rounded up to a power of two,
-  // at most 2048 (the default batches give 2048; tests' tiny batches make few
-  // sums, so that small inputs run the additions, doublings and
-  // cancellations too).
-  uint32_t ones_copies() const {
-    uint32_t c = 8;
-    while (c < batch_ && c < 2048) c *= 2;
-    return c;
-  }
-  struct SumWork {
-    TreeSummer<C> ts;
-    RawArray<P> buf;  // recycled between MSMs (fresh pages every call otherwise)
-    BucketScheduler<C> sched;
-    RawArray<P> sums;
-    std::vector<uint8_t> filled;
-    std::vector<int32_t> digit_one;  // a digit of 1 for every point of a mini-chunk
-    std::vector<uint32_t> left;
-    std::vector<P> spill;  // points the scheduler handed back (none expected)
-  };
-
-  Jac sum_ones(const std::vector<uint32_t>& idx) {
-    const size_t len = idx.size();
-    const bool direct = kernels_ == Kernels::Ifma;
-    // Direct scheduling takes chunks small enough that their points (393 KB
-    // for G1, 786 KB for G2) stay in L2 from the loads through the conversion
-    // to the additions (2^18 Filecoin-like G1: the ones 13.7-16.2 -> 11.7-12.6
-    // ms against chunks of 2^16); the trees keep long chunks, each of which
-    // ends in rounds of few additions per inversion.
-    const size_t MINI = direct ? std::min<size_t>(mini_chunk(), 4096) : mini_chunk();
-    size_t parts = std::min<size_t>((len + 8191) / 8192, 4 * T_);
-    parts = std::max<size_t>(parts, 1);
-    std::vector<Jac> res(parts);
-    tbb::enumerable_thread_specific<SumWork> work;
-    tbb::parallel_for(size_t(0), parts, [&](size_t p) {
-      SumWork& wk = work.local();
-      size_t lo = len * p / parts, hi = len * (p + 1) / parts;
-      auto& ts = wk.ts;
-      ts.ifma = kernels_ == Kernels::Ifma;
-      P acc;
-      bool have = false;
-      const auto into_acc = [&](uint32_t, Ref r) {
-        have = r != 0;
-        if (r) store(&acc, r);
-      };
-      const uint32_t copies = ones_copies();
-      if (direct) {
-        if (wk.sums.size() < copies) wk.sums.reset(copies);
-        wk.filled.assign(copies, 0);
-        wk.spill.clear();
-      }
-      for (size_t s = lo; s < hi; s += MINI) {
-        size_t e = std::min(hi, s + MINI);
-        if (wk.buf.size() < e - s) wk.buf.reset(e - s);
-        size_t m = 0;  // points loaded: identities are dropped here (stage 0 reads no point)
-        {
-          // In locals: the copies' stores could alias the members, which were
-          // otherwise reloaded for every point (G1: 27 -> 21 ns a point).
-          const PointSeq<C> pts = pts_;
-          const uint32_t* const ix = idx.data();
-          P* const out = wk.buf.data();
-          for (size_t i = s; i < e; i++) {
-            const uint32_t k = ix[i];
-            if (pts.is_identity(k)) [[unlikely]]
-              continue;
-            pts.load_xy(k, out[m].x, out[m].y);
-            m++;
-          }
-        }
-        if (m == 0) continue;  // (an empty tree segment would never finish)
-        to_kernel_domain(kernels_, wk.buf.data(), m);
-        if (direct) {
-          if (wk.digit_one.size() < m) wk.digit_one.assign(m, 1);
-          wk.left.clear();
-          wk.sched.run(wk.buf.data(), wk.digit_one.data(), m, 0, 1, wk.sums.data(), wk.filled.data(),
-                       std::max<size_t>(1, std::min<size_t>(batch_ / 2, copies)), wk.left, copies);
-          for (uint32_t j : wk.left) wk.spill.push_back(wk.buf[j]);
-          continue;
-        }
-        ts.clear();
-        if (have) ts.refs.push_back(make_ref<C>(&acc, false));
-        for (size_t i = 0; i < m; i++) ts.refs.push_back(make_ref<C>(&wk.buf[i], false));
-        ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
-        ts.run(into_acc, batch_, [&](uint32_t) { return &acc; });
-      }
-      if (direct) {
-        ts.clear();
-        for (uint32_t k = 0; k < copies; k++)
-          if (wk.filled[k]) ts.refs.push_back(make_ref<C>(wk.sums.data() + k, false));
-        for (const P& q : wk.spill) ts.refs.push_back(make_ref<C>(&q, false));
-        if (!ts.refs.empty()) {
-          ts.segs.push_back({0, 0, uint32_t(ts.refs.size())});
-          ts.run(into_acc, batch_, [&](uint32_t) { return &acc; });
-        }
-      }
-      if (have) from_kernel_domain(kernels_, &acc, 1);
-      res[p] = have ? Jac::from_affine(Aff::from_xy(acc.x, acc.y)) : Jac::identity();
-    });
-    Jac r = Jac::identity();
-    for (auto& x : res) r = r.add(x);
-    return r;
-  }
 
   // ------------------------------------------- stages 2-4: the big scalars
   template <class ScalarAt>

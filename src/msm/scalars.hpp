@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -75,6 +76,18 @@ class PointSeq : public PartIndex {
     const auto [p, k] = locate(i);
     const Points<C>& pt = parts_[p];
     return pt.is_packed() ? pt.packed().is_identity(k) : pt.affine()[k].infinity;
+  }
+  // Where point i's x and then y lie, as the field layer's limbs (both
+  // kinds of array keep them so; a packed one at any alignment), for the
+  // kernels that read points where they lie.
+  const uint64_t* xy_address(size_t i) const {
+    static_assert(offsetof(ec::Affine<C>, y) == sizeof(Base), "an affine point's y follows its x");
+    const auto [p, k] = locate(i);
+    const Points<C>& pt = parts_[p];
+    const void* at = pt.is_packed()
+                         ? static_cast<const void*>(pt.packed().data() + k * pt.packed().kPointBytes)
+                         : static_cast<const void*>(&pt.affine()[k].x);
+    return static_cast<const uint64_t*>(at);
   }
   // x and y of point i, which is not the identity.
   void load_xy(size_t i, Base& x, Base& y) const {

@@ -127,41 +127,44 @@ TYPED_TEST(IfmaAdd, MatchesScalarPointArithmetic) {
   std::mt19937_64 rng(9);
   std::vector<ff::Fr> dl(64);
   const auto aff = msm_test::points_from<C>(dl, rng);
-  // Batch tails of every length mod 8, a long batch; random signs; doublings.
-  for (size_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 41, 1000}) {
-    std::vector<Pt<C>> a(n), b(n), out(n);
-    msm::ifma::JobList jobs;
-    std::vector<A> want(n);
-    for (size_t i = 0; i < n; i++) {
-      const size_t ia = rng() % aff.size();
-      size_t ib = rng() % aff.size();
-      const bool dbl = rng() % 5 == 0;
-      if (!dbl && ib == ia) ib = (ia + 1) % aff.size();
-      if (dbl) ib = ia;
-      const bool na = rng() & 1;
-      const bool nb = dbl ? na : bool(rng() & 1);
-      a[i] = {aff[ia].x, aff[ia].y};
-      b[i] = {aff[ib].x, aff[ib].y};
-      const A pa = na ? aff[ia].neg() : aff[ia];
-      const A pb = nb ? aff[ib].neg() : aff[ib];
-      want[i] = J::from_affine(pa).add(J::from_affine(pb)).to_affine();
-      jobs.push(
-          raw(a[i]), raw(b[i]), raw(out[i]),
-          uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
+  // Batch tails of every length mod 8, a long batch; random signs; doublings;
+  // B in the kernels' domain, then (a list of raw B) as the field layer keeps it.
+  for (const bool raw_b : {false, true})
+    for (size_t n : {1, 2, 3, 7, 8, 9, 15, 16, 17, 23, 31, 33, 41, 1000}) {
+      std::vector<Pt<C>> a(n), b(n), out(n);
+      msm::ifma::JobList jobs;
+      jobs.set_raw_b(raw_b);
+      std::vector<A> want(n);
+      for (size_t i = 0; i < n; i++) {
+        const size_t ia = rng() % aff.size();
+        size_t ib = rng() % aff.size();
+        const bool dbl = rng() % 5 == 0;
+        if (!dbl && ib == ia) ib = (ia + 1) % aff.size();
+        if (dbl) ib = ia;
+        const bool na = rng() & 1;
+        const bool nb = dbl ? na : bool(rng() & 1);
+        a[i] = {aff[ia].x, aff[ia].y};
+        b[i] = {aff[ib].x, aff[ib].y};
+        const A pa = na ? aff[ia].neg() : aff[ia];
+        const A pb = nb ? aff[ib].neg() : aff[ib];
+        want[i] = J::from_affine(pa).add(J::from_affine(pb)).to_affine();
+        jobs.push(
+            raw(a[i]), raw(b[i]), raw(out[i]),
+            uint8_t((na ? msm::ifma::NEG_A : 0) | (nb ? msm::ifma::NEG_B : 0) | (dbl ? msm::ifma::DBL : 0)));
+      }
+      msm::ifma::points_to_domain(raw(a[0]), n, kFp);
+      if (!raw_b) msm::ifma::points_to_domain(raw(b[0]), n, kFp);
+      std::vector<uint32_t> special(n);
+      jobs.pad();
+      size_t ns;
+      if constexpr (std::is_same_v<C, ec::G1Curve>) ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
+      else ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
+      ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
+      msm::ifma::points_from_domain(raw(out[0]), n, kFp);
+      for (size_t i = 0; i < n; i++) {
+        ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i << " raw b " << raw_b;
+      }
     }
-    msm::ifma::points_to_domain(raw(a[0]), n, kFp);
-    msm::ifma::points_to_domain(raw(b[0]), n, kFp);
-    std::vector<uint32_t> special(n);
-    jobs.pad();
-    size_t ns;
-    if constexpr (std::is_same_v<C, ec::G1Curve>) ns = msm::ifma::g1_add_batch(jobs, 0, n, special.data());
-    else ns = msm::ifma::g2_add_batch(jobs, 0, n, special.data());
-    ASSERT_EQ(ns, 0u) << "no equal x without DBL here";
-    msm::ifma::points_from_domain(raw(out[0]), n, kFp);
-    for (size_t i = 0; i < n; i++) {
-      ASSERT_EQ(A::from_xy(out[i].x, out[i].y), want[i]) << "n=" << n << " i=" << i;
-    }
-  }
 }
 
 TEST(IfmaKernels, OutputMayAliasAnInput) {
