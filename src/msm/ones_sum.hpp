@@ -41,7 +41,10 @@ class OnesSum {
 
   Jac operator()(const std::vector<uint32_t>& idx) {
     const size_t len = idx.size();
+    // Several parts a thread, for balance; one with one thread, since every
+    // part ends in a tree over its sums (2,047 more additions with 2,048).
     size_t parts = std::min<size_t>((len + 8191) / 8192, 4 * size_t(threads_));
+    if (threads_ == 1) parts = 1;
     parts = std::max<size_t>(parts, 1);
     std::vector<Jac> res(parts);
     tbb::enumerable_thread_specific<Work> work;
