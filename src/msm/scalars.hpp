@@ -42,6 +42,17 @@ class PartIndex {
     while (i >= end_[p]) p++;
     return {p, i - begin_[p]};
   }
+  // fn(p, k0, k1, i0) for each part p that [lo, hi) meets: its elements
+  // [k0, k1) are the sequence's [i0, i0 + k1 - k0).
+  template <class Fn>
+  void for_runs(size_t lo, size_t hi, Fn&& fn) const {
+    for (size_t p = 0; p < n_ && lo < hi; p++) {
+      if (lo >= end_[p]) continue;
+      const size_t stop = std::min(hi, end_[p]);
+      fn(p, lo - begin_[p], stop - begin_[p], lo);
+      lo = stop;
+    }
+  }
 
  private:
   size_t begin_[kMaxParts] = {}, end_[kMaxParts] = {};
@@ -58,6 +69,14 @@ class Concat : public PartIndex {
   const T& operator[](size_t i) const {
     const auto [p, k] = locate(i);
     return data_[p][k];
+  }
+  // fn(i, element i) for i in [lo, hi), in order, a part's run at a time.
+  template <class Fn>
+  void for_range(size_t lo, size_t hi, Fn&& fn) const {
+    for_runs(lo, hi, [&](size_t p, size_t k0, size_t k1, size_t i0) {
+      const T* d = data_[p];
+      for (size_t k = k0; k < k1; k++) fn(i0 + (k - k0), d[k]);
+    });
   }
 
  private:
@@ -109,10 +128,11 @@ inline void reduce_mod_r(Limbs<4>& k) {
   while (arith::compare(k, ff::Fr::MODULUS) >= 0) arith::sub_from(k, ff::Fr::MODULUS);
 }
 
-// Scalar sources: operator()(i) gives the canonical integer (< r); quick(i)
-// classifies without conversion where it can: 0 (zero), 1 (one), -1 (other).
-// Its -1 is exact (a reduced Montgomery form is 0 or R only for 0 and 1), so
-// a scalar it calls other needs no conversion once the window bits are known
+// Scalar sources: operator()(i) gives the canonical integer (< r);
+// quick_range(lo, hi, fn) classifies scalars [lo, hi) without conversion
+// where it can, calling fn(i, class): 0 (zero), 1 (one), -1 (other). Fr's -1
+// is exact (a reduced Montgomery form is 0 or R only for 0 and 1), so a
+// scalar it calls other needs no conversion once the window bits are known
 // to be the most there can be.
 struct FrScalars {
   static constexpr bool kQuickExact = true;
@@ -120,8 +140,13 @@ struct FrScalars {
   Limbs<4> operator()(size_t i) const { return s[i].to_canonical(); }
   // Where scalar i lies (stage A touches it ahead of its conversion).
   const void* address(size_t i) const { return &s[i]; }
-  int quick(size_t i) const {
-    const auto& v = s[i].v;  // Montgomery form: 0 -> 0, 1 -> R
+  // fn(i, the class of scalar i) for i in [lo, hi), in order.
+  template <class Fn>
+  void quick_range(size_t lo, size_t hi, Fn&& fn) const {
+    s.for_range(lo, hi, [&](size_t i, const ff::Fr& f) { fn(i, quick_of(f)); });
+  }
+  static int quick_of(const ff::Fr& f) {
+    const auto& v = f.v;  // Montgomery form: 0 -> 0, 1 -> R
     // Without a branch: Filecoin's 0s, 1s and others come at random.
     uint64_t any = 0, off_one = 0;
     for (size_t k = 0; k < 4; k++) {
@@ -141,7 +166,10 @@ struct CanonicalScalars {
   }
   // Where scalar i lies (stage A touches it ahead of its conversion).
   const void* address(size_t i) const { return &s[i]; }
-  int quick(size_t) const { return -1; }
+  template <class Fn>
+  void quick_range(size_t lo, size_t hi, Fn&& fn) const {
+    for (size_t i = lo; i < hi; i++) fn(i, -1);
+  }
 };
 
 // Canonical integers of several parts, as one sequence.
@@ -155,7 +183,10 @@ struct CanonicalPartsScalars {
   }
   // Where scalar i lies (stage A touches it ahead of its conversion).
   const void* address(size_t i) const { return &s[i]; }
-  int quick(size_t) const { return -1; }
+  template <class Fn>
+  void quick_range(size_t lo, size_t hi, Fn&& fn) const {
+    for (size_t i = lo; i < hi; i++) fn(i, -1);
+  }
 };
 
 // Stage 0's answer: which points go to the ones sum, which to the windows.
@@ -181,31 +212,35 @@ ScalarClasses classify_scalars(const PointSeq<C>& pts, const ScalarAt& scalar_at
   std::vector<uint32_t> n1(nblk), nb(nblk), mb(nblk);
   std::vector<uint32_t> nz(nblk);
   tbb::parallel_for(size_t(0), nblk, [&](size_t b) {
-    uint32_t c1 = 0, cb = 0, cz = 0, bits = 0;
-    for (size_t i = b * BLK, e = std::min(n, i + BLK); i < e; i++) {
-      // Without a branch on the class: on Filecoin's vectors (0, 1 and other
-      // scalars at random) each such branch mispredicted every other point.
-      // No point is read (identities are dropped where the points are
-      // loaded): the scalars alone are a quarter of the bytes.
-      const int q = scalar_at.quick(i);
-      const bool one = q == 1 && split_ones;
-      uint8_t k = uint8_t(q == 0 ? kZero : one ? kOne : kBig);
-      // A scalar quick() cannot place is converted for its length, until
-      // no longer scalar can change the plan (a predictable branch then).
-      if (k == kBig && !(ScalarAt::kQuickExact && bits == kMaxBits)) [[unlikely]] {
-        const size_t bl = arith::bit_length(scalar_at(i));
-        if (bl == 0) {
-          k = kZero;
-        } else if (bl == 1 && split_ones) {
-          k = kOne;
-        } else {
-          bits = std::max<uint32_t>(bits, uint32_t(bl));
-        }
-      }
-      cls[i] = k;
-      c1 += k == kOne;
-      cb += k == kBig;
-      cz += k == kZero;
+    const size_t lo = b * BLK, hi = std::min(n, lo + BLK);
+    uint8_t* const cl = cls.data();
+    const uint8_t one_class = uint8_t(split_ones ? kOne : kBig);
+    // The classes quick_range() tells, a part's scalars at a time, in a loop
+    // without a branch or a call (Filecoin's 0s, 1s and others come at
+    // random: a branch on the class mispredicted every other scalar, and a
+    // call kept the loop's variables in memory). No point is read
+    // (identities are dropped where the points are loaded): the scalars
+    // alone are a quarter of the bytes.
+    scalar_at.quick_range(lo, hi, [cl, one_class](size_t i, int q) {
+      cl[i] = q == 0 ? uint8_t(kZero) : q == 1 ? one_class : uint8_t(kBig);
+    });
+    // The bits to window: the lengths of big scalars, until one has the most
+    // there can be (with an exact quick_range(), a few scalars a block); a
+    // source without one converts every scalar here, also telling 0 and 1.
+    uint32_t bits = 0;
+    for (size_t i = lo; i < hi; i++) {
+      if (cl[i] != kBig) continue;
+      if (ScalarAt::kQuickExact && bits == kMaxBits) break;
+      const size_t bl = arith::bit_length(scalar_at(i));
+      if (bl == 0) cl[i] = kZero;
+      else if (bl == 1 && split_ones) cl[i] = kOne;
+      else bits = std::max<uint32_t>(bits, uint32_t(bl));
+    }
+    uint32_t c1 = 0, cb = 0, cz = 0;
+    for (size_t i = lo; i < hi; i++) {
+      c1 += cl[i] == kOne;
+      cb += cl[i] == kBig;
+      cz += cl[i] == kZero;
     }
     n1[b] = c1;
     nb[b] = cb;
