@@ -21,22 +21,26 @@
 
 namespace cuzk::msm::detail {
 
-// Every window's buckets, for the accumulator the plan chose.
+// Every window's buckets, for the accumulator the plan chose. Batch-affine
+// buckets (in the kernels' domain) lie in one array, window after window, so
+// that consecutive windows scheduled together index theirs as one.
 template <class C>
 struct Buckets {
-  std::vector<RawArray<Pt<C>>> affine;       // batch-affine, in the kernels' domain
-  std::vector<std::vector<uint8_t>> filled;  // affine[w][b] holds a point
+  RawArray<Pt<C>> affine_all;
+  std::vector<uint8_t> filled_all;  // affine_all[i] holds a point
+  std::vector<size_t> start;        // window w's first bucket
   std::vector<std::vector<ec::Xyzz<C>>> xyzz;
+
+  Pt<C>* affine(int w) { return affine_all.data() + start[size_t(w)]; }
+  uint8_t* filled(int w) { return filled_all.data() + start[size_t(w)]; }
 
   explicit Buckets(const WindowPlan& wp) {
     const int W = wp.windows;
     if (wp.batch_affine()) {
-      affine.resize(W);
-      filled.resize(W);
-      for (int w = 0; w < W; w++) {
-        affine[w].reset(wp.buckets[w]);
-        filled[w].assign(wp.buckets[w], 0);
-      }
+      start.assign(size_t(W) + 1, 0);
+      for (int w = 0; w < W; w++) start[size_t(w) + 1] = start[size_t(w)] + wp.buckets[w];
+      affine_all.reset(start.back());
+      filled_all.assign(start.back(), 0);
     } else {
       xyzz.resize(W);
       for (int w = 0; w < W; w++) xyzz[w].assign(wp.buckets[w], ec::Xyzz<C>::identity());
@@ -100,6 +104,11 @@ class BucketAccumulator {
         any_sorted = true;
         continue;
       }
+      if (const int n = narrow_group(w, w1, b0, b1); n > 1) {
+        schedule_together(wk, w, n, entries, digits, E);
+        w += n - 1;
+        continue;
+      }
       const int32_t* dg = digits + size_t(w) * E;
       // Half the trees' batch: the kernel's scratch for a batch (1.5 MB at
       // 4096 G1 additions) then leaves room in L2 for the buckets and
@@ -114,7 +123,7 @@ class BucketAccumulator {
         ts.clear();
         for (uint32_t b = 0; b < span; b++) {
           const uint32_t begin = uint32_t(ts.refs.size());
-          if (bk_.filled[w][b]) ts.refs.push_back(make_ref<C>(bk_.affine[w].data() + b, false));
+          if (bk_.filled(w)[b]) ts.refs.push_back(make_ref<C>(bk_.affine(w) + b, false));
           for (uint32_t k = 0; k < copies; k++)
             if (wk.copy_fl[size_t(k) * span + b])
               ts.refs.push_back(make_ref<C>(wk.copies.data() + size_t(k) * span + b, false));
@@ -124,8 +133,7 @@ class BucketAccumulator {
         if (!ts.segs.empty()) sum_segments(ts);
       } else {
         const bool part = lo != 0 || hi != wp_.buckets[w];
-        wk.sched.run(entries, dg, E, lo, span, bk_.affine[w].data(), bk_.filled[w].data(), batch, wk.left, 1,
-                     part);
+        wk.sched.run(entries, dg, E, lo, span, bk_.affine(w), bk_.filled(w), batch, wk.left, 1, part);
       }
       if (wk.left.empty()) continue;
       ts.clear();
@@ -150,6 +158,50 @@ class BucketAccumulator {
     }
   }
 
+  // Narrow windows scheduled together: n of them from w on (n = 1: w alone),
+  // as many as it takes for 4096 buckets in all (so that a batch of 1024 jobs
+  // rarely meets a busy one), up to 8, each whole and narrow.
+  static constexpr uint32_t kGroupBuckets = 4096;
+  int narrow_group(int w, int w1, uint32_t b0, uint32_t b1) const {
+    const auto narrow = [&](int v) {
+      const uint32_t hi = std::min(b1, wp_.buckets[v]);
+      return b0 < hi && bucket_copies(v, b0, hi) > 1;
+    };
+    int n = 0;
+    uint32_t buckets = 0;
+    while (n < int(BucketScheduler<C>::kMaxWindows) && w + n < w1 && buckets < kGroupBuckets && narrow(w + n))
+      buckets += wp_.buckets[w + n++];
+    return n;
+  }
+
+  // Windows w .. w + n - 1, whole and narrow, by one run of the scheduler.
+  void schedule_together(Work& wk, int w, int n, const P* entries, const int32_t* digits, size_t E) {
+    typename BucketScheduler<C>::Windows ws;
+    ws.n = unsigned(n);
+    uint32_t widest = 0, buckets = 0;
+    for (int i = 0; i < n; i++) {
+      ws.offset[i] = uint32_t(bk_.start[size_t(w + i)] - bk_.start[size_t(w)]);
+      widest = std::max(widest, wp_.buckets[w + i]);
+      buckets += wp_.buckets[w + i];
+    }
+    const size_t batch = std::max<size_t>(1, std::min<size_t>(batch_ / 2, buckets / 4));
+    wk.left.clear();
+    wk.sched.run_windows(entries, digits + size_t(w) * E, E, widest, bk_.affine(w), bk_.filled(w), batch,
+                         wk.left, ws);
+    if (wk.left.empty()) return;
+    auto& ts = wk.ts;
+    ts.clear();
+    constexpr unsigned lw = BucketScheduler<C>::kWindowBits;
+    constexpr uint32_t mask = BucketScheduler<C>::kMaxWindows - 1;
+    for (int i = 0; i < n; i++)
+      add_segments(ts, wk.cnt, w + i, 0, wp_.buckets[w + i], entries, digits + size_t(w + i) * E,
+                   [&](auto&& f) {
+                     for (uint32_t j : wk.left)
+                       if ((j & mask) == uint32_t(i)) f(j >> lw);
+                   });
+    sum_segments(ts);
+  }
+
   // Appends to ts one segment per bucket of window w in [lo, hi) that the
   // entries each(f) names (f(j) for each) fall into: the bucket's current
   // value (if any), then those entries, grouped by a counting sort.
@@ -164,8 +216,8 @@ class BucketAccumulator {
       uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or b < lo
       if (b < span) cnt[b]++;
     });
-    const P* bk = bk_.affine[w].data();
-    const uint8_t* fl = bk_.filled[w].data();
+    const P* bk = bk_.affine(w);
+    const uint8_t* fl = bk_.filled(w);
     const size_t seg0 = ts.segs.size();
     size_t pos = ts.refs.size();
     for (uint32_t b = 0; b < span; b++) {
@@ -195,11 +247,11 @@ class BucketAccumulator {
     ts.run(
         [&](uint32_t id, Ref r) {
           const uint32_t w = id >> 16, b = id & 0xffff;
-          P* dst = bk_.affine[w].data() + b;
-          bk_.filled[w][b] = r != 0;
+          P* dst = bk_.affine(int(w)) + b;
+          bk_.filled(int(w))[b] = r != 0;
           if (r) store(dst, r);
         },
-        batch_, [&](uint32_t id) { return bk_.affine[id >> 16].data() + (id & 0xffff); });
+        batch_, [&](uint32_t id) { return bk_.affine(int(id >> 16)) + (id & 0xffff); });
   }
 
   void accumulate_xyzz(int w0, int w1, uint32_t b0, uint32_t b1, const P* entries, const int32_t* digits,

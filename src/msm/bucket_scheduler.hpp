@@ -11,8 +11,11 @@
 // the per-round reference arrays and the result arena: with many buckets
 // (2^15 for a 16-bit window) a batch of 2048 rarely meets a busy bucket
 // (about 3% of the entries are deferred once), and the entries are read in
-// order while the buckets (a few MB) take the random accesses.
+// order while the buckets (a few MB) take the random accesses. Narrow windows
+// (few buckets) go several at a time, so that a batch still spreads over
+// thousands of buckets.
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "msm/batch_affine.hpp"
@@ -43,7 +46,37 @@ class BucketScheduler {
   // 2.7 times the one-thread CPU time here).
   void run(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
            uint8_t* fl, size_t batch, std::vector<uint32_t>& left, uint32_t copies = 1, bool part = false) {
+    run_impl<false>(entries, dg, E, lo, span, bk, fl, batch, left, copies, part, {});
+  }
+
+  // Whole windows w0 .. w0 + n - 1 at once (2 <= n <= kMaxWindows): window
+  // w0 + i's digits at dg + i * E, its buckets and flags at bk + offset[i] and
+  // fl + offset[i] (offset[0] = 0), span = the most buckets of one of them.
+  // The entries are listed window by window for each point, so the jobs of a
+  // batch spread over all their buckets, as copies do, but each is a bucket
+  // of its own window: nothing to add up afterwards. Entry e of window w0 + i
+  // is e << 3 | i here (in `left`).
+  static constexpr unsigned kMaxWindows = 8, kWindowBits = 3;
+  struct Windows {
+    unsigned n = 1;
+    uint32_t offset[kMaxWindows] = {};
+  };
+  void run_windows(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t span, Pt<C>* bk, uint8_t* fl,
+                   size_t batch, std::vector<uint32_t>& left, const Windows& ws) {
+    if (E >> (32 - kWindowBits) || ws.n > kMaxWindows)
+      throw std::length_error("bucket scheduler: too many entries or windows for one run");
+    run_impl<true>(entries, dg, E, 0, span, bk, fl, batch, left, 1, false, ws);
+  }
+
+ private:
+  template <bool kMulti>
+  void run_impl(const Pt<C>* entries, const int32_t* dg, size_t E, uint32_t lo, uint32_t span, Pt<C>* bk,
+                uint8_t* fl, size_t batch, std::vector<uint32_t>& left, uint32_t copies, bool part,
+                const Windows& ws) {
     const uint32_t copy_mask = copies - 1;
+    constexpr unsigned lw = kWindowBits;
+    constexpr uint32_t wmask = kMaxWindows - 1;
+    const uint32_t nw = ws.n;
     retry_.clear();
     defer_.clear();
     jobs_.clear();
@@ -60,6 +93,7 @@ class BucketScheduler {
       order = in_range_.data();
     }
     size_t next = 0, r = 0;  // the next new entry, the next retry
+    uint32_t next_w = 0;     // with several windows: the next new entry's window
     touched_.resize(batch);
     for (;;) {
       // The batch is filled with everything it writes in locals: fl is a byte
@@ -74,23 +108,42 @@ class BucketScheduler {
         uint32_t e;
         bool again = r < nretry;
         if (again) e = retry[r++];
-        else if (next < count) e = order ? order[next++] : uint32_t(next++);
-        else break;
-        const int32_t d = dg[e];
+        else if (next < count) {
+          if constexpr (kMulti) {
+            e = uint32_t(next) << lw | next_w;
+            if (++next_w == nw) {
+              next_w = 0;
+              next++;
+            }
+          } else {
+            e = order ? order[next++] : uint32_t(next++);
+          }
+        } else {
+          break;
+        }
+        // e: the entry as listed; x: the point's index.
+        uint32_t x = e, i0 = 0;
+        const int32_t* dw = dg;
+        if constexpr (kMulti) {
+          x = e >> lw;
+          dw = dg + size_t(e & wmask) * E;
+          i0 = ws.offset[e & wmask];
+        }
+        const int32_t d = dw[x];
         const uint32_t b = uint32_t(d < 0 ? -d : d) - 1 - lo;  // wraps for d == 0 or below lo
         if (b >= span) continue;
-        const uint32_t i = lo + b + span * (e & copy_mask);
+        const uint32_t i = i0 + lo + b + span * (e & copy_mask);
         const uint8_t st = fl[i];
         Pt<C>* dst = bk + i;
         if (st == kFilled) [[likely]] {
           fl[i] = kFilled | kBusy;
           touched[nt++] = i;
-          jw.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + e),
+          jw.push(reinterpret_cast<const uint64_t*>(dst), reinterpret_cast<const uint64_t*>(entries + x),
                   reinterpret_cast<uint64_t*>(dst), d < 0 ? ifma::NEG_B : 0);
         } else if (st & kBusy) {
           (again ? left : defer_).push_back(e);
         } else {
-          store(dst, make_ref<C>(entries + e, d < 0));
+          store(dst, make_ref<C>(entries + x, d < 0));
           fl[i] = kFilled;
         }
       }
@@ -108,7 +161,6 @@ class BucketScheduler {
     }
   }
 
- private:
   static constexpr uint8_t kFilled = 1, kBusy = 2;
 
   // Runs the batch's jobs; nt = their count, their buckets in touched_.

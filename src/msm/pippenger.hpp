@@ -162,8 +162,8 @@ class PippengerMsm {
     std::vector<Jac> wsum(W);
     tbb::enumerable_thread_specific<TreeSummer<C>> red_work;
     const auto reduce_window = [&](int w) {
-      wsum[w] = wp_.batch_affine() ? reduce_affine(red_work.local(), buckets.affine[w].data(),
-                                                   buckets.filled[w].data(), wp_.buckets[w], kernels_, batch_)
+      wsum[w] = wp_.batch_affine() ? reduce_affine(red_work.local(), buckets.affine(w), buckets.filled(w),
+                                                   wp_.buckets[w], kernels_, batch_)
                                    : reduce_xyzz(buckets.xyzz[w]);
     };
 
