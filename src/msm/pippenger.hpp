@@ -146,7 +146,9 @@ class PippengerMsm {
 
     Buckets<C> buckets(wp_);
     const size_t eps = wp_.entries_per_scalar();
-    const TaskPlan tp = plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes);
+    const TaskPlan tp =
+        plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes,
+                   choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing) == Scheduling::WideWindows);
     const size_t SC = tp.super_chunk;
 
     // Direct scheduling (with IFMA kernels), window by window: see bucket_copies().

@@ -275,6 +275,30 @@ TEST(TaskPlan, LeftoverWindowsAreSplitOverTheirOwnBuckets) {
   EXPECT_EQ(tp10.tasks.size(), 10u);
 }
 
+TEST(TaskPlan, NarrowWindowsStayWholeWhereScheduled) {
+  using namespace msm::detail;
+  const Tuning tu;
+  // A 2^16 Filecoin-like MSM's 6,554 big scalars: windows of at most 1,024
+  // buckets, too narrow for direct scheduling of a range of them.
+  const size_t nbig = 6554;
+  const auto wp = plan_windows<ec::G1Curve>(nbig, 255, tu, msm::Options{}, 4096, 2);
+  ASSERT_LT(wp.max_buckets(), kMinScheduledSpan);
+  // Scheduled: whole window groups only, as many tasks as groups.
+  const TaskPlan whole = plan_tasks(wp, 96, nbig, tu, 2, 0, true);
+  ASSERT_GE(whole.groups, 2);
+  EXPECT_EQ(whole.tasks.size(), size_t(whole.groups));
+  for (const AccumulationTask& t : whole.tasks) {
+    EXPECT_EQ(t.b0, 0u);
+    for (int w = t.w0; w < t.w1; w++) EXPECT_GE(t.b1, wp.buckets[size_t(w)]) << w;
+  }
+  // Sorted trees (not scheduled): the groups are cut into bucket ranges, four
+  // tasks or more a thread.
+  const TaskPlan ranges = plan_tasks(wp, 96, nbig, tu, 2, 0, false);
+  EXPECT_GE(ranges.tasks.size(), 8u);
+  EXPECT_TRUE(std::any_of(ranges.tasks.begin(), ranges.tasks.end(),
+                          [](const AccumulationTask& t) { return t.b0 > 0; }));
+}
+
 TEST(TaskPlan, ANarrowTopWindowStaysWholeAndAFullOneIsSplit) {
   using namespace msm::detail;
   const Tuning tu;
