@@ -146,14 +146,13 @@ class PippengerMsm {
 
     Buckets<C> buckets(wp_);
     const size_t eps = wp_.entries_per_scalar();
+    const Scheduling scheduling = choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing);
     const TaskPlan tp =
-        plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes,
-                   choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing) == Scheduling::WideWindows);
+        plan_tasks(wp_, sizeof(P), nbig, tu_, T_, opt_.scratch_bytes, scheduling == Scheduling::WideWindows);
     const size_t SC = tp.super_chunk;
 
     // Direct scheduling (with IFMA kernels), window by window: see bucket_copies().
-    BucketAccumulator<C> acc(wp_, choose_scheduling(kernels_, wp_.accumulator, tu_.bucketing), kernels_,
-                             batch_, mini_chunk(), buckets);
+    BucketAccumulator<C> acc(wp_, scheduling, kernels_, batch_, mini_chunk(), buckets);
     pl.scheduled = false;
     for (const AccumulationTask& tk : tp.tasks)
       for (int w = tk.w0; w < tk.w1; w++)
