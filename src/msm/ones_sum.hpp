@@ -3,10 +3,12 @@
 // witness vectors are mostly 0s and 1s: about half the points of a proof's
 // MSMs come here), in parallel parts of the list.
 //
-// With the IFMA kernels a part adds its points straight into S running sums
-// (S = the batch rounded up to a power of two, at most 2048), point e into
-// sum e mod S, in batches of consecutive points, so a batch meets distinct
-// sums and nothing waits; a tree adds the sums at the end. The points are
+// With the IFMA kernels a thread adds its parts' points straight into S
+// running sums of its own (S = the batch rounded up to a power of two, at
+// most 2048), its e-th point into sum e mod S, in batches of consecutive
+// points, so a batch meets distinct sums and nothing waits; a tree per
+// thread adds its sums at the end (the sums outlive the parts, so many
+// parts, for balance, cost no more trees). The points are
 // read where they lie: the kernels move a raw operand's y into their
 // domain as they load it (ifma_kernels.hpp), so no converted copy of the
 // points is made. Only a sum's first point is copied and converted (the
@@ -41,23 +43,23 @@ class OnesSum {
 
   Jac operator()(const std::vector<uint32_t>& idx) {
     const size_t len = idx.size();
-    // Several parts a thread, for balance; one with one thread, since every
-    // part ends in a tree over its sums (2,047 more additions with 2,048).
-    size_t parts = std::min<size_t>((len + 8191) / 8192, 4 * size_t(threads_));
-    if (threads_ == 1) parts = 1;
+    // Parts of a batch or more, several a thread for balance (the vCPUs
+    // differ in speed); a thread's parts share its running sums and its one
+    // tree at the end.
+    size_t parts = threads_ == 1 ? 1 : std::min<size_t>((len + batch_ - 1) / batch_, 16 * size_t(threads_));
     parts = std::max<size_t>(parts, 1);
-    std::vector<Jac> res(parts);
     tbb::enumerable_thread_specific<Work> work;
     tbb::parallel_for(size_t(0), parts, [&](size_t p) {
       Work& wk = work.local();
       const size_t lo = len * p / parts, hi = len * (p + 1) / parts;
-      wk.have = false;
-      wk.ts.ifma = kernels_ == Kernels::Ifma;
       if (kernels_ == Kernels::Ifma) in_place(wk, idx.data(), lo, hi);
       else by_trees(wk, idx.data(), lo, hi);
-      if (wk.have) from_kernel_domain(kernels_, &wk.acc, 1);
-      res[p] = wk.have ? Jac::from_affine(ec::Affine<C>::from_xy(wk.acc.x, wk.acc.y)) : Jac::identity();
     });
+    // The threads' trees (each adds its S sums), in parallel.
+    std::vector<Work*> used;
+    for (Work& wk : work) used.push_back(&wk);
+    std::vector<Jac> res(used.size(), Jac::identity());
+    tbb::parallel_for(size_t(0), used.size(), [&](size_t u) { res[u] = finish(*used[u]); });
     Jac r = Jac::identity();
     for (auto& x : res) r = r.add(x);
     return r;
@@ -73,7 +75,9 @@ class OnesSum {
     ifma::JobList jobs, dbl;
     std::vector<uint32_t> special;
     P acc;
-    bool have = false;
+    bool have = false;     // acc holds a sum
+    bool started = false;  // sums and filled are set up (IFMA kernels)
+    uint64_t taken = 0;    // points added into the sums so far
   };
 
   // Sums: the batch rounded up to a power of two, at most 2048 (the default
@@ -96,20 +100,26 @@ class OnesSum {
 
   static constexpr size_t kAhead = 16;  // points
 
+  // The points ix[lo, hi) into wk's running sums (IFMA kernels).
   void in_place(Work& wk, const uint32_t* ix, size_t lo, size_t hi) {
     const uint32_t S = sums_count();
     // Half the trees' batch, as the buckets' direct scheduling: the kernel's
     // scratch then leaves room in L2 for the sums and the points.
     const size_t B = std::max<size_t>(1, std::min<size_t>(batch_ / 2, S));
-    if (wk.sums.size() < S) wk.sums.reset(S);
-    wk.filled.assign(S, 0);
+    if (!wk.started) {
+      if (wk.sums.size() < S) wk.sums.reset(S);
+      wk.filled.assign(S, 0);
+      wk.jobs.clear();
+      wk.jobs.set_raw_b(true);
+      wk.fresh.clear();
+      wk.started = true;
+    }
     P* const sums = wk.sums.data();
     uint8_t* const filled = wk.filled.data();
-    wk.jobs.clear();
-    wk.jobs.set_raw_b(true);
-    wk.fresh.clear();
     const PointSeq<C> pts = pts_;  // in locals: the stores below could alias members
-    size_t e = 0, e0 = 0;          // points taken, and at the open batch's start
+    // Points taken, and at the open batch's start: a batch is B <= S points
+    // of consecutive e, so it meets B distinct sums.
+    uint64_t e = wk.taken, e0 = e;
     for (size_t i = lo; i < hi; i++) {
       // The points lie scattered over the whole array (Filecoin's 1s come at
       // random): the loads of points a little ahead are issued early (a
@@ -141,12 +151,26 @@ class OnesSum {
       }
     }
     flush(wk);
-    wk.ts.clear();
-    for (uint32_t s = 0; s < S; s++)
-      if (filled[s]) wk.ts.refs.push_back(make_ref<C>(sums + s, false));
-    if (wk.ts.refs.empty()) return;
-    wk.ts.segs.push_back({0, 0, uint32_t(wk.ts.refs.size())});
-    into_acc(wk);
+    wk.taken = e;
+  }
+
+  // A thread's total: its running sums added by a tree (IFMA kernels), or
+  // the trees' accumulator (scalar kernels).
+  Jac finish(Work& wk) {
+    wk.ts.ifma = kernels_ == Kernels::Ifma;
+    if (wk.started) {
+      wk.ts.clear();
+      const P* const sums = wk.sums.data();
+      for (uint32_t s = 0; s < sums_count(); s++)
+        if (wk.filled[s]) wk.ts.refs.push_back(make_ref<C>(sums + s, false));
+      if (!wk.ts.refs.empty()) {
+        wk.ts.segs.push_back({0, 0, uint32_t(wk.ts.refs.size())});
+        into_acc(wk);
+      }
+    }
+    if (!wk.have) return Jac::identity();
+    from_kernel_domain(kernels_, &wk.acc, 1);
+    return Jac::from_affine(ec::Affine<C>::from_xy(wk.acc.x, wk.acc.y));
   }
 
   // The open batch: its fresh sums into the domain (runs of consecutive
