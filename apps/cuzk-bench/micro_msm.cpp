@@ -131,7 +131,7 @@ void run_group(const MsmOpts& o, const char* gname) {
     std::span<const ec::Affine<C>> ps(pts.data(), n);
     for (const auto& sk : o.scalars) {
       auto ks = make_msm_scalars(n, sk, 5678 + log_n);
-      std::vector<arith::Limbs<4>> can(n);
+      auto can = platform::large_vector<arith::Limbs<4>>(n);
       for (size_t i = 0; i < n; i++) can[i] = ks[i].to_canonical();
       for (int wb : o.windows) {
         // Several thread counts are timed round-robin, a repetition of each

@@ -3,7 +3,10 @@
 // comparison (bench/blst/): points on a random arithmetic progression
 // a*G + i*b*G (additions and one batch inversion per block, so 2^20 points
 // take seconds), and scalars uniform in Fr or Filecoin-like (45% zero, 45%
-// one, 10% uniform: witness vectors are dominated by 0/1).
+// one, 10% uniform: witness vectors are dominated by 0/1). Both lie in 2 MiB
+// pages, as a daemon's parameters do (platform/large_vector.hpp): the MSM of
+// Filecoin-like scalars reads its points and scalars at random, and in 4 KiB
+// pages each such read would also miss the TLB.
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "ec/bls12_381.hpp"
+#include "platform/large_vector.hpp"
 
 namespace cuzk::bench_cli {
 
@@ -23,7 +27,7 @@ std::vector<ec::Affine<C>> make_msm_points(size_t n, uint64_t seed) {
   const auto g = ec::Jacobian<C>::from_affine(C::generator());
   const ff::Fr a = ff::Fr::random(rng), b = ff::Fr::random(rng);
   const auto step = ec::mul_vartime(g, b).to_affine();
-  std::vector<ec::Affine<C>> out(n);
+  auto out = platform::large_vector<ec::Affine<C>>(n);
   const size_t blk = 1 << 14;
   tbb::parallel_for(size_t(0), (n + blk - 1) / blk, [&](size_t c) {
     size_t lo = c * blk, hi = std::min(n, lo + blk);
@@ -41,7 +45,7 @@ std::vector<ec::Affine<C>> make_msm_points(size_t n, uint64_t seed) {
 // kind: "uniform" or "filecoin".
 inline std::vector<ff::Fr> make_msm_scalars(size_t n, const std::string& kind, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<ff::Fr> k(n);
+  auto k = platform::large_vector<ff::Fr>(n);
   for (auto& x : k) {
     if (kind == "filecoin") {
       unsigned u = unsigned(rng() % 100);

@@ -75,7 +75,8 @@ int run(const char* gname, const std::vector<int>& log_ns, const std::vector<std
   int max_log = 0;
   for (int l : log_ns) max_log = std::max(max_log, l);
   const auto pts = bench_cli::make_msm_points<C>(size_t(1) << max_log, 1234);
-  std::vector<typename B::Aff> bpts(pts.size());
+  // blst's copies in 2 MiB pages too, as cuzk's (micro_msm_inputs.hpp).
+  auto bpts = platform::large_vector<typename B::Aff>(pts.size());
   for (size_t i = 0; i < pts.size(); i++) {
     const auto raw = ec::to_uncompressed<C>(pts[i]);
     if (!B::decode(&bpts[i], raw.data())) {
@@ -88,8 +89,8 @@ int run(const char* gname, const std::vector<int>& log_ns, const std::vector<std
     const size_t n = size_t(1) << log_n;
     for (const std::string& kind : kinds) {
       const auto ks = bench_cli::make_msm_scalars(n, kind, 5678 + uint64_t(log_n));
-      std::vector<arith::Limbs<4>> can(n);
-      std::vector<uint8_t> bytes(32 * n);
+      auto can = platform::large_vector<arith::Limbs<4>>(n);
+      auto bytes = platform::large_vector<uint8_t>(32 * n);
       for (size_t i = 0; i < n; i++) {
         can[i] = ks[i].to_canonical();
         for (size_t j = 0; j < 4; j++)
