@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <tuple>
 #include <cstdio>
@@ -79,6 +80,11 @@ std::map<Key, double>& results() {
   static std::map<Key, double> r;
   return r;
 }
+// The plan's additions (additions_model) of each configuration.
+std::map<Key, double>& planned_additions() {
+  static std::map<Key, double> r;
+  return r;
+}
 // Each repetition's time where thread counts were timed round-robin (see
 // run_group), for the speed-up as a median of paired ratios.
 std::map<Key, std::vector<double>>& rep_times() {
@@ -100,6 +106,18 @@ std::string widths_label(const msm::detail::Plan& plan) {
   for (size_t w = 0; w + 1 < plan.window_widths.size(); w++) lo = std::min(lo, plan.window_widths[w]);
   return lo == plan.window_bits ? std::to_string(lo)
                                 : std::to_string(plan.window_bits) + "/" + std::to_string(lo);
+}
+
+// The affine additions the plan implies, as a model: every entry (a big
+// scalar's point, and phi(P) under GLV) once per window, about two per bucket
+// in the reductions (2^(w-1) buckets of a w-bit signed window), one per
+// scalar-1 point. Filecoin-like and uniform MSMs cost about the same per
+// addition, so the ratio of their counts is the floor of their time ratio.
+double additions_model(const msm::detail::Plan& plan) {
+  const double entries = double(plan.big) * (plan.glv ? 2 : 1);
+  double adds = double(plan.ones);
+  for (int w : plan.window_widths) adds += entries + 2 * std::ldexp(1.0, w - 1);
+  return adds;
 }
 
 // One timed MSM on `th` threads.
@@ -178,6 +196,8 @@ void run_group(const MsmOpts& o, const char* gname) {
                                 {"accumulator", acc_name(plan.accumulator)},
                                 {"ones", plan.ones},
                                 {"zeros", plan.zeros},
+                                {"additions_model", additions_model(plan)},
+                                {"ns_per_addition", s.median * 1e6 / additions_model(plan)},
                                 // Stages of the last repetition (reductions within accumulate).
                                 {"stage_ms",
                                  {{"classify", plan.ms_classify},
@@ -190,9 +210,10 @@ void run_group(const MsmOpts& o, const char* gname) {
             } else {
               std::printf(
                   "msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%-5s W=%2d  %9.1f ms  %8.0f pts/s  "
-                  "norm %.1f (fp_mul %.1f ns)%s\n",
+                  "%.3f M additions (%.1f ns each)  norm %.1f (fp_mul %.1f ns)%s\n",
                   gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", widths_label(plan).c_str(),
-                  plan.windows, s.median, double(n) / (s.median / 1e3), per_point_ns / fp_ns, fp_ns,
+                  plan.windows, s.median, double(n) / (s.median / 1e3), additions_model(plan) / 1e6,
+                  s.median * 1e6 / additions_model(plan), per_point_ns / fp_ns, fp_ns,
                   gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
             }
             std::fflush(stdout);
@@ -237,6 +258,7 @@ void run_group(const MsmOpts& o, const char* gname) {
           }
           report("default", s, fp_ns, plan, gain);
           results()[Key{gname, sk, log_n, th, wb}] = s.median;
+          planned_additions()[Key{gname, sk, log_n, th, wb}] = additions_model(plan);
         }
       }
     }
@@ -247,10 +269,12 @@ void run_group(const MsmOpts& o, const char* gname) {
 // g2 / g1 time, filecoin / uniform time, speed-up of t threads over 1.
 void print_ratios(const MsmOpts& o) {
   auto& r = results();
-  auto line = [&](const char* what, const Key& k, double num, double den, const char* note) {
+  auto line = [&](const char* what, const Key& k, double num, double den, const char* note,
+                  double additions_ratio = 0) {
     nlohmann::json j = {{"bench", "msm_ratio"}, {"what", what},         {"group", k.group},
                         {"log_n", k.log_n},     {"threads", k.threads}, {"scalars", k.scalars},
                         {"ratio", num / den}};
+    if (additions_ratio > 0) j["additions_ratio"] = additions_ratio;
     if (o.json) std::printf("%s\n", j.dump().c_str());
     else
       std::printf("ratio %-18s %s n=2^%d threads=%u scalars=%s: %.3f%s\n", what, k.group.c_str(), k.log_n,
@@ -265,7 +289,13 @@ void print_ratios(const MsmOpts& o) {
     if (k.scalars == "filecoin") {
       Key u = k;
       u.scalars = "uniform";
-      if (r.count(u)) line("filecoin_over_uniform", k, ms, r[u], " (target <= 0.12)");
+      if (r.count(u)) {
+        auto& pa = planned_additions();
+        const std::string note = " (target <= 0.12; their additions' ratio " +
+                                 std::to_string(pa[k] / pa[u]).substr(0, 5) +
+                                 ", the time ratio at equal cost per addition)";
+        line("filecoin_over_uniform", k, ms, r[u], note.c_str(), pa[k] / pa[u]);
+      }
     }
     if (k.threads > 1) {
       Key one = k;
@@ -287,6 +317,7 @@ void print_ratios(const MsmOpts& o) {
 void run_msm(const MsmOpts& o) {
   results().clear();
   rep_times().clear();
+  planned_additions().clear();
   // As the daemon does (engine.cpp): an MSM's scratch is reused by the next.
   platform::set_recycle_limit(size_t(1) << 30);
   for (const auto& g : o.groups) {
