@@ -228,9 +228,13 @@ std::string status_text(pb::ProvingEngine::Stub& stub) {
   if (!st.ok()) throw std::runtime_error("GetStatus RPC failed: " + describe(st));
   std::string out;
   auto line = [&out](const char* fmt, auto... args) {
-    char b[1024];
-    std::snprintf(b, sizeof b, fmt, args...);
-    out += b;
+    if constexpr (sizeof...(args) == 0) {
+      out += fmt;  // a heading: no format to apply
+    } else {
+      char b[1024];
+      std::snprintf(b, sizeof b, fmt, args...);
+      out += b;
+    }
   };
   line("=== cuzk daemon status ===\n");
   line("uptime:           %llus\n", (unsigned long long)r.uptime_seconds());
