@@ -14,7 +14,9 @@
 #include "platform/cpu_features.hpp"
 
 #if defined(__x86_64__)
+#if !defined(__clang__)  // GCC's name; clang has no such group
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include "arith/ifma52.hpp"
 
