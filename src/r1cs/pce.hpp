@@ -88,8 +88,16 @@ struct PackedCsr {
   // The field element s, for a small sum s of up to kSmallTerms terms.
   const Fr& small_value(int s) const { return small_values_[size_t(s + kSmallRange)]; }
 
+  // pow2[k]: the table index of 2^k (k < kPackedBits), or kNoIndex; made by
+  // index_small(). A row whose term k has coefficient 2^k (packing bits into
+  // a number: Σ 2^k b_k, the long rows that reach the general path) over bit
+  // values is that number, built as an integer from the bits.
+  static constexpr uint32_t kPackedBits = 254, kPackedMin = 16, kNoIndex = ~uint32_t(0);
+  std::vector<uint32_t> pow2;
+
  private:
   void eval_sum(uint32_t lo, uint32_t hi, std::span<const Fr> w, Fr& out) const;
+  bool packed_bits(uint32_t lo, uint32_t hi, const uint8_t* tags, Fr& out) const;
   bool small_sum(uint32_t lo, uint32_t hi, std::span<const Fr> w, Fr& out) const {
     int s = 0;
     for (uint32_t k = lo; k < hi; k++) {

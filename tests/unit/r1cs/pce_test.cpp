@@ -118,10 +118,54 @@ struct PackingCircuit : Circuit {
   }
 };
 
+// Bits packed into numbers, Σ 2^k·bit_k, as long A rows against a bit in B
+// (so evaluated term by term: PackedCsr::packed_bits gathers such rows'
+// bits), of 16 to 254 terms around the limb boundaries; and rows it must
+// leave to the general sum: 255 terms (the sum may exceed r), one
+// coefficient not a power of two, one value not a bit, two coefficients out
+// of order.
+struct BitPackingCircuit : Circuit {
+  explicit BitPackingCircuit(bool witness) : with_witness(witness) {}
+  bool with_witness;
+  void synthesize(ConstraintSystem& cs) const override {
+    std::mt19937_64 rng(13);
+    const Variable one_bit = cs.alloc("one", [&] { return value(Fr::one()); });
+    enum Kind { kPlain, kOddCoeff, kNotBit, kOutOfOrder };
+    for (unsigned n : {16u, 17u, 63u, 64u, 65u, 127u, 128u, 129u, 200u, 253u, 254u, 255u})
+      for (int kind = kPlain; kind <= kOutOfOrder; kind++)
+        for (int rep = 0; rep < 3; rep++) {
+          std::vector<Fr> coeffs, vals;
+          Fr pow = Fr::one();
+          for (unsigned k = 0; k < n; k++, pow = pow + pow) {
+            coeffs.push_back(kind == kOddCoeff && k == n - 1 ? pow + Fr::one() : pow);
+            vals.push_back(kind == kNotBit && k == n / 2 ? Fr::from_u64(2 + rng() % 1000)
+                                                         : Fr::from_u64(rng() & 1));
+          }
+          if (kind == kOutOfOrder) std::swap(coeffs[3], coeffs[4]);
+          LC sum;
+          Fr packed = Fr::zero();
+          for (unsigned k = 0; k < n; k++) {
+            sum.add(coeffs[k], cs.alloc("bit", [&] { return value(vals[k]); }));
+            packed += coeffs[k] * vals[k];
+          }
+          const Variable c = cs.alloc("c", [&] { return value(packed); });
+          cs.enforce("packed", std::move(sum), LC(one_bit), LC(c));
+        }
+  }
+  Fr value(const Fr& v) const {
+    if (!with_witness) throw AssignmentMissing();
+    return v;
+  }
+};
+
 }  // namespace
 
 TEST(PrecompiledCircuit, PackingRowsOverOneAsFullSynthesis) {
   expect_pce_matches(PackingCircuit(false), PackingCircuit(true));
+}
+
+TEST(PrecompiledCircuit, BitsPackedIntoNumbersAsFullSynthesis) {
+  expect_pce_matches(BitPackingCircuit(false), BitPackingCircuit(true));
 }
 
 TEST(PrecompiledCircuit, ShortRowsOfSmallIntegersAndAnyValues) {
