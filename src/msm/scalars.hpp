@@ -156,9 +156,12 @@ struct FrScalars {
     return -1 + int(any == 0) + 2 * int(off_one == 0);
   }
 };
-struct CanonicalScalars {
+// Canonical integers (below 2^256, reduced here), in one span (Seq =
+// std::span<const Limbs<4>>) or several parts as one sequence (Concat).
+template <class Seq>
+struct CanonicalOf {
   static constexpr bool kQuickExact = false;
-  std::span<const Limbs<4>> s;
+  Seq s;
   Limbs<4> operator()(size_t i) const {
     Limbs<4> k = s[i];
     reduce_mod_r(k);
@@ -171,23 +174,8 @@ struct CanonicalScalars {
     for (size_t i = lo; i < hi; i++) fn(i, -1);
   }
 };
-
-// Canonical integers of several parts, as one sequence.
-struct CanonicalPartsScalars {
-  static constexpr bool kQuickExact = false;
-  Concat<Limbs<4>> s;
-  Limbs<4> operator()(size_t i) const {
-    Limbs<4> k = s[i];
-    reduce_mod_r(k);
-    return k;
-  }
-  // Where scalar i lies (stage A touches it ahead of its conversion).
-  const void* address(size_t i) const { return &s[i]; }
-  template <class Fn>
-  void quick_range(size_t lo, size_t hi, Fn&& fn) const {
-    for (size_t i = lo; i < hi; i++) fn(i, -1);
-  }
-};
+using CanonicalScalars = CanonicalOf<std::span<const Limbs<4>>>;
+using CanonicalPartsScalars = CanonicalOf<Concat<Limbs<4>>>;
 
 // Stage 0's answer: which points go to the ones sum, which to the windows.
 struct ScalarClasses {
