@@ -175,6 +175,7 @@ void run_group(const MsmOpts& o, const char* gname) {
           auto report = [&](const char* variant, const Stats& s, double fp_ns, const msm::detail::Plan& plan,
                             double gain) {
             double per_point_ns = s.median * 1e6 / double(n);
+            const double adds = additions_model(plan);
             nlohmann::json j = {{"bench", "msm"},
                                 {"group", gname},
                                 {"n", n},
@@ -196,8 +197,8 @@ void run_group(const MsmOpts& o, const char* gname) {
                                 {"accumulator", acc_name(plan.accumulator)},
                                 {"ones", plan.ones},
                                 {"zeros", plan.zeros},
-                                {"additions_model", additions_model(plan)},
-                                {"ns_per_addition", s.median * 1e6 / additions_model(plan)},
+                                {"additions_model", adds},
+                                {"ns_per_addition", s.median * 1e6 / adds},
                                 // Stages of the last repetition (reductions within accumulate).
                                 {"stage_ms",
                                  {{"classify", plan.ms_classify},
@@ -212,8 +213,8 @@ void run_group(const MsmOpts& o, const char* gname) {
                   "msm %s n=2^%d threads=%u scalars=%-8s %-12s%s c=%-5s W=%2d  %9.1f ms  %8.0f pts/s  "
                   "%.3f M additions (%.1f ns each)  norm %.1f (fp_mul %.1f ns)%s\n",
                   gname, log_n, th, sk.c_str(), variant, plan.ifma ? " ifma" : "", widths_label(plan).c_str(),
-                  plan.windows, s.median, double(n) / (s.median / 1e3), additions_model(plan) / 1e6,
-                  s.median * 1e6 / additions_model(plan), per_point_ns / fp_ns, fp_ns,
+                  plan.windows, s.median, double(n) / (s.median / 1e3), adds / 1e6, s.median * 1e6 / adds,
+                  per_point_ns / fp_ns, fp_ns,
                   gain > 0 ? (" gain vs xyzz " + std::to_string(gain)).c_str() : "");
             }
             std::fflush(stdout);

@@ -75,9 +75,9 @@ class OnesSum {
     ifma::JobList jobs, dbl;
     std::vector<uint32_t> special;
     P acc;
-    bool have = false;     // acc holds a sum
-    bool started = false;  // sums and filled are set up (IFMA kernels)
-    uint64_t taken = 0;    // points added into the sums so far
+    bool have = false;   // acc holds a sum
+    uint64_t taken = 0;  // points added into the sums so far (IFMA kernels: the sums
+                         // are set up, filled sized, at the thread's first part)
   };
 
   // Sums: the batch rounded up to a power of two, at most 2048 (the default
@@ -106,13 +106,12 @@ class OnesSum {
     // Half the trees' batch, as the buckets' direct scheduling: the kernel's
     // scratch then leaves room in L2 for the sums and the points.
     const size_t B = std::max<size_t>(1, std::min<size_t>(batch_ / 2, S));
-    if (!wk.started) {
+    if (wk.filled.empty()) {  // the thread's first part
       if (wk.sums.size() < S) wk.sums.reset(S);
       wk.filled.assign(S, 0);
       wk.jobs.clear();
       wk.jobs.set_raw_b(true);
       wk.fresh.clear();
-      wk.started = true;
     }
     P* const sums = wk.sums.data();
     uint8_t* const filled = wk.filled.data();
@@ -158,7 +157,7 @@ class OnesSum {
   // the trees' accumulator (scalar kernels).
   Jac finish(Work& wk) {
     wk.ts.ifma = kernels_ == Kernels::Ifma;
-    if (wk.started) {
+    if (!wk.filled.empty()) {
       wk.ts.clear();
       const P* const sums = wk.sums.data();
       for (uint32_t s = 0; s < sums_count(); s++)
