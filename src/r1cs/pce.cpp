@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <oneapi/tbb/parallel_for.h>
+
 #include "r1cs/fr_sum.hpp"
 #include "r1cs/pce_recorder.hpp"
 #include "platform/large_vector.hpp"
@@ -187,6 +189,7 @@ PrecompiledCircuit::PrecompiledCircuit(const R1cs& r)
       densities_(ShapeDensities::of(r)) {
   for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
   find_rows_a_from_c();
+  find_row_runs();
 }
 
 // Rows a·ONE = c whose C row is much shorter than their A row (MultiEq's
@@ -203,6 +206,38 @@ void PrecompiledCircuit::find_rows_a_from_c() {
   }
 }
 
+void PrecompiledCircuit::find_row_runs() {
+  const size_t rows = num_constraints();
+  const auto kind = [&](size_t i) -> int {
+    const uint32_t blo = b_.row_ptr[i];
+    if (b_.row_ptr[i + 1] - blo != 1 || b_.coeff[blo] != 0) return -1;
+    const uint32_t lo = a_.row_ptr[i], n = a_.row_ptr[i + 1] - lo;
+    if (n == 1) return a_.coeff[lo] == 0 ? 0 : 1;
+    return n >= 2 && n <= PackedCsr::kSmallTerms ? 2 : -1;
+  };
+  // Blocks of rows in parallel (a stretch across two blocks counts as two).
+  constexpr size_t kBlock = size_t(1) << 20;
+  std::vector<std::vector<RowRun>> found((rows + kBlock - 1) / kBlock);
+  tbb::parallel_for(size_t(0), found.size(), [&](size_t blk) {
+    const size_t end = std::min(rows, (blk + 1) * kBlock);
+    for (size_t i = blk * kBlock; i < end;) {
+      const int k = kind(i);
+      size_t j = i + 1;
+      while (j < end && kind(j) == k) j++;
+      if (k >= 0 && j - i >= kMinRun) found[blk].push_back({uint32_t(i), uint32_t(j), uint8_t(k)});
+      i = j;
+    }
+  });
+  size_t total = 0;
+  for (const auto& f : found) total += f.size();
+  runs_.clear();
+  runs_.reserve(total);
+  for (auto& f : found) {
+    runs_.insert(runs_.end(), f.begin(), f.end());
+    std::vector<RowRun>().swap(f);
+  }
+}
+
 PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, PackedCsr a, PackedCsr b,
                                        PackedCsr c, std::vector<SynthesisCounts> parts)
     : num_inputs_(num_inputs),
@@ -215,6 +250,7 @@ PrecompiledCircuit::PrecompiledCircuit(size_t num_inputs, size_t num_aux, Packed
   // hold no zero coefficient, so every column listed counts.
   for (PackedCsr* m : {&a_, &b_, &c_}) m->index_small();
   find_rows_a_from_c();
+  find_row_runs();
   densities_.a_aux.resize(num_aux);
   densities_.b_input.resize(num_inputs);
   densities_.b_aux.resize(num_aux);
@@ -230,17 +266,22 @@ size_t PrecompiledCircuit::bytes() const {
   const auto dens = [](const Density& d) { return d.size() / 8; };
   return a_.bytes() + b_.bytes() + c_.bytes() + dens(densities_.a_aux) + dens(densities_.b_input) +
          dens(densities_.b_aux) + parts_.size() * sizeof(SynthesisCounts) +
-         a_from_c_.size() * sizeof(uint32_t);
+         a_from_c_.size() * sizeof(uint32_t) + runs_.size() * sizeof(RowRun);
 }
 
 uint64_t PrecompiledCircuit::matrix_bytes_read() const {
-  const uint64_t offsets = 4 * (uint64_t(num_constraints()) + 1);
-  uint64_t a_terms = a_.nnz(), c_bytes = 0;
+  // The stretches' rows read no offsets of B's, nor of A's where A's rows are of one term.
+  uint64_t a_offsets = 4 * (uint64_t(num_constraints()) + 1), b_offsets = a_offsets;
+  for (const RowRun& r : runs_) {
+    b_offsets -= 4 * uint64_t(r.end - r.begin);
+    if (r.a_kind != 2) a_offsets -= 4 * uint64_t(r.end - r.begin);
+  }
+  uint64_t a_terms = a_.nnz(), c_bytes = runs_.size() * sizeof(RowRun);
   for (uint32_t i : a_from_c_) {
     a_terms -= a_.row_ptr[i + 1] - a_.row_ptr[i];
     c_bytes += 8 + 8 * uint64_t(c_.row_ptr[i + 1] - c_.row_ptr[i]);  // two offsets, the terms
   }
-  return 2 * offsets + 8 * (a_terms + b_.nnz()) + c_bytes;
+  return a_offsets + b_offsets + 8 * (a_terms + b_.nnz()) + c_bytes;
 }
 
 std::vector<Fr> PrecompiledCircuit::witness(const Circuit& witnessed, std::vector<uint8_t>* tags) const {

@@ -6,6 +6,7 @@
 #include <immintrin.h>
 #endif
 #include <span>
+#include <type_traits>
 
 #include <oneapi/tbb/parallel_for.h>
 
@@ -183,21 +184,32 @@ struct TagRows {
     if (n == 1) [[likely]] {
       const uint32_t t = r.coeff[lo], col = r.col[lo], tag = tags[col];
       if (t == 0) [[likely]]
-        return tag <= 1 ? Tagged{keep_if(one, tag), tag} : Tagged{load_v(w[col])};
+        return copy(col, w);
       if (tag <= 1) [[likely]]
         return {keep_if(load_v(r.table[t]), tag)};
     } else if (n - 2 <= PackedCsr::kSmallTerms - 2 && small) {
-      int s = 0;
-      uint32_t other = 0;  // a term not small or not a bit
-      for (uint32_t k = lo; k < lo + n; k++) {
-        const int c = small[r.coeff[k]];
-        const uint32_t tag = tags[r.col[k]];
-        other |= (tag >> 1) | uint32_t(c == PackedCsr::kNotSmall);
-        s += c & -int(tag & 1);
-      }
-      if (!other) [[likely]]
-        return {load_v(r.m->small_value(s))};
+      return small_row(i, lo, n, w);
     }
+    return {row_of(*r.m, i, w)};
+  }
+  // A term of coefficient 1: its tag as an element where it is a bit.
+  Tagged copy(uint32_t col, std::span<const Fr> w) const {
+    const uint32_t tag = tags[col];
+    return tag <= 1 ? Tagged{keep_if(one, tag), tag} : Tagged{load_v(w[col])};
+  }
+  // Row i of two to four terms (from lo): an integer sum where every term is
+  // small and a bit, else the general path.
+  Tagged small_row(size_t i, uint32_t lo, uint32_t n, std::span<const Fr> w) const {
+    int s = 0;
+    uint32_t other = 0;  // a term not small or not a bit
+    for (uint32_t k = lo; k < lo + n; k++) {
+      const int c = small[r.coeff[k]];
+      const uint32_t tag = tags[r.col[k]];
+      other |= (tag >> 1) | uint32_t(c == PackedCsr::kNotSmall);
+      s += c & -int(tag & 1);
+    }
+    if (!other) [[likely]]
+      return {load_v(r.m->small_value(s))};
     return {row_of(*r.m, i, w)};
   }
   V256 row_of(const PackedCsr& m, size_t i, std::span<const Fr> w) const {
@@ -241,15 +253,22 @@ inline void store_v(Fr* dst, V256 x, Store kind) {
   }
 }
 
-// The row loop of satisfied-witness evaluation, over VecRows or TagRows, for
-// one kind of store (the kind was read from memory and tested on every row).
+inline void store_abc(size_t i, V256 a, V256 b, V256 c, Fr* pa, Fr* pb, Fr* pc, Store k) {
+  store_v(pa + i, a, k);
+  store_v(pb + i, b, k);
+  store_v(pc + i, c, k);
+}
+
+// Rows [begin, end) of satisfied-witness evaluation, over VecRows or
+// TagRows, for one kind of store (the kind was read from memory and tested
+// on every row). `next`: a_from_c's first row at or after begin; on return,
+// its first at or after end (a search per call cost the rows 8-12% at porep-512m).
+using RowIt = std::span<const uint32_t>::iterator;
 template <Store k, class Matrix>
-void satisfied_rows_as(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
-                       std::span<const uint32_t> a_from_c, std::span<const Fr> w, size_t begin, size_t end,
-                       Fr* pa, Fr* pb, Fr* pc) {
+[[gnu::noinline]] void any_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm, RowIt& next,
+                                RowIt last, std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb,
+                                Fr* pc) {
   const V256 one = load_v(Fr::one());
-  auto next = std::lower_bound(a_from_c.begin(), a_from_c.end(), uint32_t(begin));
-  const auto last = a_from_c.end();
   for (size_t i = begin; i < end; i++) {
     Tagged ra;
     if (next != last && *next == i) [[unlikely]] {
@@ -259,25 +278,83 @@ void satisfied_rows_as(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
       ra = ma.eval(i, w);
     }
     const Tagged rb = mb.eval(i, w);
-    const V256 vc = product_t(ra, rb, one);
-    store_v(pa + i, ra.v, k);
-    store_v(pb + i, rb.v, k);
-    store_v(pc + i, vc, k);
+    store_abc(i, ra.v, rb.v, product_t(ra, rb, one), pa, pb, pc, k);
+  }
+}
+
+// Rows [begin, end) of a stretch (PrecompiledCircuit::RowRun) of A's kind:
+// B's rows copies of one term, A's of one term (kinds 0, 1) read in
+// sequence from the stretch's first term, or of two to four (kind 2).
+template <Store k, int AKind>
+[[gnu::noinline]] void run_rows(const TagRows& ma, const TagRows& mb, std::span<const Fr> w, size_t begin,
+                                size_t end, Fr* pa, Fr* pb, Fr* pc) {
+  const V256 one = ma.one;
+  const uint8_t* const tags = ma.tags;
+  const uint32_t* const col_b = mb.r.col + mb.r.rp[begin] - begin;
+  const uint32_t* const col_a = ma.r.col + ma.r.rp[begin] - begin;
+  const uint32_t* const coeff_a = ma.r.coeff + ma.r.rp[begin] - begin;
+  const Fr* const table = ma.r.table;
+  for (size_t i = begin; i < end; i++) {
+    Tagged ra;
+    if constexpr (AKind == 0) {
+      ra = ma.copy(col_a[i], w);
+    } else if constexpr (AKind == 1) {
+      const uint32_t tag = tags[col_a[i]];
+      if (tag <= 1) [[likely]]
+        ra = {keep_if(load_v(table[coeff_a[i]]), tag)};
+      else ra = {ma.row_of(*ma.r.m, i, w)};
+    } else {
+      const uint32_t lo = ma.r.rp[i];
+      ra = ma.small_row(i, lo, ma.r.rp[i + 1] - lo, w);
+    }
+    const Tagged rb = mb.copy(col_b[i], w);
+    store_abc(i, ra.v, rb.v, product_t(ra, rb, one), pa, pb, pc, k);
+  }
+}
+
+// The row loop of satisfied-witness evaluation: the stretches (TagRows
+// only) by their own loops, the rows between them by any_rows.
+template <Store k, class Matrix>
+void satisfied_rows_as(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
+                       std::span<const uint32_t> a_from_c, std::span<const PrecompiledCircuit::RowRun> runs,
+                       std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc) {
+  auto next = std::lower_bound(a_from_c.begin(), a_from_c.end(), uint32_t(begin));
+  auto run = std::partition_point(runs.begin(), runs.end(),
+                                  [begin](const PrecompiledCircuit::RowRun& r) { return r.end <= begin; });
+  for (size_t i = begin; i < end;) {
+    const size_t stop = run == runs.end() ? end : std::min<size_t>(end, std::max<size_t>(i, run->begin));
+    if (i < stop) {
+      any_rows<k>(ma, mb, cm, next, a_from_c.end(), w, i, stop, pa, pb, pc);
+      i = stop;
+      continue;
+    }
+    const size_t j = std::min<size_t>(end, run->end);
+    if constexpr (std::is_same_v<Matrix, TagRows>) {
+      switch (run->a_kind) {
+        case 0: run_rows<k, 0>(ma, mb, w, i, j, pa, pb, pc); break;
+        case 1: run_rows<k, 1>(ma, mb, w, i, j, pa, pb, pc); break;
+        default: run_rows<k, 2>(ma, mb, w, i, j, pa, pb, pc); break;
+      }
+    } else {
+      any_rows<k>(ma, mb, cm, next, a_from_c.end(), w, i, j, pa, pb, pc);
+    }
+    i = j;
+    ++run;
   }
   if (k != Store::Plain) streaming_done();
 }
 
 template <class Matrix>
 void satisfied_rows(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
-                    std::span<const uint32_t> a_from_c, std::span<const Fr> w, size_t begin, size_t end,
-                    Fr* pa, Fr* pb, Fr* pc, Store k) {
+                    std::span<const uint32_t> a_from_c, std::span<const PrecompiledCircuit::RowRun> runs,
+                    std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc, Store k) {
   switch (k) {
     case Store::Stream256:
-      return satisfied_rows_as<Store::Stream256>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+      return satisfied_rows_as<Store::Stream256>(ma, mb, cm, a_from_c, runs, w, begin, end, pa, pb, pc);
     case Store::Stream64:
-      return satisfied_rows_as<Store::Stream64>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+      return satisfied_rows_as<Store::Stream64>(ma, mb, cm, a_from_c, runs, w, begin, end, pa, pb, pc);
     case Store::Plain:
-      return satisfied_rows_as<Store::Plain>(ma, mb, cm, a_from_c, w, begin, end, pa, pb, pc);
+      return satisfied_rows_as<Store::Plain>(ma, mb, cm, a_from_c, runs, w, begin, end, pa, pb, pc);
   }
 }
 #endif
@@ -329,9 +406,9 @@ void PrecompiledCircuit::eval_rows(std::span<const Fr> ws, std::span<const uint8
 void PrecompiledCircuit::eval_rows_satisfied(std::span<const Fr> w, const uint8_t* tags, size_t begin,
                                              size_t end, Fr* pa, Fr* pb, Fr* pc, int store) const {
   if (tags)
-    satisfied_rows(TagRows(a_, tags), TagRows(b_, tags), c_, a_from_c_, w, begin, end, pa, pb, pc,
+    satisfied_rows(TagRows(a_, tags), TagRows(b_, tags), c_, a_from_c_, runs_, w, begin, end, pa, pb, pc,
                    Store(store));
-  else satisfied_rows(VecRows(a_), VecRows(b_), c_, a_from_c_, w, begin, end, pa, pb, pc, Store(store));
+  else satisfied_rows(VecRows(a_), VecRows(b_), c_, a_from_c_, {}, w, begin, end, pa, pb, pc, Store(store));
 }
 #endif
 
