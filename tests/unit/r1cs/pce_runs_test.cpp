@@ -54,7 +54,8 @@ struct StretchesCircuit : Circuit {
         if (shape == 0) term(Fr::one());
         else if (shape == 1) term(rng() % 4 == 0 ? Fr::from_u64(rng()) : small());
         else if (shape == 2)
-          for (uint64_t k = 0, n = 2 + rng() % 3; k < n; k++) term(rng() % 8 == 0 ? Fr::from_u64(rng()) : small());
+          for (uint64_t k = 0, n = 2 + rng() % 3; k < n; k++)
+            term(rng() % 8 == 0 ? Fr::from_u64(rng()) : small());
         else
           for (int k = 0; k < 7; k++) term(Fr::from_u64(rng()));
         const bool by_one = rng() % 5 == 0;
@@ -107,7 +108,8 @@ TEST(PrecompiledCircuit, StretchesEvaluateAsFullSynthesis) {
   witnessed.synthesize(full);
   EXPECT_TRUE(pce.synthesize(witnessed) == full);
   // Ranges that start and end inside stretches, with bit tags, with plain
-  // and streaming stores, on one thread and on two.
+  // and streaming stores (two rows at a time where a's line allows), on one
+  // thread and on two.
   std::vector<uint8_t> tags;
   const std::vector<Fr> w = pce.witness(witnessed, &tags);
   const size_t rows = pce.num_constraints();
@@ -120,8 +122,13 @@ TEST(PrecompiledCircuit, StretchesEvaluateAsFullSynthesis) {
       for (size_t r = 0; r < 20; r += 3) {
         const auto& run = pce.row_runs()[r];
         const size_t first = run.begin + 5, n = std::min(rows - first, size_t(3000) + 977 * r);
-        std::vector<Fr> a(n), b(n), c(n);
-        arena.execute([&] { pce.evaluate_rows(w, first, n, a.data(), b.data(), c.data(), tags); });
+        // a, b and c from a 64-byte line, or from its middle (32-byte aligned).
+        const uintptr_t misalign = r % 2 ? 32 : 0;
+        std::vector<uint64_t> raw(4 * 3 * n + 16, 0xdead);
+        Fr* const a =
+            reinterpret_cast<Fr*>((reinterpret_cast<uintptr_t>(raw.data()) + 63) / 64 * 64 + misalign);
+        Fr *const b = a + n, *const c = b + n;
+        arena.execute([&] { pce.evaluate_rows(w, first, n, a, b, c, tags); });
         for (size_t i = 0; i < n; i++) {
           ASSERT_EQ(a[i], full.a[first + i]) << "row " << first + i;
           ASSERT_EQ(b[i], full.b[first + i]) << "row " << first + i;

@@ -173,8 +173,9 @@ TEST(PrecompiledCircuit, ShortRowsOfSmallIntegersAndAnyValues) {
 }
 
 // Large circuits write a, b and c with streaming stores, 32 bytes at a time
-// into 32-byte aligned arrays and 8 at a time otherwise: the same rows as
-// plain stores (streaming_rows lowered to reach both on a small circuit).
+// into 32-byte aligned arrays (two rows at a time from a 64-byte line on)
+// and 8 at a time otherwise: the same rows as plain stores (streaming_rows
+// lowered to reach them on a small circuit).
 TEST(PrecompiledCircuit, StreamingStoresWriteTheSameRows) {
   const SmallRowsCircuit blank(false), witnessed(true);
   const auto pce = PrecompiledCircuit::record(blank);
@@ -184,9 +185,9 @@ TEST(PrecompiledCircuit, StreamingStoresWriteTheSameRows) {
   const size_t rows = pce.num_constraints(), first = 7, n = rows - 9;
   const size_t saved = PrecompiledCircuit::streaming_rows;
   PrecompiledCircuit::streaming_rows = 0;
-  for (const uintptr_t misalign : {0, 8}) {
-    std::vector<uint64_t> raw(4 * 3 * n + 8, 0xdead);
-    const uintptr_t at = (reinterpret_cast<uintptr_t>(raw.data()) + 31) / 32 * 32 + misalign;
+  for (const uintptr_t misalign : {0, 32, 8}) {
+    std::vector<uint64_t> raw(4 * 3 * n + 16, 0xdead);
+    const uintptr_t at = (reinterpret_cast<uintptr_t>(raw.data()) + 63) / 64 * 64 + misalign;
     Fr* a = reinterpret_cast<Fr*>(at);
     pce.evaluate_rows(w, first, n, a, a + n, a + 2 * n);
     for (size_t i = 0; i < n; i++) {
