@@ -11,9 +11,11 @@
 
 #include "r1cs/pce.hpp"
 #include "r1cs/witness_cs.hpp"
+#include "unit/r1cs/test_circuits.hpp"
 
 using namespace cuzk;
 using namespace cuzk::r1cs;
+using cuzk::test::MaybeWitnessed;
 
 namespace {
 
@@ -23,19 +25,14 @@ namespace {
 // bit, ONE, or now and then a value that is not a bit); A's values are bits,
 // with a few that are not. c = a·b is allocated, so the witness satisfies
 // the circuit and the PCE's a∘b must equal full synthesis's.
-struct StretchesCircuit : Circuit {
-  explicit StretchesCircuit(bool witness) : with_witness(witness) {}
-  bool with_witness;
+struct StretchesCircuit : MaybeWitnessed {
+  using MaybeWitnessed::MaybeWitnessed;
   void synthesize(ConstraintSystem& cs) const override {
     std::mt19937_64 rng(21);
     std::vector<Variable> vars;
     std::vector<Fr> vals;
-    for (int i = 0; i < 200; i++) {
-      const bool not_bit = rng() % 16 == 0;
-      const Fr v = not_bit ? Fr::from_u64(rng()) : Fr::from_u64(rng() & 1);
-      vars.push_back(cs.alloc("v", [&] { return value(v); }));
-      vals.push_back(v);
-    }
+    alloc_values(
+        cs, 200, [&] { return rng() % 16 == 0 ? Fr::from_u64(rng()) : Fr::from_u64(rng() & 1); }, vars, vals);
     const auto pick = [&] { return rng() % vars.size(); };
     const auto small = [&] {
       const int64_t k = int64_t(rng() % 9) - 4;
@@ -65,10 +62,6 @@ struct StretchesCircuit : Circuit {
         cs.enforce("row", std::move(a), by_one ? LC(cs.one()) : LC(vars[jb]), LC(c));
       }
     }
-  }
-  Fr value(const Fr& v) const {
-    if (!with_witness) throw AssignmentMissing();
-    return v;
   }
 };
 

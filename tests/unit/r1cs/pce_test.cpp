@@ -21,6 +21,7 @@ using namespace cuzk::r1cs;
 using cuzk::test::ChainCircuit;
 using cuzk::test::CubicCircuit;
 using cuzk::test::ManyInputsCircuit;
+using cuzk::test::MaybeWitnessed;
 using cuzk::test::MixedCircuit;
 using cuzk::test::PartsCircuit;
 
@@ -39,19 +40,19 @@ void expect_pce_matches(const Circuit& blank, const Circuit& witnessed) {
 // sums of PackedCsr::eval_row), ±1, powers of two or arbitrary, over values
 // that are 0, 1 or anything else, with B a bit or ONE: c = a·b is allocated,
 // so the circuit is satisfied and the PCE's a∘b must equal full synthesis.
-struct SmallRowsCircuit : Circuit {
-  explicit SmallRowsCircuit(bool witness) : with_witness(witness) {}
-  bool with_witness;
+struct SmallRowsCircuit : MaybeWitnessed {
+  using MaybeWitnessed::MaybeWitnessed;
   void synthesize(ConstraintSystem& cs) const override {
     std::mt19937_64 rng(11);
     std::vector<Variable> vars;
     std::vector<Fr> vals;
-    for (int i = 0; i < 64; i++) {
-      const uint64_t kind = rng() % 3;
-      const Fr v = kind == 0 ? Fr::zero() : kind == 1 ? Fr::one() : Fr::from_u64(rng());
-      vars.push_back(cs.alloc("v", [&] { return value(v); }));
-      vals.push_back(v);
-    }
+    alloc_values(
+        cs, 64,
+        [&] {
+          const uint64_t kind = rng() % 3;
+          return kind == 0 ? Fr::zero() : kind == 1 ? Fr::one() : Fr::from_u64(rng());
+        },
+        vars, vals);
     for (int row = 0; row < 2000; row++) {
       LC a;
       Fr va = Fr::zero();
@@ -78,18 +79,13 @@ struct SmallRowsCircuit : Circuit {
       cs.enforce("row", std::move(a), by_one ? LC(cs.one()) : LC(vars[j]), LC(c));
     }
   }
-  Fr value(const Fr& v) const {
-    if (!with_witness) throw AssignmentMissing();
-    return v;
-  }
 };
 
 // Packings as MultiEq makes them: Σ 2^i·bit_i · ONE = packed, a long A row
 // against a one-term C row (the PCE evaluates such an a from C), between
 // rows whose B is not ONE.
-struct PackingCircuit : Circuit {
-  explicit PackingCircuit(bool witness) : with_witness(witness) {}
-  bool with_witness;
+struct PackingCircuit : MaybeWitnessed {
+  using MaybeWitnessed::MaybeWitnessed;
   void synthesize(ConstraintSystem& cs) const override {
     std::mt19937_64 rng(12);
     for (int row = 0; row < 300; row++) {
@@ -112,10 +108,6 @@ struct PackingCircuit : Circuit {
       }
     }
   }
-  Fr value(const Fr& v) const {
-    if (!with_witness) throw AssignmentMissing();
-    return v;
-  }
 };
 
 // Bits packed into numbers, Σ 2^k·bit_k, as long A rows against a bit in B
@@ -124,9 +116,8 @@ struct PackingCircuit : Circuit {
 // leave to the general sum: 255 terms (the sum may exceed r), one
 // coefficient not a power of two, one value not a bit, two coefficients out
 // of order.
-struct BitPackingCircuit : Circuit {
-  explicit BitPackingCircuit(bool witness) : with_witness(witness) {}
-  bool with_witness;
+struct BitPackingCircuit : MaybeWitnessed {
+  using MaybeWitnessed::MaybeWitnessed;
   void synthesize(ConstraintSystem& cs) const override {
     std::mt19937_64 rng(13);
     const Variable one_bit = cs.alloc("one", [&] { return value(Fr::one()); });
@@ -151,10 +142,6 @@ struct BitPackingCircuit : Circuit {
           const Variable c = cs.alloc("c", [&] { return value(packed); });
           cs.enforce("packed", std::move(sum), LC(one_bit), LC(c));
         }
-  }
-  Fr value(const Fr& v) const {
-    if (!with_witness) throw AssignmentMissing();
-    return v;
   }
 };
 

@@ -20,6 +20,27 @@ inline Fr need(const std::optional<Fr>& v) {
   return *v;
 }
 
+// A circuit built blank or with its witness: value(v) is v, or throws
+// AssignmentMissing in a blank one.
+struct MaybeWitnessed : r1cs::Circuit {
+  explicit MaybeWitnessed(bool witness) : with_witness(witness) {}
+  bool with_witness;
+  Fr value(const Fr& v) const {
+    if (!with_witness) throw r1cs::AssignmentMissing();
+    return v;
+  }
+  // n values, each gen(), allocated: their variables and values appended.
+  template <class Gen>
+  void alloc_values(r1cs::ConstraintSystem& cs, size_t n, const Gen& gen, std::vector<Variable>& vars,
+                    std::vector<Fr>& vals) const {
+    for (size_t i = 0; i < n; i++) {
+      const Fr v = gen();
+      vars.push_back(cs.alloc("v", [&] { return value(v); }));
+      vals.push_back(v);
+    }
+  }
+};
+
 // x^3 + x + 5 = y, y public.
 struct CubicCircuit : r1cs::Circuit {
   std::optional<Fr> x;
