@@ -112,7 +112,7 @@ TEST(PrecompiledCircuit, StretchesEvaluateAsFullSynthesis) {
     PrecompiledCircuit::streaming_rows = streaming;
     for (const int threads : {1, 2}) {
       tbb::task_arena arena(threads);
-      for (size_t r = 0; r < 20; r += 3) {
+      for (size_t r = 0; r < 20; r += 5) {
         const auto& run = pce.row_runs()[r];
         const size_t first = run.begin + 5, n = std::min(rows - first, size_t(3000) + 977 * r);
         // a, b and c from a 64-byte line, or from its middle (32-byte aligned).
