@@ -213,7 +213,7 @@ void PrecompiledCircuit::find_row_runs() {
     if (b_.row_ptr[i + 1] - blo != 1 || b_.coeff[blo] != 0) return -1;
     const uint32_t lo = a_.row_ptr[i], n = a_.row_ptr[i + 1] - lo;
     if (n == 1) return a_.coeff[lo] == 0 ? 0 : 1;
-    return n >= 2 && n <= PackedCsr::kSmallTerms ? 2 : -1;
+    return n >= 2 && n <= PackedCsr::kSmallTerms ? int(n) : -1;
   };
   // Blocks of rows in parallel (a stretch across two blocks counts as two).
   constexpr size_t kBlock = size_t(1) << 20;
@@ -270,11 +270,11 @@ size_t PrecompiledCircuit::bytes() const {
 }
 
 uint64_t PrecompiledCircuit::matrix_bytes_read() const {
-  // The stretches' rows read no offsets of B's, nor of A's where A's rows are of one term.
+  // The stretches' rows read no offsets: their rows' terms lie in sequence.
   uint64_t a_offsets = 4 * (uint64_t(num_constraints()) + 1), b_offsets = a_offsets;
   for (const RowRun& r : runs_) {
     b_offsets -= 4 * uint64_t(r.end - r.begin);
-    if (r.a_kind != 2) a_offsets -= 4 * uint64_t(r.end - r.begin);
+    a_offsets -= 4 * uint64_t(r.end - r.begin);
   }
   uint64_t a_terms = a_.nnz(), c_bytes = runs_.size() * sizeof(RowRun);
   for (uint32_t i : a_from_c_) {

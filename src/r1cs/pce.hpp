@@ -173,7 +173,8 @@ class PrecompiledCircuit {
 
   // A stretch of rows [begin, end) whose B row is one term of coefficient 1
   // (nearly all of B's) and whose A rows are all of one kind: one term of
-  // coefficient 1 (kind 0), one term of another (1), two to four terms (2).
+  // coefficient 1 (kind 0), one term of another (1), n terms for n of two
+  // to four (kind n).
   // The satisfied-witness loop takes such a stretch with its terms read in
   // sequence, without the rows' offsets and the tests of their shape per
   // row (on the 32 GiB PoRep 83% of the rows lie in stretches of 16 or more).

@@ -200,11 +200,16 @@ struct TagRows {
   // Row i of two to four terms (from lo): an integer sum where every term is
   // small and a bit, else the general path.
   Tagged small_row(size_t i, uint32_t lo, uint32_t n, std::span<const Fr> w) const {
+    return small_row(i, r.col + lo, r.coeff + lo, n, w);
+  }
+  // The same from the row's columns and coefficient indices.
+  Tagged small_row(size_t i, const uint32_t* col, const uint32_t* coeff, size_t n,
+                   std::span<const Fr> w) const {
     int s = 0;
     uint32_t other = 0;  // a term not small or not a bit
-    for (uint32_t k = lo; k < lo + n; k++) {
-      const int c = small[r.coeff[k]];
-      const uint32_t tag = tags[r.col[k]];
+    for (size_t k = 0; k < n; k++) {
+      const int c = small[coeff[k]];
+      const uint32_t tag = tags[col[k]];
       other |= (tag >> 1) | uint32_t(c == PackedCsr::kNotSmall);
       s += c & -int(tag & 1);
     }
@@ -321,16 +326,17 @@ template <Store k, class Matrix>
 }
 
 // Rows [begin, end) of a stretch (PrecompiledCircuit::RowRun) of A's kind:
-// B's rows copies of one term, A's of one term (kinds 0, 1) read in
-// sequence from the stretch's first term, or of two to four (kind 2).
+// B's rows copies of one term, A's of one term (kinds 0, 1) or of AKind
+// terms (2 to 4), their terms read in sequence from the stretch's first.
 template <Store k, int AKind>
 [[gnu::noinline]] void run_rows(const TagRows& ma, const TagRows& mb, std::span<const Fr> w, size_t begin,
                                 size_t end, Fr* pa, Fr* pb, Fr* pc) {
   const V256 one = ma.one;
   const uint8_t* const tags = ma.tags;
   const uint32_t* const col_b = mb.r.col + mb.r.rp[begin] - begin;
-  const uint32_t* const col_a = ma.r.col + ma.r.rp[begin] - begin;
-  const uint32_t* const coeff_a = ma.r.coeff + ma.r.rp[begin] - begin;
+  constexpr size_t terms = AKind < 2 ? 1 : AKind;
+  const uint32_t* const col_a = ma.r.col + ma.r.rp[begin] - terms * begin;
+  const uint32_t* const coeff_a = ma.r.coeff + ma.r.rp[begin] - terms * begin;
   const Fr* const table = ma.r.table;
   rows_by_lines<k>(begin, end, pa, pb, pc, [&](size_t i, V256& a, V256& b, V256& c) {
     Tagged ra;
@@ -342,8 +348,7 @@ template <Store k, int AKind>
         ra = {keep_if(load_v(table[coeff_a[i]]), tag)};
       else ra = {ma.row_of(*ma.r.m, i, w)};
     } else {
-      const uint32_t lo = ma.r.rp[i];
-      ra = ma.small_row(i, lo, ma.r.rp[i + 1] - lo, w);
+      ra = ma.small_row(i, col_a + terms * i, coeff_a + terms * i, terms, w);
     }
     const Tagged rb = mb.copy(col_b[i], w);
     a = ra.v;
@@ -373,7 +378,9 @@ void satisfied_rows_as(const Matrix& ma, const Matrix& mb, const PackedCsr& cm,
       switch (run->a_kind) {
         case 0: run_rows<k, 0>(ma, mb, w, i, j, pa, pb, pc); break;
         case 1: run_rows<k, 1>(ma, mb, w, i, j, pa, pb, pc); break;
-        default: run_rows<k, 2>(ma, mb, w, i, j, pa, pb, pc); break;
+        case 2: run_rows<k, 2>(ma, mb, w, i, j, pa, pb, pc); break;
+        case 3: run_rows<k, 3>(ma, mb, w, i, j, pa, pb, pc); break;
+        default: run_rows<k, 4>(ma, mb, w, i, j, pa, pb, pc); break;
       }
     } else {
       any_rows<k>(ma, mb, cm, next, a_from_c.end(), w, i, j, pa, pb, pc);
