@@ -276,12 +276,12 @@ uint64_t PrecompiledCircuit::matrix_bytes_read() const {
     b_offsets -= 4 * uint64_t(r.end - r.begin);
     a_offsets -= 4 * uint64_t(r.end - r.begin);
   }
-  uint64_t a_terms = a_.nnz(), c_bytes = runs_.size() * sizeof(RowRun);
+  uint64_t a_terms = a_.nnz(), c_bytes = 0;
   for (uint32_t i : a_from_c_) {
     a_terms -= a_.row_ptr[i + 1] - a_.row_ptr[i];
     c_bytes += 8 + 8 * uint64_t(c_.row_ptr[i + 1] - c_.row_ptr[i]);  // two offsets, the terms
   }
-  return a_offsets + b_offsets + 8 * (a_terms + b_.nnz()) + c_bytes;
+  return a_offsets + b_offsets + 8 * (a_terms + b_.nnz()) + c_bytes + runs_.size() * sizeof(RowRun);
 }
 
 std::vector<Fr> PrecompiledCircuit::witness(const Circuit& witnessed, std::vector<uint8_t>* tags) const {

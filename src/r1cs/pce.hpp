@@ -174,10 +174,10 @@ class PrecompiledCircuit {
   // A stretch of rows [begin, end) whose B row is one term of coefficient 1
   // (nearly all of B's) and whose A rows are all of one kind: one term of
   // coefficient 1 (kind 0), one term of another (1), n terms for n of two
-  // to four (kind n).
-  // The satisfied-witness loop takes such a stretch with its terms read in
-  // sequence, without the rows' offsets and the tests of their shape per
-  // row (on the 32 GiB PoRep 83% of the rows lie in stretches of 16 or more).
+  // to four (kind n). The satisfied-witness loop with bit tags (the AVX2
+  // build's) takes such a stretch with its terms read in sequence, without
+  // the rows' offsets and the tests of their shape per row (on the 32 GiB
+  // PoRep 83% of the rows lie in stretches of 16 or more).
   struct RowRun {
     uint32_t begin, end;
     uint8_t a_kind;
