@@ -182,20 +182,25 @@ struct TagRows {
   Tagged eval(size_t i, std::span<const Fr> w) const {
     const uint32_t lo = r.rp[i], n = r.rp[i + 1] - lo;
     if (n == 1) [[likely]] {
-      const uint32_t t = r.coeff[lo], col = r.col[lo], tag = tags[col];
+      const uint32_t t = r.coeff[lo], col = r.col[lo];
       if (t == 0) [[likely]]
         return copy(col, w);
-      if (tag <= 1) [[likely]]
-        return {keep_if(load_v(r.table[t]), tag)};
-    } else if (n - 2 <= PackedCsr::kSmallTerms - 2 && small) {
-      return small_row(i, lo, n, w);
+      return scaled(i, col, t, w);
     }
+    if (n - 2 <= PackedCsr::kSmallTerms - 2 && small) return small_row(i, lo, n, w);
     return {row_of(*r.m, i, w)};
   }
   // A term of coefficient 1: its tag as an element where it is a bit.
   Tagged copy(uint32_t col, std::span<const Fr> w) const {
     const uint32_t tag = tags[col];
     return tag <= 1 ? Tagged{keep_if(one, tag), tag} : Tagged{load_v(w[col])};
+  }
+  // Row i, one term of coefficient table[t]: a select where it is a bit.
+  Tagged scaled(size_t i, uint32_t col, uint32_t t, std::span<const Fr> w) const {
+    const uint32_t tag = tags[col];
+    if (tag <= 1) [[likely]]
+      return {keep_if(load_v(r.table[t]), tag)};
+    return {row_of(*r.m, i, w)};
   }
   // Row i of two to four terms (from lo): an integer sum where every term is
   // small and a bit, else the general path.
@@ -264,14 +269,25 @@ inline void store_abc(size_t i, V256 a, V256 b, V256 c, Fr* pa, Fr* pb, Fr* pc, 
   store_v(pc + i, c, k);
 }
 
-// Rows [begin, end) through row(i, a, b, c), stored. With streaming stores
+// A row's a and b; c = a∘b.
+struct RowAB {
+  Tagged a, b;
+};
+
+// Rows [begin, end) through row(i) (a RowAB), stored. With streaming stores
 // two rows at a time, so that each array's two elements, one 64-byte line,
 // are stored one after the other: a line written in two halves between the
 // other arrays' stores cost the row loop 10% of its time on the 32 GiB PoRep
 // (the write-combining buffers flushed lines part full, it seems; one
 // 512-bit store of the line measured the same as the two 256-bit ones).
 template <Store k, class RowFn>
-inline void rows_by_lines(size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc, const RowFn& row) {
+inline void rows_by_lines(size_t begin, size_t end, Fr* pa, Fr* pb, Fr* pc, V256 one_v, const RowFn& row_ab) {
+  const auto row = [&](size_t i, V256& a, V256& b, V256& c) {
+    const RowAB r = row_ab(i);
+    a = r.a.v;
+    b = r.b.v;
+    c = product_t(r.a, r.b, one_v);
+  };
   size_t i = begin;
   V256 a0, b0, c0;
   if constexpr (k == Store::Stream256) {
@@ -310,7 +326,7 @@ template <Store k, class Matrix>
                                 RowIt last, std::span<const Fr> w, size_t begin, size_t end, Fr* pa, Fr* pb,
                                 Fr* pc) {
   const V256 one = load_v(Fr::one());
-  rows_by_lines<k>(begin, end, pa, pb, pc, [&](size_t i, V256& a, V256& b, V256& c) {
+  rows_by_lines<k>(begin, end, pa, pb, pc, one, [&](size_t i) {
     Tagged ra;
     if (next != last && *next == i) [[unlikely]] {
       ra.v = ma.row_of(cm, i, w);  // b = 1: a = c for a satisfying witness
@@ -318,10 +334,7 @@ template <Store k, class Matrix>
     } else {
       ra = ma.eval(i, w);
     }
-    const Tagged rb = mb.eval(i, w);
-    a = ra.v;
-    b = rb.v;
-    c = product_t(ra, rb, one);
+    return RowAB{ra, mb.eval(i, w)};
   });
 }
 
@@ -331,29 +344,16 @@ template <Store k, class Matrix>
 template <Store k, int AKind>
 [[gnu::noinline]] void run_rows(const TagRows& ma, const TagRows& mb, std::span<const Fr> w, size_t begin,
                                 size_t end, Fr* pa, Fr* pb, Fr* pc) {
-  const V256 one = ma.one;
-  const uint8_t* const tags = ma.tags;
   const uint32_t* const col_b = mb.r.col + mb.r.rp[begin] - begin;
   constexpr size_t terms = AKind < 2 ? 1 : AKind;
   const uint32_t* const col_a = ma.r.col + ma.r.rp[begin] - terms * begin;
   const uint32_t* const coeff_a = ma.r.coeff + ma.r.rp[begin] - terms * begin;
-  const Fr* const table = ma.r.table;
-  rows_by_lines<k>(begin, end, pa, pb, pc, [&](size_t i, V256& a, V256& b, V256& c) {
+  rows_by_lines<k>(begin, end, pa, pb, pc, ma.one, [&](size_t i) {
     Tagged ra;
-    if constexpr (AKind == 0) {
-      ra = ma.copy(col_a[i], w);
-    } else if constexpr (AKind == 1) {
-      const uint32_t tag = tags[col_a[i]];
-      if (tag <= 1) [[likely]]
-        ra = {keep_if(load_v(table[coeff_a[i]]), tag)};
-      else ra = {ma.row_of(*ma.r.m, i, w)};
-    } else {
-      ra = ma.small_row(i, col_a + terms * i, coeff_a + terms * i, terms, w);
-    }
-    const Tagged rb = mb.copy(col_b[i], w);
-    a = ra.v;
-    b = rb.v;
-    c = product_t(ra, rb, one);
+    if constexpr (AKind == 0) ra = ma.copy(col_a[i], w);
+    else if constexpr (AKind == 1) ra = ma.scaled(i, col_a[i], coeff_a[i], w);
+    else ra = ma.small_row(i, col_a + terms * i, coeff_a + terms * i, terms, w);
+    return RowAB{ra, mb.copy(col_b[i], w)};
   });
 }
 
