@@ -4,6 +4,7 @@
 // the circuit gadget (gadgets/poseidon.hpp, which turns them into R1CS
 // coefficients). Matrices are t×t, row-major.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "ff/bls12_381.hpp"
@@ -34,6 +35,20 @@ struct PoseidonSparseMatrix {
   friend bool operator==(const PoseidonSparseMatrix&, const PoseidonSparseMatrix&) = default;
 };
 
+// A matrix's entries in the form the IFMA mixing reads
+// (gadgets/poseidon_mix_ifma.hpp): per block of eight outputs, per row i,
+// five 52-bit limbs of eight lanes (entry (i, 8·block + lane), times 2^260
+// mod r; zero past the width). Blocks of a single output are left to the
+// scalar code. Empty where the mixing is not taken on IFMA (a width above
+// kMaxIfmaMixWidth, whose sums would outgrow the reduction's bound, or a
+// build for another architecture).
+struct PoseidonMixTable {
+  static constexpr size_t kMaxIfmaMixWidth = 16;
+  size_t n = 0;
+  std::vector<uint64_t> limbs;
+  friend bool operator==(const PoseidonMixTable&, const PoseidonMixTable&) = default;
+};
+
 struct PoseidonConstants {
   size_t arity = 0;
   size_t width = 0;  // arity + 1
@@ -47,6 +62,8 @@ struct PoseidonConstants {
   std::vector<Fr> compressed_round_constants;
   FrMatrix pre_sparse;
   std::vector<PoseidonSparseMatrix> sparse;
+  // mds and pre_sparse for the IFMA mixing (empty: the scalar mixing).
+  PoseidonMixTable mds_ifma, pre_sparse_ifma;
 };
 
 }  // namespace cuzk::gadgets

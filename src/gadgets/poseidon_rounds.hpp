@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gadgets/poseidon_constants.hpp"
+#include "gadgets/poseidon_mix_ifma.hpp"
 
 namespace cuzk::gadgets {
 
@@ -28,6 +29,11 @@ inline void poseidon_mix_dense(const FrMatrix& m, Fr* s) {
     for (size_t j = 0; j < t; j++) r[j] += si * m(i, j);
   }
   for (size_t j = 0; j < t; j++) s[j] = r[j];
+}
+
+// The same with m's IFMA table where the CPU takes it (poseidon_mix_ifma.hpp).
+inline void poseidon_mix_dense(const FrMatrix& m, const PoseidonMixTable& table, Fr* s) {
+  if (!poseidon_mix_dense_ifma(table, m, s)) poseidon_mix_dense(m, s);
 }
 
 // s ← s·M'' for a partial round's sparse factor: new[0] = Σ_i s[i]·ŵ[i],
@@ -56,7 +62,8 @@ void poseidon_static_rounds(const PoseidonConstants& c, Fr* s, SBox&& sbox) {
   for (size_t r = 0; r < half; r++, round++) {
     for (size_t i = 0; i < t; i++) s[i] = sbox(round, i, s[i], k + i);
     k += t;
-    poseidon_mix_dense(r + 1 == half ? c.pre_sparse : c.mds, s);
+    if (r + 1 == half) poseidon_mix_dense(c.pre_sparse, c.pre_sparse_ifma, s);
+    else poseidon_mix_dense(c.mds, c.mds_ifma, s);
   }
   for (size_t r = 0; r < c.partial_rounds; r++, round++) {
     s[0] = sbox(round, size_t(0), s[0], k++);
@@ -66,7 +73,7 @@ void poseidon_static_rounds(const PoseidonConstants& c, Fr* s, SBox&& sbox) {
     const bool last = r + 1 == half;
     for (size_t i = 0; i < t; i++) s[i] = sbox(round, i, s[i], last ? nullptr : k + i);
     if (!last) k += t;
-    poseidon_mix_dense(c.mds, s);
+    poseidon_mix_dense(c.mds, c.mds_ifma, s);
   }
 }
 

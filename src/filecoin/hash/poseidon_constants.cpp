@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "ff/batch_inverse.hpp"
+#include "gadgets/poseidon_mix_ifma.hpp"
 
 namespace cuzk::filecoin {
 
@@ -253,6 +254,8 @@ PoseidonConstants make_poseidon_constants(size_t arity, PoseidonStrength strengt
   c.mds_inv = invert(c.mds);
   c.compressed_round_constants = compress_round_constants(c);
   factor_to_sparse(c);
+  c.mds_ifma = gadgets::make_poseidon_mix_table(c.mds);
+  c.pre_sparse_ifma = gadgets::make_poseidon_mix_table(c.pre_sparse);
   return c;
 }
 
