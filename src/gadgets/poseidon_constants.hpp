@@ -64,6 +64,11 @@ struct PoseidonConstants {
   std::vector<PoseidonSparseMatrix> sparse;
   // mds and pre_sparse for the IFMA mixing (empty: the scalar mixing).
   PoseidonMixTable mds_ifma, pre_sparse_ifma;
+  // The sparse factors for the partial rounds on IFMA lanes
+  // (PoseidonPartialLanes, gadgets/poseidon_mix_ifma.hpp): per round, ŵ[1..t)
+  // and then v, each five 52-bit limbs of eight lanes, times 2^260 mod r.
+  // Empty (the scalar rounds) where t - 1 exceeds eight lanes or t < 5.
+  std::vector<uint64_t> sparse_ifma;
 };
 
 }  // namespace cuzk::gadgets

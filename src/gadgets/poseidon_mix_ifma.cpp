@@ -1,5 +1,7 @@
 #include "gadgets/poseidon_mix_ifma.hpp"
 
+#include <array>
+
 #include "platform/cpu_features.hpp"
 
 #if defined(__x86_64__)
@@ -18,11 +20,22 @@ namespace cuzk::gadgets {
 
 namespace {
 
-constexpr size_t kLanes = 8, kLimbs = 5;
+constexpr size_t kLanes = 8, kLimbs = 5, kMinLanesWidth = 5;
 
 // Blocks of outputs taken on IFMA: the whole blocks of eight, and a last
 // partial block of two or more (one output alone is cheaper scalar).
 size_t ifma_blocks(size_t n) { return n / kLanes + (n % kLanes >= 2 ? 1 : 0); }
+
+// An element (below 2^256) from five 52-bit limbs.
+arith::Limbs<4> from_radix52(const std::array<uint64_t, kLimbs>& l) {
+  arith::Limbs<4> r{};
+  for (size_t k = 0; k < kLimbs; k++) {
+    const size_t pos = 52 * k, li = pos / 64, sh = pos % 64;
+    r[li] |= l[k] << sh;
+    if (sh > 12 && li + 1 < 4) r[li + 1] |= l[k] >> (64 - sh);
+  }
+  return r;
+}
 
 // Output j of s·m, scalar.
 Fr column_product(const FrMatrix& m, const Fr* s, size_t j) {
@@ -51,10 +64,53 @@ PoseidonMixTable make_poseidon_mix_table(const FrMatrix& m) {
   return t;
 }
 
+std::vector<uint64_t> make_poseidon_sparse_table(const std::vector<PoseidonSparseMatrix>& sparse,
+                                                 size_t width) {
+  std::vector<uint64_t> t;
+  // Width 3 (arity 2): a scalar round is five products, and the lanes'
+  // overhead measured slower than that.
+  if (width < kMinLanesWidth || width - 1 > kLanes) return t;
+  constexpr size_t kVec = kLimbs * kLanes;
+  t.assign(sparse.size() * 2 * kVec, 0);
+  Fr to_ifma;
+  to_ifma.v = arith::pow2_mod<4>(260, Fr::MODULUS);
+  for (size_t r = 0; r < sparse.size(); r++)
+    for (size_t lane = 0; lane + 1 < width; lane++) {
+      const auto w = arith::ifma::to_radix52<kLimbs>((sparse[r].w_hat[lane + 1] * to_ifma).v);
+      const auto v = arith::ifma::to_radix52<kLimbs>((sparse[r].v_rest[lane] * to_ifma).v);
+      for (size_t k = 0; k < kLimbs; k++) {
+        t[(2 * r) * kVec + k * kLanes + lane] = w[k];
+        t[(2 * r + 1) * kVec + k * kLanes + lane] = v[k];
+      }
+    }
+  return t;
+}
+
 namespace {
 
 using namespace arith::ifma;
 constexpr Modulus52<kLimbs> kMod = Modulus52<kLimbs>::make(Fr::MODULUS);
+
+CUZK_IFMA_INLINE Vec<kLimbs> load_vec(const uint64_t* p) {
+  Vec<kLimbs> v;
+  for (size_t k = 0; k < kLimbs; k++) v.l[k] = _mm512_loadu_si512(p + k * kLanes);
+  return v;
+}
+CUZK_IFMA_INLINE Vec<kLimbs> bcast_fr(const Fr& x) {
+  const auto l52 = to_radix52<kLimbs>(x.v);
+  Vec<kLimbs> v;
+  for (size_t k = 0; k < kLimbs; k++) v.l[k] = bcast(l52[k]);
+  return v;
+}
+// Lane 0 of v (normalised, below 2r), canonical, as an element.
+CUZK_IFMA_INLINE Fr lane0(Vec<kLimbs> v) {
+  v = sub_if_ge(v, kMod.p);
+  __m512i L[4];
+  to_limbs64<4, kLimbs>(v, L);
+  Fr x;
+  for (size_t k = 0; k < 4; k++) x.v[k] = uint64_t(_mm_cvtsi128_si64(_mm512_castsi512_si128(L[k])));
+  return x;
+}
 
 CUZK_IFMA_TARGET void mix_blocks(const PoseidonMixTable& table, Fr* s) {
   const size_t n = table.n;
@@ -86,7 +142,60 @@ CUZK_IFMA_TARGET void mix_blocks(const PoseidonMixTable& table, Fr* s) {
   }
 }
 
+CUZK_IFMA_TARGET void lanes_from(const Fr* s, size_t n, uint64_t (*lanes)[kLanes]) {
+  for (size_t k = 0; k < kLimbs; k++)
+    for (size_t lane = 0; lane < kLanes; lane++) lanes[k][lane] = 0;
+  for (size_t i = 0; i < n; i++) {
+    const auto l52 = to_radix52<kLimbs>(s[i].v);
+    for (size_t k = 0; k < kLimbs; k++) lanes[k][i] = l52[k];
+  }
+}
+
+// One partial round; `lanes` hold canonical elements (below r) before and after.
+CUZK_IFMA_TARGET Fr partial_round(const uint64_t* table, uint64_t (*lanes)[kLanes], const Fr& w0,
+                                  const Fr& y) {
+  constexpr size_t kVec = kLimbs * kLanes;
+  Vec<kLimbs> s;
+  for (size_t k = 0; k < kLimbs; k++) s.l[k] = _mm512_load_si512(lanes[k]);
+  // Σ ŵ[i]·s[i] over the lanes: the eight products' limbs summed across
+  // lanes (below 8·10·2^52 < 2^60), then one reduction (below 8r²/2^260 + r
+  // < 2r); lanes past the width hold zeros.
+  const Wide<kLimbs> prod = mul_wide(s, load_vec(table));
+  Wide<kLimbs> sum;
+  for (size_t j = 0; j < 2 * kLimbs; j++) sum.l[j] = bcast(uint64_t(_mm512_reduce_add_epi64(prod.l[j])));
+  Vec<kLimbs> dot = reduce_lazy(sum, kMod);
+  normalize<kLimbs>(dot.l);
+  // s[i] += v[i-1]·y: below r + 2r, back below r.
+  Vec<kLimbs> next = add(s, mul(load_vec(table + kVec), bcast_fr(y), kMod));
+  next = canonical(next, kMod, 2);
+  for (size_t k = 0; k < kLimbs; k++) _mm512_store_si512(lanes[k], next.l[k]);
+  return w0 * y + lane0(dot);
+}
+
 }  // namespace
+
+bool PoseidonPartialLanes::begin(const PoseidonConstants& c, const Fr* s) {
+  if (c.sparse_ifma.empty() || c.sparse_ifma.size() != c.sparse.size() * 2 * kLimbs * kLanes ||
+      !platform::use_ifma())
+    return false;
+  table_ = c.sparse_ifma.data();
+  sparse_ = c.sparse.data();
+  width_ = c.width;
+  lanes_from(s + 1, width_ - 1, lanes_);
+  return true;
+}
+
+Fr PoseidonPartialLanes::round(size_t r, const Fr& y) {
+  return partial_round(table_ + r * 2 * kLimbs * kLanes, lanes_, sparse_[r].w_hat[0], y);
+}
+
+void PoseidonPartialLanes::end(Fr* s) const {
+  for (size_t i = 0; i + 1 < width_; i++) {
+    std::array<uint64_t, kLimbs> l52;
+    for (size_t k = 0; k < kLimbs; k++) l52[k] = lanes_[k][i];
+    s[i + 1].v = from_radix52(l52);
+  }
+}
 
 bool poseidon_mix_dense_ifma(const PoseidonMixTable& table, const FrMatrix& m, Fr* s) {
   if (table.n != m.n || table.limbs.empty() || !platform::use_ifma()) return false;
@@ -101,6 +210,12 @@ bool poseidon_mix_dense_ifma(const PoseidonMixTable& table, const FrMatrix& m, F
 #else
 
 PoseidonMixTable make_poseidon_mix_table(const FrMatrix&) { return {}; }
+std::vector<uint64_t> make_poseidon_sparse_table(const std::vector<PoseidonSparseMatrix>&, size_t) {
+  return {};
+}
+bool PoseidonPartialLanes::begin(const PoseidonConstants&, const Fr*) { return false; }
+Fr PoseidonPartialLanes::round(size_t, const Fr&) { return Fr::zero(); }
+void PoseidonPartialLanes::end(Fr*) const {}
 bool poseidon_mix_dense_ifma(const PoseidonMixTable&, const FrMatrix&, Fr*) { return false; }
 
 #endif

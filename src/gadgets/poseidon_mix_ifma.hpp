@@ -22,4 +22,32 @@ PoseidonMixTable make_poseidon_mix_table(const FrMatrix& m);
 // empty or the CPU has no IFMA (the caller mixes with the scalar code).
 bool poseidon_mix_dense_ifma(const PoseidonMixTable& table, const FrMatrix& m, Fr* s);
 
+// The partial rounds' sparse factors in the form PoseidonPartialLanes reads
+// (PoseidonConstants::sparse_ifma), or empty.
+std::vector<uint64_t> make_poseidon_sparse_table(const std::vector<PoseidonSparseMatrix>& sparse,
+                                                 size_t width);
+
+// The partial rounds with elements 1..t-1 of the state held in IFMA lanes
+// from the first partial round to the last: a round takes the S-box output
+// y of element 0 and gives element 0's next value ŵ[0]·y + Σ ŵ[i]·s[i] (one
+// reduction for the sum), while the lanes take s[i] += v[i-1]·y (one
+// eight-lane product). The S-box itself stays with the caller (the witness
+// records its values), so a round's two halves overlap the next S-box.
+class PoseidonPartialLanes {
+ public:
+  // Takes s[1..t) into the lanes; false (nothing taken) where the CPU has no
+  // IFMA or c has no sparse_ifma.
+  bool begin(const PoseidonConstants& c, const Fr* s);
+  // Partial round r with S-box output y: element 0's next value.
+  Fr round(size_t r, const Fr& y);
+  // s[1..t) back from the lanes.
+  void end(Fr* s) const;
+
+ private:
+  const uint64_t* table_ = nullptr;
+  const PoseidonSparseMatrix* sparse_ = nullptr;
+  size_t width_ = 0;
+  alignas(64) uint64_t lanes_[5][8];  // radix 2^52 limbs, lane i - 1 = s[i]
+};
+
 }  // namespace cuzk::gadgets

@@ -65,9 +65,15 @@ void poseidon_static_rounds(const PoseidonConstants& c, Fr* s, SBox&& sbox) {
     if (r + 1 == half) poseidon_mix_dense(c.pre_sparse, c.pre_sparse_ifma, s);
     else poseidon_mix_dense(c.mds, c.mds_ifma, s);
   }
-  for (size_t r = 0; r < c.partial_rounds; r++, round++) {
-    s[0] = sbox(round, size_t(0), s[0], k++);
-    poseidon_mix_sparse(c.sparse[r], s, t);
+  if (PoseidonPartialLanes lanes; lanes.begin(c, s)) {
+    for (size_t r = 0; r < c.partial_rounds; r++, round++)
+      s[0] = lanes.round(r, sbox(round, size_t(0), s[0], k++));
+    lanes.end(s);
+  } else {
+    for (size_t r = 0; r < c.partial_rounds; r++, round++) {
+      s[0] = sbox(round, size_t(0), s[0], k++);
+      poseidon_mix_sparse(c.sparse[r], s, t);
+    }
   }
   for (size_t r = 0; r < half; r++, round++) {
     const bool last = r + 1 == half;

@@ -256,6 +256,7 @@ PoseidonConstants make_poseidon_constants(size_t arity, PoseidonStrength strengt
   factor_to_sparse(c);
   c.mds_ifma = gadgets::make_poseidon_mix_table(c.mds);
   c.pre_sparse_ifma = gadgets::make_poseidon_mix_table(c.pre_sparse);
+  c.sparse_ifma = gadgets::make_poseidon_sparse_table(c.sparse, c.width);
   return c;
 }
 

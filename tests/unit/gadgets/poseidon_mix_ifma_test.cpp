@@ -2,7 +2,8 @@
 // the scalar mixing, bit for bit, at every width it takes (2 to 16, blocks
 // of eight outputs, a last block of two to seven, a last output alone left
 // to the scalar code), with random and extreme elements; and against an
-// identity: the mixing is linear.
+// identity: the mixing is linear. The partial rounds on IFMA lanes
+// (PoseidonPartialLanes) against the scalar sparse mixing, round by round.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -89,4 +90,67 @@ TEST(PoseidonMixIfma, DeclinesWhatItDoesNotTake) {
   EXPECT_FALSE(poseidon_mix_dense_ifma(make_poseidon_mix_table(m), m, s.data()));
   platform::set_use_ifma(had);
   EXPECT_EQ(s, before);
+}
+
+namespace {
+
+// Constants with random sparse factors for `rounds` partial rounds of width
+// t (only what the partial rounds read).
+PoseidonConstants random_sparse(size_t t, size_t rounds, std::mt19937_64& rng, bool extreme) {
+  PoseidonConstants c;
+  c.width = t;
+  c.partial_rounds = rounds;
+  c.sparse.resize(rounds);
+  for (auto& m : c.sparse) {
+    m.w_hat.resize(t);
+    m.v_rest.resize(t - 1);
+    for (Fr& x : m.w_hat) x = extreme ? kMinusOne : Fr::random(rng);
+    for (Fr& x : m.v_rest) x = extreme ? kMinusOne : Fr::random(rng);
+  }
+  c.sparse_ifma = make_poseidon_sparse_table(c.sparse, t);
+  return c;
+}
+
+}  // namespace
+
+TEST(PoseidonPartialLanes, SameAsScalarRounds) {
+  if (!platform::use_ifma()) GTEST_SKIP() << "this CPU has no AVX-512 IFMA";
+  std::mt19937_64 rng(8);
+  for (size_t t = 5; t <= 9; t++)
+    for (const bool extreme : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "width " << t << (extreme ? ", entries -1" : ""));
+      const PoseidonConstants c = random_sparse(t, 60, rng, extreme);
+      ASSERT_FALSE(c.sparse_ifma.empty());
+      std::vector<Fr> want(t), got;
+      for (Fr& x : want) x = extreme ? kMinusOne : Fr::random(rng);
+      got = want;
+      PoseidonPartialLanes lanes;
+      ASSERT_TRUE(lanes.begin(c, got.data()));
+      for (size_t r = 0; r < c.partial_rounds; r++) {
+        want[0] = poseidon_quintic(want[0]);
+        poseidon_mix_sparse(c.sparse[r], want.data(), t);
+        got[0] = lanes.round(r, poseidon_quintic(got[0]));
+        ASSERT_EQ(got[0], want[0]) << "round " << r;
+      }
+      lanes.end(got.data());
+      EXPECT_EQ(got, want);
+    }
+}
+
+TEST(PoseidonPartialLanes, DeclinesOtherWidths) {
+  std::mt19937_64 rng(9);
+  for (size_t t : {2, 3, 4, 10, 12}) {
+    const PoseidonConstants c = random_sparse(t, 3, rng, false);
+    EXPECT_TRUE(c.sparse_ifma.empty()) << "width " << t;
+    std::vector<Fr> s(t, Fr::one());
+    PoseidonPartialLanes lanes;
+    EXPECT_FALSE(lanes.begin(c, s.data())) << "width " << t;
+  }
+  const PoseidonConstants c = random_sparse(9, 3, rng, false);
+  std::vector<Fr> s(9, Fr::one());
+  const bool had = platform::use_ifma();
+  platform::set_use_ifma(false);
+  PoseidonPartialLanes lanes;
+  EXPECT_FALSE(lanes.begin(c, s.data()));
+  platform::set_use_ifma(had);
 }
