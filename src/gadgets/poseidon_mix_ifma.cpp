@@ -151,25 +151,27 @@ CUZK_IFMA_TARGET void lanes_from(const Fr* s, size_t n, uint64_t (*lanes)[kLanes
   }
 }
 
-// One partial round; `lanes` hold canonical elements (below r) before and after.
-CUZK_IFMA_TARGET Fr partial_round(const uint64_t* table, uint64_t (*lanes)[kLanes], const Fr& w0,
-                                  const Fr& y) {
-  constexpr size_t kVec = kLimbs * kLanes;
+// Σ ŵ[i]·s[i] over the lanes of round r's table: the eight products' limbs
+// summed across lanes (below 8·10·2^52 < 2^60), then one reduction (below
+// 8r²/2^260 + r < 2r); lanes past the width hold zeros.
+CUZK_IFMA_TARGET Fr lanes_dot(const uint64_t* table, const uint64_t (*lanes)[kLanes]) {
   Vec<kLimbs> s;
   for (size_t k = 0; k < kLimbs; k++) s.l[k] = _mm512_load_si512(lanes[k]);
-  // Σ ŵ[i]·s[i] over the lanes: the eight products' limbs summed across
-  // lanes (below 8·10·2^52 < 2^60), then one reduction (below 8r²/2^260 + r
-  // < 2r); lanes past the width hold zeros.
   const Wide<kLimbs> prod = mul_wide(s, load_vec(table));
   Wide<kLimbs> sum;
   for (size_t j = 0; j < 2 * kLimbs; j++) sum.l[j] = bcast(uint64_t(_mm512_reduce_add_epi64(prod.l[j])));
   Vec<kLimbs> dot = reduce_lazy(sum, kMod);
   normalize<kLimbs>(dot.l);
-  // s[i] += v[i-1]·y: below r + 2r, back below r.
-  Vec<kLimbs> next = add(s, mul(load_vec(table + kVec), bcast_fr(y), kMod));
+  return lane0(dot);
+}
+
+// s[i] += v[i-1]·y in the lanes: below r + 2r, back below r.
+CUZK_IFMA_TARGET void lanes_update(const uint64_t* v_table, uint64_t (*lanes)[kLanes], const Fr& y) {
+  Vec<kLimbs> s;
+  for (size_t k = 0; k < kLimbs; k++) s.l[k] = _mm512_load_si512(lanes[k]);
+  Vec<kLimbs> next = add(s, mul(load_vec(v_table), bcast_fr(y), kMod));
   next = canonical(next, kMod, 2);
   for (size_t k = 0; k < kLimbs; k++) _mm512_store_si512(lanes[k], next.l[k]);
-  return w0 * y + lane0(dot);
 }
 
 }  // namespace
@@ -185,8 +187,11 @@ bool PoseidonPartialLanes::begin(const PoseidonConstants& c, const Fr* s) {
   return true;
 }
 
-Fr PoseidonPartialLanes::round(size_t r, const Fr& y) {
-  return partial_round(table_ + r * 2 * kLimbs * kLanes, lanes_, sparse_[r].w_hat[0], y);
+Fr PoseidonPartialLanes::dot(size_t r) const { return lanes_dot(table_ + r * 2 * kLimbs * kLanes, lanes_); }
+
+Fr PoseidonPartialLanes::round(size_t r, const Fr& y, const Fr& dot) {
+  lanes_update(table_ + (r * 2 + 1) * kLimbs * kLanes, lanes_, y);
+  return sparse_[r].w_hat[0] * y + dot;
 }
 
 void PoseidonPartialLanes::end(Fr* s) const {
@@ -214,7 +219,8 @@ std::vector<uint64_t> make_poseidon_sparse_table(const std::vector<PoseidonSpars
   return {};
 }
 bool PoseidonPartialLanes::begin(const PoseidonConstants&, const Fr*) { return false; }
-Fr PoseidonPartialLanes::round(size_t, const Fr&) { return Fr::zero(); }
+Fr PoseidonPartialLanes::dot(size_t) const { return Fr::zero(); }
+Fr PoseidonPartialLanes::round(size_t, const Fr&, const Fr&) { return Fr::zero(); }
 void PoseidonPartialLanes::end(Fr*) const {}
 bool poseidon_mix_dense_ifma(const PoseidonMixTable&, const FrMatrix&, Fr*) { return false; }
 

@@ -28,18 +28,21 @@ std::vector<uint64_t> make_poseidon_sparse_table(const std::vector<PoseidonSpars
                                                  size_t width);
 
 // The partial rounds with elements 1..t-1 of the state held in IFMA lanes
-// from the first partial round to the last: a round takes the S-box output
-// y of element 0 and gives element 0's next value ŵ[0]·y + Σ ŵ[i]·s[i] (one
-// reduction for the sum), while the lanes take s[i] += v[i-1]·y (one
-// eight-lane product). The S-box itself stays with the caller (the witness
-// records its values), so a round's two halves overlap the next S-box.
+// from the first partial round to the last. Element 0's next value is
+// ŵ[0]·y + Σ ŵ[i]·s[i] for its S-box output y, and the lanes take
+// s[i] += v[i-1]·y (one eight-lane product). The S-box stays with the
+// caller (the witness records its values); the sum over the lanes does not
+// depend on y, so the caller asks for it (dot) before the S-box, whose
+// products it then overlaps.
 class PoseidonPartialLanes {
  public:
   // Takes s[1..t) into the lanes; false (nothing taken) where the CPU has no
   // IFMA or c has no sparse_ifma.
   bool begin(const PoseidonConstants& c, const Fr* s);
-  // Partial round r with S-box output y: element 0's next value.
-  Fr round(size_t r, const Fr& y);
+  // Σ ŵ[i]·s[i] (i >= 1) of partial round r, before the round.
+  Fr dot(size_t r) const;
+  // Partial round r with S-box output y and dot(r): element 0's next value.
+  Fr round(size_t r, const Fr& y, const Fr& dot);
   // s[1..t) back from the lanes.
   void end(Fr* s) const;
 

@@ -66,8 +66,10 @@ void poseidon_static_rounds(const PoseidonConstants& c, Fr* s, SBox&& sbox) {
     else poseidon_mix_dense(c.mds, c.mds_ifma, s);
   }
   if (PoseidonPartialLanes lanes; lanes.begin(c, s)) {
-    for (size_t r = 0; r < c.partial_rounds; r++, round++)
-      s[0] = lanes.round(r, sbox(round, size_t(0), s[0], k++));
+    for (size_t r = 0; r < c.partial_rounds; r++, round++) {
+      const Fr dot = lanes.dot(r);  // first: it overlaps the S-box
+      s[0] = lanes.round(r, sbox(round, size_t(0), s[0], k++), dot);
+    }
     lanes.end(s);
   } else {
     for (size_t r = 0; r < c.partial_rounds; r++, round++) {
