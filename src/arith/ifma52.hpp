@@ -24,6 +24,13 @@
 //
 // Only included by translation units whose functions carry CUZK_IFMA_TARGET;
 // callers check platform::use_ifma() before entering them.
+// GCC 12 flags the intrinsics' internal "undefined" operands in functions
+// compiled for a target the translation unit does not default to: off for
+// the translation units that include this header (only IFMA ones do).
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 #include <array>

@@ -12,12 +12,6 @@
 // Only for translation units whose functions carry CUZK_IFMA_TARGET; their
 // callers check platform::use_ifma() first.
 #if defined(__x86_64__)
-// GCC 12 flags the intrinsics' internal "undefined" operands in functions
-// compiled for a target the translation unit does not default to.
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#pragma GCC diagnostic ignored "-Wuninitialized"
 #include "arith/ifma52.hpp"
 #include "ff/bls12_381.hpp"
 

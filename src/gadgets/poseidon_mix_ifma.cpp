@@ -5,12 +5,6 @@
 #include "platform/cpu_features.hpp"
 
 #if defined(__x86_64__)
-// GCC 12 flags the intrinsics' internal "undefined" operands in functions
-// compiled for a target the translation unit does not default to.
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#pragma GCC diagnostic ignored "-Wuninitialized"
 #include "arith/ifma52.hpp"
 #endif
 
@@ -119,17 +113,13 @@ CUZK_IFMA_TARGET void mix_blocks(const PoseidonMixTable& table, Fr* s) {
     const auto l52 = to_radix52<kLimbs>(s[i].v);
     for (size_t k = 0; k < kLimbs; k++) x[i].l[k] = bcast(l52[k]);
   }
-  const auto row = [&](size_t b, size_t i) {
-    const uint64_t* p = table.limbs.data() + (b * n + i) * kLimbs * kLanes;
-    Vec<kLimbs> v;
-    for (size_t k = 0; k < kLimbs; k++) v.l[k] = _mm512_loadu_si512(p + k * kLanes);
-    return v;
-  };
+  // Row i of block b's entries.
+  const auto row = [&](size_t b, size_t i) { return table.limbs.data() + (b * n + i) * kLimbs * kLanes; };
   for (size_t b = 0, blocks = ifma_blocks(n); b < blocks; b++) {
     // n products of elements below r: limbs below n·10·2^52 < 2^60 and the
     // reduction's result below n·r²/2^260 + r < 2r for n <= 16.
-    Wide<kLimbs> acc = mul_wide(x[0], row(b, 0));
-    for (size_t i = 1; i < n; i++) acc = add_wide(acc, mul_wide(x[i], row(b, i)));
+    Wide<kLimbs> acc = mul_wide(x[0], load_vec(row(b, 0)));
+    for (size_t i = 1; i < n; i++) acc = add_wide(acc, mul_wide(x[i], load_vec(row(b, i))));
     Vec<kLimbs> v = reduce_lazy(acc, kMod);
     normalize<kLimbs>(v.l);
     v = sub_if_ge(v, kMod.p);

@@ -6,12 +6,6 @@
 #include "ntt/kernels.hpp"
 
 #if defined(__x86_64__)
-// GCC 12 flags the intrinsics' internal "undefined" operands in functions
-// compiled for a target the translation unit does not default to.
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#pragma GCC diagnostic ignored "-Wuninitialized"
 #include "arith/ifma52.hpp"
 #endif
 
