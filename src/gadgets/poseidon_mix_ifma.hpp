@@ -1,12 +1,14 @@
 #pragma once
-// Poseidon's dense mixing s <- s·M (poseidon_rounds.hpp) on AVX-512 IFMA
-// (arith/ifma52.hpp): eight outputs at a time, each output's t products
-// summed unreduced and reduced once, instead of t Montgomery products and
-// t - 1 modular additions per output on the scalar kernels. The entries of
-// M are kept times 2^260 (the eight-lane kernels' Montgomery radix), so that
-// a product of an element in Fr's form (times 2^256) with one of them lands
-// back in Fr's form, as the NTT's twiddles do. Results are canonical and
-// bit-identical to the scalar mixing.
+// Poseidon's rounds (poseidon_rounds.hpp) on AVX-512 IFMA (arith/ifma52.hpp),
+// for the native hash and the witness-only gadget alike. The dense mixing
+// s <- s·M eight outputs at a time, each output's t products summed
+// unreduced and reduced once, instead of t Montgomery products and t - 1
+// modular additions per output on the scalar kernels; and the partial
+// rounds with the state's elements 1..t-1 in lanes (PoseidonPartialLanes).
+// Constant entries are kept times 2^260 (the eight-lane kernels' Montgomery
+// radix), so that a product of an element in Fr's form (times 2^256) with
+// one of them lands back in Fr's form, as the NTT's twiddles do. Results are
+// canonical and bit-identical to the scalar code.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
