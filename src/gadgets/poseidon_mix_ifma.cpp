@@ -1,6 +1,6 @@
 #include "gadgets/poseidon_mix_ifma.hpp"
 
-#include <array>
+#include <algorithm>
 
 #include "platform/cpu_features.hpp"
 
@@ -19,17 +19,6 @@ constexpr size_t kLanes = 8, kLimbs = 5, kMinLanesWidth = 5;
 // Blocks of outputs taken on IFMA: the whole blocks of eight, and a last
 // partial block of two or more (one output alone is cheaper scalar).
 size_t ifma_blocks(size_t n) { return n / kLanes + (n % kLanes >= 2 ? 1 : 0); }
-
-// An element (below 2^256) from five 52-bit limbs.
-arith::Limbs<4> from_radix52(const std::array<uint64_t, kLimbs>& l) {
-  arith::Limbs<4> r{};
-  for (size_t k = 0; k < kLimbs; k++) {
-    const size_t pos = 52 * k, li = pos / 64, sh = pos % 64;
-    r[li] |= l[k] << sh;
-    if (sh > 12 && li + 1 < 4) r[li + 1] |= l[k] >> (64 - sh);
-  }
-  return r;
-}
 
 // Output j of s·m, scalar.
 Fr column_product(const FrMatrix& m, const Fr* s, size_t j) {
@@ -106,6 +95,17 @@ CUZK_IFMA_INLINE Fr lane0(Vec<kLimbs> v) {
   return x;
 }
 
+// The first n lanes of v (normalised, below 2r), canonical, into dst[0..n).
+CUZK_IFMA_INLINE void store_lanes(Vec<kLimbs> v, Fr* dst, size_t n) {
+  v = sub_if_ge(v, kMod.p);
+  __m512i L[4];
+  to_limbs64<4, kLimbs>(v, L);
+  alignas(64) uint64_t out[4][kLanes];
+  for (size_t k = 0; k < 4; k++) _mm512_store_si512(out[k], L[k]);
+  for (size_t lane = 0; lane < n; lane++)
+    for (size_t k = 0; k < 4; k++) dst[lane].v[k] = out[k][lane];
+}
+
 CUZK_IFMA_TARGET void mix_blocks(const PoseidonMixTable& table, Fr* s) {
   const size_t n = table.n;
   Vec<kLimbs> x[PoseidonMixTable::kMaxIfmaMixWidth];
@@ -122,13 +122,7 @@ CUZK_IFMA_TARGET void mix_blocks(const PoseidonMixTable& table, Fr* s) {
     for (size_t i = 1; i < n; i++) acc = add_wide(acc, mul_wide(x[i], load_vec(row(b, i))));
     Vec<kLimbs> v = reduce_lazy(acc, kMod);
     normalize<kLimbs>(v.l);
-    v = sub_if_ge(v, kMod.p);
-    __m512i L[4];
-    to_limbs64<4, kLimbs>(v, L);
-    alignas(64) uint64_t out[4][kLanes];
-    for (size_t k = 0; k < 4; k++) _mm512_store_si512(out[k], L[k]);
-    for (size_t lane = 0; lane < kLanes && kLanes * b + lane < n; lane++)
-      for (size_t k = 0; k < 4; k++) s[kLanes * b + lane].v[k] = out[k][lane];
+    store_lanes(v, s + kLanes * b, std::min(kLanes, n - kLanes * b));
   }
 }
 
@@ -139,6 +133,12 @@ CUZK_IFMA_TARGET void lanes_from(const Fr* s, size_t n, uint64_t (*lanes)[kLanes
     const auto l52 = to_radix52<kLimbs>(s[i].v);
     for (size_t k = 0; k < kLimbs; k++) lanes[k][i] = l52[k];
   }
+}
+
+CUZK_IFMA_TARGET void lanes_to(const uint64_t (*lanes)[kLanes], Fr* s, size_t n) {
+  Vec<kLimbs> v;
+  for (size_t k = 0; k < kLimbs; k++) v.l[k] = _mm512_load_si512(lanes[k]);
+  store_lanes(v, s, n);
 }
 
 // Σ ŵ[i]·s[i] over the lanes of round r's table: the eight products' limbs
@@ -184,13 +184,7 @@ Fr PoseidonPartialLanes::round(size_t r, const Fr& y, const Fr& dot) {
   return sparse_[r].w_hat[0] * y + dot;
 }
 
-void PoseidonPartialLanes::end(Fr* s) const {
-  for (size_t i = 0; i + 1 < width_; i++) {
-    std::array<uint64_t, kLimbs> l52;
-    for (size_t k = 0; k < kLimbs; k++) l52[k] = lanes_[k][i];
-    s[i + 1].v = from_radix52(l52);
-  }
-}
+void PoseidonPartialLanes::end(Fr* s) const { lanes_to(lanes_, s + 1, width_ - 1); }
 
 bool poseidon_mix_dense_ifma(const PoseidonMixTable& table, const FrMatrix& m, Fr* s) {
   if (table.n != m.n || table.limbs.empty() || !platform::use_ifma()) return false;
